@@ -1,0 +1,87 @@
+// Classical skinning of one point: linear blend skinning (LBS) and dual quaternion skinning
+// (DQS, Kavan, Collins, Žára, O'Sullivan 2008), four influences per point.
+// Per-frame bone tables: one 3×4 matrix (LBS) or one unit dual quaternion (DQS) per bone, both built
+// from the bones' posed rigid transforms (engine/kinematics.hpp).
+#pragma once
+
+#include <cstdint>
+
+#include "engine/rigid.hpp"
+
+namespace bs {
+
+constexpr int kMaxInfluences = 4;
+
+// Bone indices and weights of one point; weights are >= 0 and sum to 1, unused slots have weight 0.
+struct Influences {
+    std::uint32_t bone[kMaxInfluences];
+    float weight[kMaxInfluences];
+};
+
+// Row-major 3×4 affine matrix [R | t].
+template <class T>
+struct Mat34 {
+    T m[12];
+
+    BS_HD static Mat34 from_rigid(const Rigid<T>& g) {
+        Vec3<T> c0 = rotate(g.rotation, Vec3<T>{T(1), T(0), T(0)});
+        Vec3<T> c1 = rotate(g.rotation, Vec3<T>{T(0), T(1), T(0)});
+        Vec3<T> c2 = rotate(g.rotation, Vec3<T>{T(0), T(0), T(1)});
+        return {{c0.x, c1.x, c2.x, g.translation.x, c0.y, c1.y, c2.y, g.translation.y,
+                 c0.z, c1.z, c2.z, g.translation.z}};
+    }
+    BS_HD Vec3<T> apply(Vec3<T> p) const {
+        return {m[0] * p.x + m[1] * p.y + m[2] * p.z + m[3], m[4] * p.x + m[5] * p.y + m[6] * p.z + m[7],
+                m[8] * p.x + m[9] * p.y + m[10] * p.z + m[11]};
+    }
+};
+
+template <class T> BS_HD inline Vec3<T> lbs_point(Vec3<T> p, const Influences& inf, const Mat34<T>* bones) {
+    Mat34<T> blended{};
+    for (int i = 0; i < kMaxInfluences; ++i) {
+        T w = T(inf.weight[i]);
+        if (w == T(0)) continue;
+        const Mat34<T>& b = bones[inf.bone[i]];
+        for (int e = 0; e < 12; ++e) blended.m[e] += w * b.m[e];
+    }
+    return blended.apply(p);
+}
+
+// Unit dual quaternion real + ε dual, with dual = ½ (0, t) · real.
+template <class T>
+struct DualQuat {
+    Quat<T> real;
+    Quat<T> dual;
+
+    BS_HD static DualQuat from_rigid(const Rigid<T>& g) {
+        Quat<T> t{T(0), g.translation.x, g.translation.y, g.translation.z};
+        return {g.rotation, T(0.5) * (t * g.rotation)};
+    }
+};
+
+// DQS with antipodality handling: every influence is flipped into the hemisphere of the heaviest one
+// before blending, so q and -q (one rotation) never cancel. A blend of norm 0 cannot arise from
+// same-hemisphere unit quaternions with weights summing to 1.
+template <class T> BS_HD inline Vec3<T> dqs_point(Vec3<T> p, const Influences& inf, const DualQuat<T>* bones) {
+    int pivot = 0;
+    for (int i = 1; i < kMaxInfluences; ++i)
+        if (inf.weight[i] > inf.weight[pivot]) pivot = i;
+    const Quat<T> pivot_real = bones[inf.bone[pivot]].real;
+    Quat<T> real{T(0), T(0), T(0), T(0)}, dual{T(0), T(0), T(0), T(0)};
+    for (int i = 0; i < kMaxInfluences; ++i) {
+        T w = T(inf.weight[i]);
+        if (w == T(0)) continue;
+        const DualQuat<T>& b = bones[inf.bone[i]];
+        if (dot(b.real, pivot_real) < T(0)) w = -w;
+        real = real + w * b.real;
+        dual = dual + w * b.dual;
+    }
+    T inv = T(1) / norm(real);
+    real = inv * real;
+    dual = inv * dual;
+    // Translation of the normalised dual quaternion: t = 2 dual · conj(real) (vector part).
+    Quat<T> t = T(2) * (dual * conjugate(real));
+    return rotate(real, p) + Vec3<T>{t.x, t.y, t.z};
+}
+
+}  // namespace bs

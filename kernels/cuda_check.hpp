@@ -1,0 +1,24 @@
+// Checked CUDA calls: every runtime call and launch goes through BS_CUDA_CHECK, which throws
+// bs::CudaError naming the file, line, call and CUDA's message.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace bs {
+
+struct CudaError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+inline void cuda_check(cudaError_t status, const char* call, const char* file, int line) {
+    if (status == cudaSuccess) return;
+    throw CudaError(std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
+                    cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
+}
+
+}  // namespace bs
+
+#define BS_CUDA_CHECK(call) ::bs::cuda_check((call), #call, __FILE__, __LINE__)

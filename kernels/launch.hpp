@@ -1,0 +1,50 @@
+// The one place where the two builds of a pass differ: how "for every point i" is run.
+// Included only by pass sources (kernels/*.cu), once per backend.
+#pragma once
+
+#include <cstddef>
+
+#include "kernels/passes.hpp"
+
+#if defined(__CUDACC__)
+#include <cuda_runtime.h>
+
+#include "kernels/cuda_check.hpp"
+
+#define BS_BACKEND cuda
+namespace bs::cuda {
+
+template <class F>
+__global__ void per_point_kernel(std::size_t count, F f) {
+    std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < count) f(i);
+}
+
+template <class F>
+void for_each_point(std::size_t count, const F& f, Exec exec) {
+    if (count == 0) return;
+    constexpr unsigned block = 256;
+    unsigned grid = unsigned((count + block - 1) / block);
+    per_point_kernel<<<grid, block, 0, static_cast<cudaStream_t>(exec.stream)>>>(count, f);
+    BS_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace bs::cuda
+#else
+#define BS_BACKEND cpu
+namespace bs::cpu {
+
+template <class F>
+void for_each_point(std::size_t count, const F& f, Exec exec) {
+    const long long n = static_cast<long long>(count);
+    if (exec.threads > 0) {
+#pragma omp parallel for schedule(static) num_threads(exec.threads)
+        for (long long i = 0; i < n; ++i) f(std::size_t(i));
+    } else {
+#pragma omp parallel for schedule(static)
+        for (long long i = 0; i < n; ++i) f(std::size_t(i));
+    }
+}
+
+}  // namespace bs::cpu
+#endif

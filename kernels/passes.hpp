@@ -1,0 +1,65 @@
+// Per-point deformation passes, declared once for both backends.
+//
+// bs::cpu:: runs on all host cores (OpenMP); bs::cuda:: launches one GPU thread per point on the caller's
+// stream and never synchronises. Both are built from kernels/skinning_passes.cu. Pointers in a job are
+// host pointers for bs::cpu and device pointers for bs::cuda; the caller owns every buffer.
+// Output is identical for any CPU thread count: each point is computed independently.
+#pragma once
+
+#include <cstddef>
+
+#include "engine/skinning_classic.hpp"
+
+namespace bs {
+
+// Strided view of points: point i is {data[i*stride], data[i*stride+1], data[i*stride+2]};
+// stride is in scalars, >= 3 (3 for packed xyz, 4 for xyzw).
+template <class T>
+struct PointView {
+    T* data;
+    std::size_t stride;
+};
+
+template <class T>
+struct ConstPointView {
+    const T* data;
+    std::size_t stride;
+};
+
+// One classical-skinning job: `count` points with their influences, and the per-frame bone table
+// (`bone_count` entries; every influence index is < bone_count, checked on the host when loading).
+template <class T, class BoneTable>
+struct ClassicSkinningJob {
+    ConstPointView<T> rest;
+    const Influences* influences;
+    std::size_t count;
+    const BoneTable* bones;
+    std::size_t bone_count;
+    PointView<T> out;
+};
+
+template <class T> using LbsJob = ClassicSkinningJob<T, Mat34<T>>;
+template <class T> using DqsJob = ClassicSkinningJob<T, DualQuat<T>>;
+
+namespace cpu {
+struct Exec {
+    int threads = 0;  // 0: OpenMP's default (all cores)
+};
+void deform_lbs(const LbsJob<float>& job, Exec exec);
+void deform_lbs(const LbsJob<double>& job, Exec exec);
+void deform_dqs(const DqsJob<float>& job, Exec exec);
+void deform_dqs(const DqsJob<double>& job, Exec exec);
+}  // namespace cpu
+
+namespace cuda {
+struct Exec {
+    void* stream = nullptr;  // a cudaStream_t; nullptr is the default stream
+};
+void deform_lbs(const LbsJob<float>& job, Exec exec);
+void deform_dqs(const DqsJob<float>& job, Exec exec);
+
+// Number of usable CUDA devices; 0 when the backend is not built, or there is no driver or device.
+int device_count();
+}  // namespace cuda
+
+}  // namespace bs

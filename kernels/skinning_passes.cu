@@ -1,0 +1,48 @@
+// LBS and DQS per-point passes. This one file is compiled twice: by the host compiler into bs::cpu
+// (via cpu_build.cpp) and by nvcc into bs::cuda. The functors below are the per-point work; launch.hpp
+// decides how they are run.
+#include "kernels/launch.hpp"
+
+namespace bs::BS_BACKEND {
+namespace {
+
+template <class T>
+BS_HD inline Vec3<T> load_point(ConstPointView<T> v, std::size_t i) {
+    const T* p = v.data + i * v.stride;
+    return {p[0], p[1], p[2]};
+}
+
+template <class T>
+BS_HD inline void store_point(PointView<T> v, std::size_t i, Vec3<T> q) {
+    T* p = v.data + i * v.stride;
+    p[0] = q.x;
+    p[1] = q.y;
+    p[2] = q.z;
+}
+
+template <class T>
+struct LbsPass {
+    LbsJob<T> job;
+    BS_HD void operator()(std::size_t i) const {
+        store_point(job.out, i, lbs_point(load_point(job.rest, i), job.influences[i], job.bones));
+    }
+};
+
+template <class T>
+struct DqsPass {
+    DqsJob<T> job;
+    BS_HD void operator()(std::size_t i) const {
+        store_point(job.out, i, dqs_point(load_point(job.rest, i), job.influences[i], job.bones));
+    }
+};
+
+}  // namespace
+
+void deform_lbs(const LbsJob<float>& job, Exec exec) { for_each_point(job.count, LbsPass<float>{job}, exec); }
+void deform_dqs(const DqsJob<float>& job, Exec exec) { for_each_point(job.count, DqsPass<float>{job}, exec); }
+#if !defined(__CUDACC__)
+void deform_lbs(const LbsJob<double>& job, Exec exec) { for_each_point(job.count, LbsPass<double>{job}, exec); }
+void deform_dqs(const DqsJob<double>& job, Exec exec) { for_each_point(job.count, DqsPass<double>{job}, exec); }
+#endif
+
+}  // namespace bs::BS_BACKEND
