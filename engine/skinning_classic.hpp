@@ -57,6 +57,9 @@ struct DualQuat {
         Quat<T> t{T(0), g.translation.x, g.translation.y, g.translation.z};
         return {g.rotation, T(0.5) * (t * g.rotation)};
     }
+
+    template <class U>
+    BS_HD explicit operator DualQuat<U>() const { return {Quat<U>(real), Quat<U>(dual)}; }
 };
 
 // DQS with antipodality handling: every influence is flipped into the hemisphere of the heaviest one

@@ -1,0 +1,45 @@
+#include "host/classic_skinner.hpp"
+
+#include "host/errors.hpp"
+#include "host/pose_table.hpp"
+#include "host/weights.hpp"
+
+namespace bs {
+
+template <class T>
+ClassicSkinner<T>::ClassicSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest,
+                                  std::vector<Influences> influences, const std::string& source)
+    : skeleton_(std::move(skeleton)), influences_(std::move(influences)) {
+    if (influences_.size() != rest.size())
+        throw InputError(source + ": " + std::to_string(rest.size()) + " points but " +
+                         std::to_string(influences_.size()) + " influence sets");
+    validate_influences(influences_, skeleton_.bone_count(), source);
+    rest_.reserve(rest.size());
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+        if (!all_finite(rest[i])) throw InputError(source + ": vertex " + std::to_string(i) + ": non-finite position");
+        rest_.push_back(Vec3<T>(rest[i]));
+    }
+}
+
+template <class T>
+void ClassicSkinner<T>::deform(const Pose& pose, ClassicMethod method, std::vector<Vec3<T>>& out, cpu::Exec exec) const {
+    if (pose.joints.size() != skeleton_.bone_count())
+        throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " +
+                         std::to_string(skeleton_.bone_count()));
+    out.resize(rest_.size());
+    std::vector<Rigid<double>> posed = posed_bones(skeleton_, pose);
+    ConstPointView<T> rest{&rest_.data()->x, 3};
+    PointView<T> target{&out.data()->x, 3};
+    if (method == ClassicMethod::lbs) {
+        std::vector<Mat34<T>> table = lbs_table<T>(posed);
+        cpu::deform_lbs(LbsJob<T>{rest, influences_.data(), rest_.size(), table.data(), table.size(), target}, exec);
+    } else {
+        std::vector<DualQuat<T>> table = dqs_table<T>(posed);
+        cpu::deform_dqs(DqsJob<T>{rest, influences_.data(), rest_.size(), table.data(), table.size(), target}, exec);
+    }
+}
+
+template class ClassicSkinner<float>;
+template class ClassicSkinner<double>;
+
+}  // namespace bs

@@ -1,0 +1,40 @@
+// Classical skinning (LBS, DQS) of a point set on the CPU backend: owns the rest points (in T) and their
+// influences, builds the per-frame bone table from a pose and runs the per-point pass on all cores.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "host/pose.hpp"
+#include "host/skeleton.hpp"
+#include "kernels/passes.hpp"
+
+namespace bs {
+
+enum class ClassicMethod { lbs, dqs };
+
+template <class T>
+class ClassicSkinner {
+    static_assert(sizeof(Vec3<T>) == 3 * sizeof(T), "Vec3 must be packed xyz");
+
+public:
+    // Influences are validated against the skeleton (InputError naming `source`).
+    ClassicSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest, std::vector<Influences> influences,
+                   const std::string& source);
+
+    std::size_t size() const { return rest_.size(); }
+    const Skeleton& skeleton() const { return skeleton_; }
+
+    // Deforms every point for `pose`; `out` is resized to size().
+    void deform(const Pose& pose, ClassicMethod method, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const;
+
+private:
+    Skeleton skeleton_;
+    std::vector<Vec3<T>> rest_;
+    std::vector<Influences> influences_;
+};
+
+extern template class ClassicSkinner<float>;
+extern template class ClassicSkinner<double>;
+
+}  // namespace bs

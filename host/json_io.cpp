@@ -1,0 +1,89 @@
+#include "host/json_io.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "host/errors.hpp"
+
+namespace bs::json_io {
+
+json load(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw IoError(path + ": cannot open for reading");
+    try {
+        return json::parse(in);
+    } catch (const json::parse_error& e) {
+        throw InputError(path + ": not valid JSON: " + e.what());
+    }
+}
+
+void save(const std::string& path, const json& value) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw IoError(path + ": cannot open for writing");
+    out << value.dump(1) << "\n";
+    if (!out) throw IoError(path + ": write failed");
+}
+
+namespace {
+// A value as it appears in a message, cut short so a huge array cannot flood the terminal.
+std::string shown(const json& value) {
+    std::string text = value.dump();
+    return text.size() <= 60 ? text : text.substr(0, 57) + "...";
+}
+}  // namespace
+
+void Where::fail(const std::string& problem) const {
+    throw InputError(file + ": " + (element.empty() ? std::string("top level") : element) + ": " + problem);
+}
+
+const json& member(const json& object, const char* key, const Where& where) {
+    auto it = object.find(key);
+    if (it == object.end()) where.fail(std::string("missing required member \"") + key + "\"");
+    return *it;
+}
+
+double finite_number(const json& value, const Where& where) {
+    if (!value.is_number()) where.fail("expected a number, got " + shown(value));
+    double x = value.get<double>();
+    if (!std::isfinite(x)) where.fail("expected a finite number");
+    return x;
+}
+
+int index_in_range(const json& value, std::size_t size, const Where& where) {
+    if (!value.is_number_integer()) where.fail("expected an integer index, got " + shown(value));
+    long long i = value.get<long long>();
+    if (i < 0 || static_cast<unsigned long long>(i) >= size)
+        where.fail("index " + std::to_string(i) + " out of range [0, " + std::to_string(size) + ")");
+    return static_cast<int>(i);
+}
+
+void number_array(const json& value, std::size_t n, double* out, const Where& where) {
+    if (!value.is_array() || value.size() != n)
+        where.fail("expected an array of " + std::to_string(n) + " numbers, got " + shown(value));
+    for (std::size_t i = 0; i < n; ++i) out[i] = finite_number(value[i], where[i]);
+}
+
+Vec3<double> vec3(const json& value, const Where& where) {
+    double v[3];
+    number_array(value, 3, v, where);
+    return {v[0], v[1], v[2]};
+}
+
+void only_members(const json& object, std::initializer_list<const char*> allowed, const Where& where) {
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        bool known = false;
+        for (const char* a : allowed) known = known || it.key() == a;
+        if (!known) where.fail("unknown member \"" + it.key() + "\"");
+    }
+}
+
+void require_object(const json& value, const Where& where) {
+    if (!value.is_object()) where.fail("expected an object, got " + shown(value));
+}
+
+void require_array(const json& value, const Where& where) {
+    if (!value.is_array()) where.fail("expected an array, got " + shown(value));
+}
+
+}  // namespace bs::json_io

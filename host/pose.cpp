@@ -1,0 +1,150 @@
+#include "host/pose.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "host/errors.hpp"
+
+namespace bs {
+
+using json_io::json;
+using json_io::Where;
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kDegree = kPi / 180.0;
+
+Quat<double> unit_quaternion(const json& value, const Where& where) {
+    double q[4];
+    json_io::number_array(value, 4, q, where);
+    Quat<double> r{q[0], q[1], q[2], q[3]};
+    double n = norm(r);
+    if (!(n > 1e-12)) where.fail("rotation quaternion [w,x,y,z] has zero norm");
+    return (1.0 / n) * r;
+}
+
+Quat<double> axis_degrees(const json& entry, const Where& where) {
+    Vec3<double> axis = json_io::vec3(json_io::member(entry, "axis", where), where["axis"]);
+    if (!(norm(axis) > 1e-12)) where["axis"].fail("rotation axis has zero length");
+    double degrees = json_io::finite_number(json_io::member(entry, "degrees", where), where["degrees"]);
+    return axis_angle(normalized(axis), degrees * kDegree);
+}
+
+Rigid<double> parse_root(const json& root, const Where& where) {
+    json_io::require_object(root, where);
+    json_io::only_members(root, {"rotation", "translation"}, where);
+    Rigid<double> g = Rigid<double>::identity();
+    if (root.contains("rotation")) g.rotation = unit_quaternion(root["rotation"], where["rotation"]);
+    if (root.contains("translation")) g.translation = json_io::vec3(root["translation"], where["translation"]);
+    return g;
+}
+
+JointRotation<double> parse_joint(const json& entry, Vec3<double> rest_axis, const Where& where) {
+    json_io::only_members(entry, {"bone", "rotation", "axis", "degrees", "twist_degrees"}, where);
+    bool has_quaternion = entry.contains("rotation");
+    bool has_axis_angle = entry.contains("axis") || entry.contains("degrees");
+    if (has_quaternion && has_axis_angle) where.fail("give either \"rotation\" or \"axis\" + \"degrees\", not both");
+    Quat<double> q = Quat<double>::identity();
+    if (has_quaternion) q = unit_quaternion(entry["rotation"], where["rotation"]);
+    if (has_axis_angle) q = axis_degrees(entry, where);
+    SwingTwist<double> st = split_swing_twist(q, rest_axis);
+    double extra = entry.contains("twist_degrees")
+                       ? json_io::finite_number(entry["twist_degrees"], where["twist_degrees"]) * kDegree
+                       : 0.0;
+    return {st.swing, st.twist_radians + extra};
+}
+
+}  // namespace
+
+Pose Pose::rest(const Skeleton& skeleton) {
+    Pose p;
+    p.joints.assign(skeleton.bone_count(), {Quat<double>::identity(), 0.0});
+    return p;
+}
+
+std::vector<Rigid<double>> posed_bones(const Skeleton& skeleton, const Pose& pose) {
+    std::vector<BoneRestFrame<double>> frames = skeleton.rest_frames();
+    std::vector<Rigid<double>> posed(skeleton.bone_count());
+    forward_kinematics(frames.data(), skeleton.bone_order.data(), skeleton.bone_count(), pose.root,
+                       pose.joints.data(), posed.data());
+    return posed;
+}
+
+Pose parse_pose(const json& doc, const Skeleton& skeleton, const Where& where) {
+    json_io::require_object(doc, where);
+    json_io::only_members(doc, {"root", "bones"}, where);
+    Pose pose = Pose::rest(skeleton);
+    if (doc.contains("root")) pose.root = parse_root(doc["root"], where["root"]);
+    if (!doc.contains("bones")) return pose;
+    const json& bones = doc["bones"];
+    json_io::require_array(bones, where["bones"]);
+    std::vector<int> seen(skeleton.bone_count(), -1);
+    for (std::size_t i = 0; i < bones.size(); ++i) {
+        const Where wi = where["bones"][i];
+        json_io::require_object(bones[i], wi);
+        int k = json_io::index_in_range(json_io::member(bones[i], "bone", wi), skeleton.bone_count(), wi["bone"]);
+        if (seen[k] >= 0) wi["bone"].fail("bone " + std::to_string(k) + " already posed by bones[" + std::to_string(seen[k]) + "]");
+        seen[k] = int(i);
+        pose.joints[k] = parse_joint(bones[i], skeleton.rest_axis(k), wi);
+    }
+    return pose;
+}
+
+Pose load_pose(const std::string& path, const Skeleton& skeleton) {
+    return parse_pose(json_io::load(path), skeleton, Where{path, ""});
+}
+
+double max_joint_bend(const Skeleton& skeleton, const Pose& pose) {
+    double worst = 0;
+    for (std::size_t k = 0; k < skeleton.bone_count(); ++k) {
+        if (skeleton.parent_bone[k] < 0) continue;  // the first bone's swing moves the whole chain rigidly
+        Vec3<double> axis = skeleton.rest_axis(int(k));
+        Vec3<double> turned = rotate(pose.joints[k].swing, axis);
+        worst = std::max(worst, std::atan2(norm(cross(axis, turned)), dot(axis, turned)));
+    }
+    return worst;
+}
+
+Motion::Motion(double fps, std::vector<Pose> frames) : fps_(fps), frames_(std::move(frames)) {
+    for (std::size_t f = 1; f < frames_.size(); ++f)
+        for (std::size_t k = 0; k < frames_[f].joints.size(); ++k) {
+            double previous = frames_[f - 1].joints[k].twist_radians;
+            double& twist = frames_[f].joints[k].twist_radians;
+            twist -= 2 * kPi * std::round((twist - previous) / (2 * kPi));
+        }
+}
+
+Pose Motion::sample(double seconds) const {
+    double position = std::clamp(seconds * fps_, 0.0, double(frames_.size() - 1));
+    std::size_t i = std::min(std::size_t(position), frames_.size() - 1);
+    if (i + 1 >= frames_.size()) return frames_[i];
+    double s = position - double(i);
+    const Pose &a = frames_[i], &b = frames_[i + 1];
+    Pose out = a;
+    out.root.rotation = slerp(a.root.rotation, b.root.rotation, s);
+    out.root.translation = (1 - s) * a.root.translation + s * b.root.translation;
+    for (std::size_t k = 0; k < out.joints.size(); ++k) {
+        out.joints[k].swing = slerp(a.joints[k].swing, b.joints[k].swing, s);
+        out.joints[k].twist_radians = (1 - s) * a.joints[k].twist_radians + s * b.joints[k].twist_radians;
+    }
+    return out;
+}
+
+Motion load_motion(const std::string& path, const Skeleton& skeleton) {
+    json doc = json_io::load(path);
+    Where where{path, ""};
+    json_io::require_object(doc, where);
+    json_io::only_members(doc, {"fps", "frames"}, where);
+    double fps = json_io::finite_number(json_io::member(doc, "fps", where), where["fps"]);
+    if (!(fps > 0)) where["fps"].fail("frames per second must be > 0");
+    const json& frames = json_io::member(doc, "frames", where);
+    json_io::require_array(frames, where["frames"]);
+    if (frames.empty()) where["frames"].fail("a motion needs at least one frame");
+    std::vector<Pose> poses;
+    poses.reserve(frames.size());
+    for (std::size_t f = 0; f < frames.size(); ++f) poses.push_back(parse_pose(frames[f], skeleton, where["frames"][f]));
+    return Motion(fps, std::move(poses));
+}
+
+}  // namespace bs

@@ -1,0 +1,62 @@
+// Poses and motions of a skeleton (DESIGN §2a), and their JSON files (README "Pose file").
+//
+// Pose file:   {"root": {"rotation": [w,x,y,z], "translation": [x,y,z]},
+//               "bones": [{"bone": k, "rotation": [w,x,y,z] | "axis": [x,y,z], "degrees": a,
+//                          "twist_degrees": tau}, ...]}
+// Motion file: {"fps": f, "frames": [pose, ...]}
+// Every member is optional; a missing entry is the identity. Bone k's rotation is local (in its parent's
+// posed frame, about its parent sphere's centre); it is split into swing and twist about the bone's rest
+// axis, and twist_degrees (unwrapped) is added to that twist.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/kinematics.hpp"
+#include "host/json_io.hpp"
+#include "host/skeleton.hpp"
+
+namespace bs {
+
+struct Pose {
+    Rigid<double> root = Rigid<double>::identity();
+    std::vector<JointRotation<double>> joints;  // one per bone, total twist unwrapped
+
+    static Pose rest(const Skeleton& skeleton);
+};
+
+// Posed rigid transform of every bone (engine forward kinematics on the skeleton's rest frames).
+std::vector<Rigid<double>> posed_bones(const Skeleton& skeleton, const Pose& pose);
+
+Pose parse_pose(const json_io::json& doc, const Skeleton& skeleton, const json_io::Where& where);
+Pose load_pose(const std::string& path, const Skeleton& skeleton);
+
+// Largest bend over the joints of a pose (radians): how far a bone's local swing turns its axis away
+// from its rest direction in the parent's frame, over all bones but the first (whose swing moves the
+// whole chain rigidly). A pure twist bends nothing.
+double max_joint_bend(const Skeleton& skeleton, const Pose& pose);
+
+class Motion {
+public:
+    // Frames as parsed; each bone's total twist is unwrapped along the frames: whole turns are added to
+    // the quaternion's share so that consecutive frames differ by at most 180° (a larger jump between
+    // two frames is read as the shorter way round).
+    Motion(double fps, std::vector<Pose> frames);
+
+    double fps() const { return fps_; }
+    std::size_t frame_count() const { return frames_.size(); }
+    double duration_seconds() const { return frames_.size() < 2 ? 0.0 : double(frames_.size() - 1) / fps_; }
+    const Pose& frame(std::size_t i) const { return frames_[i]; }
+
+    // Pose at any time (clamped to the motion): slerps the swings and the root rotation, interpolates
+    // the unwrapped twists and the translation linearly.
+    Pose sample(double seconds) const;
+
+private:
+    double fps_;
+    std::vector<Pose> frames_;
+};
+
+Motion load_motion(const std::string& path, const Skeleton& skeleton);
+
+}  // namespace bs

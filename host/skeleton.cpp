@@ -1,0 +1,183 @@
+#include "host/skeleton.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "host/errors.hpp"
+#include "host/json_io.hpp"
+
+namespace bs {
+
+using json_io::json;
+using json_io::Where;
+
+Vec3<double> Skeleton::rest_axis(int bone) const {
+    return normalized(spheres[bones[bone][1]].centre - spheres[bones[bone][0]].centre);
+}
+
+std::vector<BoneRestFrame<double>> Skeleton::rest_frames() const {
+    std::vector<BoneRestFrame<double>> frames(bones.size());
+    for (std::size_t k = 0; k < bones.size(); ++k)
+        frames[k] = {spheres[bones[k][0]].centre, rest_axis(int(k)), parent_bone[k]};
+    return frames;
+}
+
+namespace {
+
+std::string bone_name(std::size_t k) { return "bones[" + std::to_string(k) + "]"; }
+std::string sphere_name(std::size_t i) { return "spheres[" + std::to_string(i) + "]"; }
+
+void check_spheres(const std::vector<Sphere>& spheres, const Where& where) {
+    if (spheres.empty()) where["spheres"].fail("at least two spheres are needed, got none");
+    for (std::size_t i = 0; i < spheres.size(); ++i) {
+        const Sphere& s = spheres[i];
+        if (!all_finite(s.centre) || !std::isfinite(s.radius)) where["spheres"][i].fail("non-finite value");
+        if (s.radius <= 0) where["spheres"][i].fail("radius must be > 0, got " + std::to_string(s.radius));
+    }
+}
+
+void check_bone(const std::vector<Sphere>& spheres, const std::array<int, 2>& bone, const Where& where) {
+    for (int end : bone)
+        if (end < 0 || std::size_t(end) >= spheres.size())
+            where.fail("sphere index " + std::to_string(end) + " out of range [0, " +
+                       std::to_string(spheres.size()) + ")");
+    if (bone[0] == bone[1]) where.fail("a bone must join two different spheres, got " + std::to_string(bone[0]) + " twice");
+    const Sphere& a = spheres[bone[0]];
+    const Sphere& b = spheres[bone[1]];
+    double distance = norm(b.centre - a.centre);
+    if (distance <= std::fabs(a.radius - b.radius))
+        where.fail("spheres " + std::to_string(bone[0]) + " and " + std::to_string(bone[1]) +
+                   " admit no tangent cone: centre distance " + std::to_string(distance) +
+                   " <= radius difference " + std::to_string(std::fabs(a.radius - b.radius)) +
+                   " (one sphere swallows the other)");
+}
+
+// Topology of a single chain; fills root, parent bones and a parents-first order.
+void derive_chain(Skeleton& s, const Where& where) {
+    const std::size_t n = s.spheres.size();
+    std::vector<int> bone_into(n, -1), degree(n, 0);
+    for (std::size_t k = 0; k < s.bones.size(); ++k) {
+        for (std::size_t j = 0; j < k; ++j) {
+            bool same = s.bones[j] == s.bones[k];
+            bool reversed = s.bones[j][0] == s.bones[k][1] && s.bones[j][1] == s.bones[k][0];
+            if (same || reversed) where[bone_name(k)].fail("duplicate of " + bone_name(j));
+        }
+        int child = s.bones[k][1];
+        if (bone_into[child] >= 0)
+            where[bone_name(k)].fail("sphere " + std::to_string(child) + " is already the child of " +
+                                     bone_name(bone_into[child]) + " (a sphere has one parent)");
+        bone_into[child] = int(k);
+        ++degree[s.bones[k][0]];
+        ++degree[s.bones[k][1]];
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (degree[i] == 0) where[sphere_name(i)].fail("sphere belongs to no bone");
+        if (degree[i] >= 3)
+            where[sphere_name(i)].fail("sphere has " + std::to_string(degree[i]) +
+                                       " bones: junctions (3+ bones on a sphere) are not supported yet");
+    }
+    std::vector<int> roots;
+    for (std::size_t i = 0; i < n; ++i)
+        if (bone_into[i] < 0) roots.push_back(int(i));
+    if (roots.empty()) where["bones"].fail("the bones form a cycle: every sphere is some bone's child, no root");
+    if (roots.size() > 1)
+        where["bones"].fail("several roots (spheres that are never a child): " + sphere_name(roots[0]) + " and " +
+                            sphere_name(roots[1]) + "; a skeleton is one connected body");
+    s.root_sphere = roots[0];
+    if (degree[s.root_sphere] > 1)
+        where[sphere_name(s.root_sphere)].fail("the root carries more than one bone: junctions are not supported yet");
+
+    s.parent_bone.assign(s.bones.size(), -1);
+    for (std::size_t k = 0; k < s.bones.size(); ++k) s.parent_bone[k] = bone_into[s.bones[k][0]];
+    // Walk down from the root bone; bones not reached hang on a cycle detached from the root.
+    s.bone_order.clear();
+    std::vector<int> bone_from(n, -1);
+    for (std::size_t k = 0; k < s.bones.size(); ++k) bone_from[s.bones[k][0]] = int(k);
+    for (int k = bone_from[s.root_sphere]; k >= 0 && s.bone_order.size() < s.bones.size();
+         k = bone_from[s.bones[k][1]])
+        s.bone_order.push_back(k);
+    if (s.bone_order.size() != s.bones.size()) {
+        std::vector<bool> reached(s.bones.size(), false);
+        for (int k : s.bone_order) reached[k] = true;
+        std::size_t first = std::find(reached.begin(), reached.end(), false) - reached.begin();
+        where[bone_name(first)].fail("bone is on a cycle not connected to the root");
+    }
+}
+
+}  // namespace
+
+Skeleton make_skeleton(std::vector<Sphere> spheres, std::vector<std::array<int, 2>> bones,
+                       std::vector<std::string> names, const std::string& source) {
+    Where where{source, ""};
+    check_spheres(spheres, where);
+    if (bones.empty()) where["bones"].fail("at least one bone is needed");
+    for (std::size_t k = 0; k < bones.size(); ++k) check_bone(spheres, bones[k], where[bone_name(k)]);
+    if (!names.empty() && names.size() != spheres.size())
+        where["names"].fail("expected one name per sphere (" + std::to_string(spheres.size()) + "), got " +
+                            std::to_string(names.size()));
+    Skeleton s;
+    s.spheres = std::move(spheres);
+    s.bones = std::move(bones);
+    s.names = std::move(names);
+    derive_chain(s, where);
+    return s;
+}
+
+Skeleton load_skeleton(const std::string& path) {
+    json doc = json_io::load(path);
+    Where where{path, ""};
+    json_io::require_object(doc, where);
+    json_io::only_members(doc, {"spheres", "bones", "names"}, where);
+
+    const json& js = json_io::member(doc, "spheres", where);
+    json_io::require_array(js, where["spheres"]);
+    std::vector<Sphere> spheres;
+    for (std::size_t i = 0; i < js.size(); ++i) {
+        double v[4];
+        json_io::number_array(js[i], 4, v, where["spheres"][i]);
+        spheres.push_back({{v[0], v[1], v[2]}, v[3]});
+    }
+    const json& jb = json_io::member(doc, "bones", where);
+    json_io::require_array(jb, where["bones"]);
+    std::vector<std::array<int, 2>> bones;
+    for (std::size_t k = 0; k < jb.size(); ++k) {
+        const Where wk = where["bones"][k];
+        if (!jb[k].is_array() || jb[k].size() != 2) wk.fail("expected [parent_sphere, child_sphere]");
+        bones.push_back({json_io::index_in_range(jb[k][0], spheres.size(), wk[0]),
+                         json_io::index_in_range(jb[k][1], spheres.size(), wk[1])});
+    }
+    std::vector<std::string> names;
+    if (doc.contains("names")) {
+        const json& jn = doc["names"];
+        json_io::require_array(jn, where["names"]);
+        for (std::size_t i = 0; i < jn.size(); ++i) {
+            if (!jn[i].is_string()) where["names"][i].fail("expected a string");
+            names.push_back(jn[i].get<std::string>());
+        }
+    }
+    return make_skeleton(std::move(spheres), std::move(bones), std::move(names), path);
+}
+
+void save_skeleton(const std::string& path, const Skeleton& skeleton) {
+    json doc;
+    doc["spheres"] = json::array();
+    for (const Sphere& s : skeleton.spheres)
+        doc["spheres"].push_back({s.centre.x, s.centre.y, s.centre.z, s.radius});
+    doc["bones"] = skeleton.bones;
+    if (!skeleton.names.empty()) doc["names"] = skeleton.names;
+    json_io::save(path, doc);
+}
+
+std::array<Vec3<double>, 2> bounds(const Skeleton& skeleton) {
+    const double inf = std::numeric_limits<double>::infinity();
+    Vec3<double> lo{inf, inf, inf}, hi{-inf, -inf, -inf};
+    for (const Sphere& s : skeleton.spheres)
+        for (int a = 0; a < 3; ++a) {
+            lo[a] = std::min(lo[a], s.centre[a] - s.radius);
+            hi[a] = std::max(hi[a], s.centre[a] + s.radius);
+        }
+    return {lo, hi};
+}
+
+}  // namespace bs

@@ -1,0 +1,50 @@
+// Sphere-mesh skeleton: spheres (centre, radius) and bones (parent sphere -> child sphere), validated.
+//
+// File format (JSON, README "Skeleton file"):
+//   {"spheres": [[x, y, z, r], ...], "bones": [[parent_sphere, child_sphere], ...], "names": [...]}
+// `names` is optional: one name per sphere. Units are the input's.
+// Until junctions exist a valid skeleton is one chain: a single root sphere (never a child) carrying one
+// bone, no sphere with three or more bones, no cycles, and every bone admits a tangent cone
+// (|C1 - C2| > |r1 - r2|). make_skeleton() checks all of it and throws InputError naming the element.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "engine/kinematics.hpp"
+#include "engine/vec.hpp"
+
+namespace bs {
+
+struct Sphere {
+    Vec3<double> centre;
+    double radius;
+};
+
+struct Skeleton {
+    std::vector<Sphere> spheres;
+    std::vector<std::array<int, 2>> bones;  // [parent_sphere, child_sphere]
+    std::vector<std::string> names;         // one per sphere, or empty
+
+    // Derived by make_skeleton():
+    int root_sphere = -1;
+    std::vector<int> parent_bone;  // per bone: the bone ending at its parent sphere, -1 for the root bone
+    std::vector<int> bone_order;   // every bone after its parent bone
+
+    std::size_t bone_count() const { return bones.size(); }
+    Vec3<double> rest_axis(int bone) const;  // unit, parent sphere -> child sphere
+    std::vector<BoneRestFrame<double>> rest_frames() const;
+};
+
+// Validates and derives the topology. `source` names the origin in messages (a file path, "API").
+Skeleton make_skeleton(std::vector<Sphere> spheres, std::vector<std::array<int, 2>> bones,
+                       std::vector<std::string> names, const std::string& source);
+
+Skeleton load_skeleton(const std::string& path);
+void save_skeleton(const std::string& path, const Skeleton& skeleton);
+
+// Axis-aligned bounds of the spheres (min, max); their diagonal scales tolerances.
+std::array<Vec3<double>, 2> bounds(const Skeleton& skeleton);
+
+}  // namespace bs
