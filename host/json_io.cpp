@@ -13,7 +13,7 @@ json load(const std::string& path) {
     if (!in) throw IoError(path + ": cannot open for reading");
     try {
         return json::parse(in);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // syntax errors, and numbers that overflow a double
         throw InputError(path + ": not valid JSON: " + e.what());
     }
 }

@@ -1,0 +1,161 @@
+#include "host/pose.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "host/errors.hpp"
+#include "tests/support/chains.hpp"
+
+namespace bs {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+std::string write_temp(const std::string& name, const std::string& text) {
+    std::string path = ::testing::TempDir() + name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+Pose pose_from(const std::string& text) {
+    return load_pose(write_temp("pose_under_test.json", text), testing::straight_chain());
+}
+
+void expect_pose_error(const std::string& text, const std::string& fragment) {
+    try {
+        pose_from(text);
+        ADD_FAILURE() << "expected InputError containing \"" << fragment << "\"";
+    } catch (const InputError& e) {
+        std::string message = e.what();
+        EXPECT_NE(message.find("pose_under_test.json: "), std::string::npos) << message;
+        EXPECT_NE(message.find(fragment), std::string::npos) << "got: \"" << message << "\", expected \"" << fragment << "\"";
+    }
+}
+
+TEST(Pose, EmptyFileIsRest) {
+    Pose p = pose_from("{}");
+    ASSERT_EQ(p.joints.size(), 3u);
+    for (const auto& j : p.joints) {
+        EXPECT_EQ(j.twist_radians, 0.0);
+        EXPECT_NEAR(rotation_angle(j.swing), 0.0, 1e-15);
+    }
+}
+
+TEST(Pose, AxisDegreesAndQuaternionAgree) {
+    Pose a = pose_from(R"({"bones": [{"bone": 1, "axis": [0, 0, 2], "degrees": 90}]})");
+    Pose b = pose_from(R"({"bones": [{"bone": 1, "rotation": [0.7071067811865476, 0, 0, 0.7071067811865476]}]})");
+    Vec3<double> tip{9, 0, 0};
+    auto ga = posed_bones(testing::straight_chain(), a), gb = posed_bones(testing::straight_chain(), b);
+    EXPECT_NEAR(norm(ga[2].apply(tip) - gb[2].apply(tip)), 0.0, 1e-12);
+    EXPECT_NEAR(ga[2].apply(tip).y, 5.0, 1e-12);  // bone 1 pivots at x = 4: the tip at distance 5 turns to +y
+}
+
+TEST(Pose, TwistDegreesAddToTheQuaternionsTwist) {
+    // Bone 0's rest axis is +x: a 90° rotation about x is all twist; 450 more degrees unwrapped.
+    Pose p = pose_from(R"({"bones": [{"bone": 0, "axis": [1, 0, 0], "degrees": 90, "twist_degrees": 450}]})");
+    EXPECT_NEAR(p.joints[0].twist_radians, kPi / 2 + 2.5 * kPi, 1e-12);
+    EXPECT_NEAR(rotation_angle(p.joints[0].swing), 0.0, 1e-12);
+}
+
+TEST(Pose, RootTransform) {
+    Pose p = pose_from(R"({"root": {"rotation": [0, 0, 0, 1], "translation": [1, 2, 3]}})");
+    auto g = posed_bones(testing::straight_chain(), p);
+    Vec3<double> q = g[0].apply({1, 0, 0});  // 180° about z, then shifted
+    EXPECT_NEAR(q.x, 0.0, 1e-12);
+    EXPECT_NEAR(q.y, 2.0, 1e-12);
+    EXPECT_NEAR(q.z, 3.0, 1e-12);
+}
+
+TEST(Pose, MaxJointBendIgnoresTwistAndTheFirstBone) {
+    Skeleton s = testing::straight_chain();
+    Pose p = Pose::rest(s);
+    p.joints[0].swing = axis_angle(Vec3<double>{0, 0, 1}, 1.0);  // whole chain, rigid
+    p.joints[1].twist_radians = 3.0;
+    EXPECT_NEAR(max_joint_bend(s, p), 0.0, 1e-12);
+    p.joints[2].swing = axis_angle(Vec3<double>{0, 1, 0}, 0.4);
+    EXPECT_NEAR(max_joint_bend(s, p), 0.4, 1e-12);
+}
+
+TEST(PoseInvalid, NotAnObject) { expect_pose_error("[]", "expected an object"); }
+TEST(PoseInvalid, UnknownTopMember) { expect_pose_error(R"({"bone": []})", "unknown member \"bone\""); }
+TEST(PoseInvalid, BonesNotArray) { expect_pose_error(R"({"bones": {}})", "bones: expected an array"); }
+TEST(PoseInvalid, EntryNotObject) { expect_pose_error(R"({"bones": [3]})", "bones[0]: expected an object"); }
+TEST(PoseInvalid, MissingBoneIndex) { expect_pose_error(R"({"bones": [{"degrees": 3}]})", "bones[0]: missing required member \"bone\""); }
+TEST(PoseInvalid, BoneIndexOutOfRange) { expect_pose_error(R"({"bones": [{"bone": 3}]})", "bones[0].bone: index 3 out of range [0, 3)"); }
+TEST(PoseInvalid, NegativeBoneIndex) { expect_pose_error(R"({"bones": [{"bone": -1}]})", "index -1 out of range"); }
+TEST(PoseInvalid, BonePosedTwice) {
+    expect_pose_error(R"({"bones": [{"bone": 1}, {"bone": 1}]})", "bones[1].bone: bone 1 already posed by bones[0]");
+}
+TEST(PoseInvalid, QuaternionAndAxisBoth) {
+    expect_pose_error(R"({"bones": [{"bone": 1, "rotation": [1,0,0,0], "axis": [1,0,0], "degrees": 3}]})", "not both");
+}
+TEST(PoseInvalid, AxisWithoutDegrees) { expect_pose_error(R"({"bones": [{"bone": 1, "axis": [1,0,0]}]})", "missing required member \"degrees\""); }
+TEST(PoseInvalid, DegreesWithoutAxis) { expect_pose_error(R"({"bones": [{"bone": 1, "degrees": 30}]})", "missing required member \"axis\""); }
+TEST(PoseInvalid, ZeroAxis) { expect_pose_error(R"({"bones": [{"bone": 1, "axis": [0,0,0], "degrees": 30}]})", "bones[0].axis: rotation axis has zero length"); }
+TEST(PoseInvalid, ZeroQuaternion) { expect_pose_error(R"({"bones": [{"bone": 1, "rotation": [0,0,0,0]}]})", "bones[0].rotation: rotation quaternion [w,x,y,z] has zero norm"); }
+TEST(PoseInvalid, ShortQuaternion) { expect_pose_error(R"({"bones": [{"bone": 1, "rotation": [1,0,0]}]})", "expected an array of 4 numbers"); }
+TEST(PoseInvalid, OverflowingDegrees) { expect_pose_error(R"({"bones": [{"bone": 1, "axis": [1,0,0], "degrees": 1e999}]})", "number overflow"); }
+TEST(PoseInvalid, TwistNotNumber) { expect_pose_error(R"({"bones": [{"bone": 1, "twist_degrees": "90"}]})", "bones[0].twist_degrees: expected a number"); }
+TEST(PoseInvalid, UnknownBoneMember) { expect_pose_error(R"({"bones": [{"bone": 1, "twsit_degrees": 9}]})", "unknown member \"twsit_degrees\""); }
+TEST(PoseInvalid, RootUnknownMember) { expect_pose_error(R"({"root": {"translate": [0,0,0]}})", "root: unknown member \"translate\""); }
+TEST(PoseInvalid, RootTranslationShort) { expect_pose_error(R"({"root": {"translation": [0,0]}})", "root.translation: expected an array of 3 numbers"); }
+
+// --- motions ---
+
+Motion motion_from(const std::string& text) {
+    return load_motion(write_temp("motion_under_test.json", text), testing::straight_chain());
+}
+
+TEST(Motion, UnwrapsQuaternionTwistAlongFrames) {
+    // Bone 0 (axis +x) twisted by quaternions 0°, 120°, 240° (= -120°), 360° (= 0°): unwrapped to 0..360°.
+    Motion m = motion_from(R"({"fps": 10, "frames": [
+        {"bones": [{"bone": 0, "axis": [1,0,0], "degrees": 0}]},
+        {"bones": [{"bone": 0, "axis": [1,0,0], "degrees": 120}]},
+        {"bones": [{"bone": 0, "axis": [1,0,0], "degrees": 240}]},
+        {"bones": [{"bone": 0, "axis": [1,0,0], "degrees": 360}]}]})");
+    ASSERT_EQ(m.frame_count(), 4u);
+    for (int f = 0; f < 4; ++f) EXPECT_NEAR(m.frame(f).joints[0].twist_radians, f * 2 * kPi / 3, 1e-12) << f;
+    // Between frames the twist interpolates linearly, beyond 180°.
+    EXPECT_NEAR(m.sample(0.25).joints[0].twist_radians, 2.5 * 2 * kPi / 3, 1e-12);
+}
+
+TEST(Motion, ExplicitTwistDegreesBeyondATurnAreKept) {
+    Motion m = motion_from(R"({"fps": 1, "frames": [
+        {"bones": [{"bone": 1, "twist_degrees": 500}]}, {"bones": [{"bone": 1, "twist_degrees": 600}]}]})");
+    EXPECT_NEAR(m.frame(0).joints[1].twist_radians, 500 * kPi / 180, 1e-12);
+    EXPECT_NEAR(m.sample(0.5).joints[1].twist_radians, 550 * kPi / 180, 1e-12);
+}
+
+TEST(Motion, SamplingSlerpsSwingAndLerpsTranslation) {
+    Motion m = motion_from(R"({"fps": 2, "frames": [
+        {"root": {"translation": [0,0,0]}, "bones": [{"bone": 1, "axis": [0,0,1], "degrees": 0}]},
+        {"root": {"translation": [4,0,0]}, "bones": [{"bone": 1, "axis": [0,0,1], "degrees": 90}]}]})");
+    Pose mid = m.sample(0.25);
+    EXPECT_NEAR(mid.root.translation.x, 2.0, 1e-12);
+    EXPECT_NEAR(rotation_angle(mid.joints[1].swing), kPi / 4, 1e-12);
+    // Clamped outside the motion.
+    EXPECT_NEAR(m.sample(-3).root.translation.x, 0.0, 1e-12);
+    EXPECT_NEAR(m.sample(99).root.translation.x, 4.0, 1e-12);
+    EXPECT_NEAR(m.duration_seconds(), 0.5, 1e-15);
+}
+
+void expect_motion_error(const std::string& text, const std::string& fragment) {
+    try {
+        motion_from(text);
+        ADD_FAILURE() << "expected InputError containing \"" << fragment << "\"";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+}
+
+TEST(MotionInvalid, MissingFps) { expect_motion_error(R"({"frames": [{}]})", "missing required member \"fps\""); }
+TEST(MotionInvalid, ZeroFps) { expect_motion_error(R"({"fps": 0, "frames": [{}]})", "fps: frames per second must be > 0"); }
+TEST(MotionInvalid, NoFrames) { expect_motion_error(R"({"fps": 30, "frames": []})", "frames: a motion needs at least one frame"); }
+TEST(MotionInvalid, FramesNotArray) { expect_motion_error(R"({"fps": 30, "frames": 3})", "frames: expected an array"); }
+TEST(MotionInvalid, BadFrameNamesItsIndex) {
+    expect_motion_error(R"({"fps": 30, "frames": [{}, {"bones": [{"bone": 9}]}]})", "frames[1].bones[0].bone: index 9 out of range");
+}
+
+}  // namespace
+}  // namespace bs

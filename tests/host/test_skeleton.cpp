@@ -1,0 +1,160 @@
+#include "host/skeleton.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "host/errors.hpp"
+#include "tests/support/chains.hpp"
+
+namespace bs {
+namespace {
+
+std::string write_temp(const std::string& name, const std::string& text) {
+    std::string path = ::testing::TempDir() + name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+// Loads `text` as a skeleton file and returns the error message (empty if it loaded).
+std::string load_error(const std::string& text) {
+    std::string path = write_temp("skeleton_under_test.json", text);
+    try {
+        load_skeleton(path);
+    } catch (const InputError& e) {
+        std::string message = e.what();
+        EXPECT_EQ(message.rfind(path, 0), 0u) << "message must start with the file: " << message;
+        return message;
+    }
+    return "";
+}
+
+void expect_error(const std::string& text, const std::string& fragment) {
+    std::string message = load_error(text);
+    EXPECT_NE(message.find(fragment), std::string::npos) << "got: \"" << message << "\", expected it to contain \"" << fragment << "\"";
+}
+
+TEST(Skeleton, LoadsChainAndDerivesTopology) {
+    std::string path = write_temp("chain.json",
+        R"({"spheres": [[0,0,0,1], [4,0,0,1], [7,0,0,0.5]], "bones": [[1,2], [0,1]], "names": ["a","b","c"]})");
+    Skeleton s = load_skeleton(path);
+    EXPECT_EQ(s.root_sphere, 0);
+    EXPECT_EQ(s.parent_bone, (std::vector<int>{1, -1}));
+    EXPECT_EQ(s.bone_order, (std::vector<int>{1, 0}));
+    EXPECT_EQ(s.names[2], "c");
+    EXPECT_NEAR(s.rest_axis(0).x, 1.0, 1e-15);
+}
+
+TEST(Skeleton, SaveLoadRoundTrip) {
+    Skeleton s = testing::bent_chain();
+    std::string path = ::testing::TempDir() + "roundtrip.json";
+    save_skeleton(path, s);
+    Skeleton t = load_skeleton(path);
+    ASSERT_EQ(t.spheres.size(), s.spheres.size());
+    for (std::size_t i = 0; i < s.spheres.size(); ++i) {
+        EXPECT_EQ(t.spheres[i].radius, s.spheres[i].radius);
+        EXPECT_EQ(t.spheres[i].centre.y, s.spheres[i].centre.y);
+    }
+    EXPECT_EQ(t.bones, s.bones);
+}
+
+TEST(SkeletonInvalid, MissingFile) {
+    EXPECT_THROW(load_skeleton(::testing::TempDir() + "no-such-skeleton.json"), IoError);
+}
+TEST(SkeletonInvalid, NotJson) { expect_error("{\"spheres\": [", "not valid JSON"); }
+TEST(SkeletonInvalid, NotAnObject) { expect_error("[1,2]", "expected an object"); }
+TEST(SkeletonInvalid, MissingSpheres) { expect_error(R"({"bones": [[0,1]]})", "missing required member \"spheres\""); }
+TEST(SkeletonInvalid, MissingBones) { expect_error(R"({"spheres": [[0,0,0,1],[2,0,0,1]]})", "missing required member \"bones\""); }
+TEST(SkeletonInvalid, UnknownMember) {
+    expect_error(R"({"spheres": [[0,0,0,1],[2,0,0,1]], "bones": [[0,1]], "bone": 1})", "unknown member \"bone\"");
+}
+TEST(SkeletonInvalid, SphereWithThreeNumbers) {
+    expect_error(R"({"spheres": [[0,0,0,1],[2,0,0]], "bones": [[0,1]]})", "spheres[1]: expected an array of 4 numbers");
+}
+TEST(SkeletonInvalid, NonNumericCoordinate) {
+    expect_error(R"({"spheres": [[0,"x",0,1],[2,0,0,1]], "bones": [[0,1]]})", "spheres[0][1]: expected a number");
+}
+TEST(SkeletonInvalid, OverflowingCoordinate) {
+    // JSON has no NaN or Inf literal; a huge exponent is the way a file can try to carry one.
+    expect_error(R"({"spheres": [[0,0,1e999,1],[2,0,0,1]], "bones": [[0,1]]})", "not valid JSON: [json.exception.out_of_range.406] number overflow");
+}
+TEST(SkeletonInvalid, NonFiniteThroughTheApi) {
+    try {
+        make_skeleton({{{0, 0, std::nan("")}, 1}, {{2, 0, 0}, 1}}, {{0, 1}}, {}, "API");
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_STREQ(e.what(), "API: spheres[0]: non-finite value");
+    }
+}
+TEST(SkeletonInvalid, ZeroRadius) {
+    expect_error(R"({"spheres": [[0,0,0,0],[2,0,0,1]], "bones": [[0,1]]})", "spheres[0]: radius must be > 0");
+}
+TEST(SkeletonInvalid, NegativeRadius) {
+    expect_error(R"({"spheres": [[0,0,0,1],[2,0,0,-1]], "bones": [[0,1]]})", "spheres[1]: radius must be > 0");
+}
+TEST(SkeletonInvalid, BoneIndexOutOfRange) {
+    expect_error(R"({"spheres": [[0,0,0,1],[2,0,0,1]], "bones": [[0,2]]})", "bones[0][1]: index 2 out of range [0, 2)");
+}
+TEST(SkeletonInvalid, BoneIndexNotInteger) {
+    expect_error(R"({"spheres": [[0,0,0,1],[2,0,0,1]], "bones": [[0,1.5]]})", "bones[0][1]: expected an integer index");
+}
+TEST(SkeletonInvalid, BoneNotAPair) {
+    expect_error(R"({"spheres": [[0,0,0,1],[2,0,0,1]], "bones": [[0,1,2]]})", "bones[0]: expected [parent_sphere, child_sphere]");
+}
+TEST(SkeletonInvalid, SelfBone) {
+    expect_error(R"({"spheres": [[0,0,0,1],[2,0,0,1]], "bones": [[1,1]]})", "bones[0]: a bone must join two different spheres");
+}
+TEST(SkeletonInvalid, DuplicateBone) {
+    expect_error(R"({"spheres": [[0,0,0,1],[2,0,0,1]], "bones": [[0,1],[0,1]]})", "bones[1]: duplicate of bones[0]");
+}
+TEST(SkeletonInvalid, ReversedDuplicateBone) {
+    expect_error(R"({"spheres": [[0,0,0,1],[2,0,0,1]], "bones": [[0,1],[1,0]]})", "bones[1]: duplicate of bones[0]");
+}
+TEST(SkeletonInvalid, Cycle) {
+    expect_error(R"({"spheres": [[0,0,0,1],[3,0,0,1],[0,3,0,1]], "bones": [[0,1],[1,2],[2,0]]})", "cycle");
+}
+TEST(SkeletonInvalid, CycleDetachedFromRoot) {
+    expect_error(R"({"spheres": [[0,0,0,1],[3,0,0,1],[6,0,0,1],[9,0,0,1],[6,3,0,1]],
+                     "bones": [[0,1],[2,3],[3,4],[4,2]]})",
+                 "bones[1]: bone is on a cycle not connected to the root");
+}
+TEST(SkeletonInvalid, SeveralRoots) {
+    expect_error(R"({"spheres": [[0,0,0,1],[3,0,0,1],[9,0,0,1],[12,0,0,1]], "bones": [[0,1],[2,3]]})",
+                 "several roots");
+}
+TEST(SkeletonInvalid, TwoParents) {
+    expect_error(R"({"spheres": [[0,0,0,1],[3,0,0,1],[6,0,0,1]], "bones": [[0,1],[2,1]]})",
+                 "bones[1]: sphere 1 is already the child of bones[0]");
+}
+TEST(SkeletonInvalid, RootWithTwoBones) {
+    expect_error(R"({"spheres": [[0,0,0,1],[3,0,0,1],[-3,0,0,1]], "bones": [[0,1],[0,2]]})",
+                 "spheres[0]: the root carries more than one bone");
+}
+TEST(SkeletonInvalid, SphereWithThreeBones) {
+    expect_error(R"({"spheres": [[0,0,0,1],[3,0,0,1],[6,0,0,1],[3,3,0,1]], "bones": [[0,1],[1,2],[1,3]]})",
+                 "spheres[1]: sphere has 3 bones");
+}
+TEST(SkeletonInvalid, SphereWithoutBone) {
+    expect_error(R"({"spheres": [[0,0,0,1],[3,0,0,1],[9,9,9,1]], "bones": [[0,1]]})", "spheres[2]: sphere belongs to no bone");
+}
+TEST(SkeletonInvalid, NoTangentCone) {
+    expect_error(R"({"spheres": [[0,0,0,3],[1,0,0,1]], "bones": [[0,1]]})", "bones[0]: spheres 0 and 1 admit no tangent cone");
+}
+TEST(SkeletonInvalid, NoTangentConeAtExactlyTheLimit) {
+    expect_error(R"({"spheres": [[0,0,0,3],[2,0,0,1]], "bones": [[0,1]]})", "admit no tangent cone");
+}
+TEST(SkeletonInvalid, CoincidentCentres) {
+    expect_error(R"({"spheres": [[1,1,1,1],[1,1,1,1]], "bones": [[0,1]]})", "admit no tangent cone");
+}
+TEST(SkeletonInvalid, NoBones) { expect_error(R"({"spheres": [[0,0,0,1]], "bones": []})", "at least one bone"); }
+TEST(SkeletonInvalid, NoSpheres) { expect_error(R"({"spheres": [], "bones": []})", "spheres: at least two spheres"); }
+TEST(SkeletonInvalid, WrongNameCount) {
+    expect_error(R"({"spheres": [[0,0,0,1],[2,0,0,1]], "bones": [[0,1]], "names": ["a"]})", "names: expected one name per sphere");
+}
+TEST(SkeletonInvalid, NameNotString) {
+    expect_error(R"({"spheres": [[0,0,0,1],[2,0,0,1]], "bones": [[0,1]], "names": ["a", 3]})", "names[1]: expected a string");
+}
+
+}  // namespace
+}  // namespace bs
