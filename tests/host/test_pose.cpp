@@ -2,24 +2,18 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 
 #include "host/errors.hpp"
 #include "tests/support/chains.hpp"
+#include "tests/support/temp_file.hpp"
 
 namespace bs {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-std::string write_temp(const std::string& name, const std::string& text) {
-    std::string path = ::testing::TempDir() + name;
-    std::ofstream(path) << text;
-    return path;
-}
-
 Pose pose_from(const std::string& text) {
-    return load_pose(write_temp("pose_under_test.json", text), testing::straight_chain());
+    return load_pose(testing::write_temp("pose_under_test.json", text), testing::straight_chain());
 }
 
 void expect_pose_error(const std::string& text, const std::string& fragment) {
@@ -104,7 +98,7 @@ TEST(PoseInvalid, RootTranslationShort) { expect_pose_error(R"({"root": {"transl
 // --- motions ---
 
 Motion motion_from(const std::string& text) {
-    return load_motion(write_temp("motion_under_test.json", text), testing::straight_chain());
+    return load_motion(testing::write_temp("motion_under_test.json", text), testing::straight_chain());
 }
 
 TEST(Motion, UnwrapsQuaternionTwistAlongFrames) {

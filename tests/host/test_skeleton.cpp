@@ -3,23 +3,17 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
 
 #include "host/errors.hpp"
 #include "tests/support/chains.hpp"
+#include "tests/support/temp_file.hpp"
 
 namespace bs {
 namespace {
 
-std::string write_temp(const std::string& name, const std::string& text) {
-    std::string path = ::testing::TempDir() + name;
-    std::ofstream(path) << text;
-    return path;
-}
-
 // Loads `text` as a skeleton file and returns the error message (empty if it loaded).
 std::string load_error(const std::string& text) {
-    std::string path = write_temp("skeleton_under_test.json", text);
+    std::string path = testing::write_temp("skeleton_under_test.json", text);
     try {
         load_skeleton(path);
     } catch (const InputError& e) {
@@ -36,7 +30,7 @@ void expect_error(const std::string& text, const std::string& fragment) {
 }
 
 TEST(Skeleton, LoadsChainAndDerivesTopology) {
-    std::string path = write_temp("chain.json",
+    std::string path = testing::write_temp("chain.json",
         R"({"spheres": [[0,0,0,1], [4,0,0,1], [7,0,0,0.5]], "bones": [[1,2], [0,1]], "names": ["a","b","c"]})");
     Skeleton s = load_skeleton(path);
     EXPECT_EQ(s.root_sphere, 0);
@@ -48,7 +42,7 @@ TEST(Skeleton, LoadsChainAndDerivesTopology) {
 
 TEST(Skeleton, SaveLoadRoundTrip) {
     Skeleton s = testing::bent_chain();
-    std::string path = ::testing::TempDir() + "roundtrip.json";
+    std::string path = testing::temp_path("roundtrip.json");
     save_skeleton(path, s);
     Skeleton t = load_skeleton(path);
     ASSERT_EQ(t.spheres.size(), s.spheres.size());
@@ -60,7 +54,7 @@ TEST(Skeleton, SaveLoadRoundTrip) {
 }
 
 TEST(SkeletonInvalid, MissingFile) {
-    EXPECT_THROW(load_skeleton(::testing::TempDir() + "no-such-skeleton.json"), IoError);
+    EXPECT_THROW(load_skeleton(testing::temp_path("missing.json")), IoError);
 }
 TEST(SkeletonInvalid, NotJson) { expect_error("{\"spheres\": [", "not valid JSON"); }
 TEST(SkeletonInvalid, NotAnObject) { expect_error("[1,2]", "expected an object"); }

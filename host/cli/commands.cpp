@@ -1,0 +1,128 @@
+#include "host/cli/commands.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "host/classic_skinner.hpp"
+#include "host/demo_body.hpp"
+#include "host/errors.hpp"
+#include "host/ply.hpp"
+#include "host/weights.hpp"
+
+namespace bs::cli {
+
+namespace {
+
+const std::map<std::string, ClassicMethod> kMethods{{"lbs", ClassicMethod::lbs}, {"dqs", ClassicMethod::dqs}};
+
+void add_common(CLI::App* command, std::string& method, int& threads) {
+    command->add_option("--method", method, "skinning method")->transform(CLI::IsMember({"lbs", "dqs"}))->capture_default_str();
+    command->add_option("--threads", threads, "CPU threads (0: all cores); output is the same for any count")
+        ->check(CLI::NonNegativeNumber);
+}
+
+std::filesystem::path prepare_folder(const std::string& folder) {
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    if (error) throw IoError(folder + ": cannot create folder: " + error.message());
+    return folder;
+}
+
+std::string frame_name(std::size_t frame) {
+    char name[32];
+    std::snprintf(name, sizeof name, "frame_%05zu.ply", frame);
+    return name;
+}
+
+PlyFormat output_format(const std::string& choice, const PlyFile& input) {
+    if (choice == "ascii") return PlyFormat::Ascii;
+    if (choice == "binary") return PlyFormat::BinaryLittleEndian;
+    return input.format == PlyFormat::Ascii ? PlyFormat::Ascii : PlyFormat::BinaryLittleEndian;
+}
+
+void store_positions(const std::vector<Vec3<float>>& deformed, PointSet& set) {
+    for (std::size_t i = 0; i < deformed.size(); ++i) set.positions[i] = Vec3<double>(deformed[i]);
+}
+
+}  // namespace
+
+void add_animate_command(CLI::App& app, AnimateOptions& o) {
+    CLI::App* c = app.add_subcommand("animate", "deform a point set by a pose (one PLY) or a motion (a folder of PLYs)");
+    c->add_option("--skeleton", o.skeleton, "skeleton JSON file")->required()->check(CLI::ExistingFile);
+    c->add_option("--points", o.points, "points PLY file (x y z; optional bone0..3 / weight0..3)")->required()->check(CLI::ExistingFile);
+    auto* pose = c->add_option("--pose", o.pose, "pose JSON file")->check(CLI::ExistingFile);
+    auto* motion = c->add_option("--motion", o.motion, "motion JSON file")->check(CLI::ExistingFile);
+    pose->excludes(motion);
+    c->add_option("--out", o.out, "output PLY (pose) or folder (motion)")->required();
+    c->add_option("--format", o.format, "output PLY format")->transform(CLI::IsMember({"input", "ascii", "binary"}))->capture_default_str();
+    c->add_flag("--auto-weights", o.auto_weights, "ignore the file's weights and compute them from the sphere-mesh");
+    add_common(c, o.method, o.threads);
+    c->callback([c] {
+        if (c->count("--pose") + c->count("--motion") != 1) throw CLI::RequiredError("--pose or --motion");
+    });
+}
+
+void add_demo_command(CLI::App& app, DemoOptions& o) {
+    CLI::App* c = app.add_subcommand("demo", "animate the built-in chain (bend 0->135°, twist 0->180°) and write its frames");
+    c->add_option("--out", o.out, "output folder")->capture_default_str();
+    c->add_option("--points", o.points, "number of points")->check(CLI::Range(std::size_t(1), std::size_t(100000000)))->capture_default_str();
+    c->add_option("--frames", o.frames, "number of frames")->check(CLI::Range(2, 100000))->capture_default_str();
+    add_common(c, o.method, o.threads);
+}
+
+void run_animate(const AnimateOptions& o) {
+    Skeleton skeleton = load_skeleton(o.skeleton);
+    PointSet set = read_point_set(o.points);
+    std::vector<Influences> influences =
+        set.influences.empty() || o.auto_weights ? auto_influences(skeleton, set.positions) : set.influences;
+    ClassicSkinner<float> skinner(skeleton, set.positions, influences, o.points);
+    const PlyFormat format = output_format(o.format, set.file);
+    const ClassicMethod method = kMethods.at(o.method);
+    std::vector<Vec3<float>> deformed;
+    if (!o.pose.empty()) {
+        skinner.deform(load_pose(o.pose, skeleton), method, deformed, {o.threads});
+        store_positions(deformed, set);
+        write_point_set(o.out, set, format);
+        return;
+    }
+    Motion motion = load_motion(o.motion, skeleton);
+    std::filesystem::path folder = prepare_folder(o.out);
+    for (std::size_t f = 0; f < motion.frame_count(); ++f) {
+        skinner.deform(motion.frame(f), method, deformed, {o.threads});
+        store_positions(deformed, set);
+        write_point_set((folder / frame_name(f)).string(), set, format);
+    }
+    std::printf("wrote %zu frames of %zu points to %s\n", motion.frame_count(), set.positions.size(), o.out.c_str());
+}
+
+void run_demo(const DemoOptions& o) {
+    using Clock = std::chrono::steady_clock;
+    Skeleton skeleton = demo_chain();
+    std::vector<Vec3<double>> rest = demo_points(skeleton, o.points, 2024);
+    std::vector<Influences> influences = auto_influences(skeleton, rest);
+    ClassicSkinner<float> skinner(skeleton, rest, influences, "demo");
+    std::filesystem::path folder = prepare_folder(o.out);
+    save_skeleton((folder / "skeleton.json").string(), skeleton);
+    PointSet set = make_point_set(rest);
+    set.influences = influences;
+    write_point_set((folder / "rest.ply").string(), set, PlyFormat::BinaryLittleEndian);
+
+    std::vector<Vec3<float>> deformed;
+    double deform_seconds = 0;
+    for (int f = 0; f < o.frames; ++f) {
+        Pose pose = demo_pose(skeleton, double(f) / double(o.frames - 1));
+        auto start = Clock::now();
+        skinner.deform(pose, kMethods.at(o.method), deformed, {o.threads});
+        deform_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+        store_positions(deformed, set);
+        write_point_set((folder / frame_name(std::size_t(f))).string(), set, PlyFormat::BinaryLittleEndian);
+    }
+    double points_per_second = double(o.points) * o.frames / deform_seconds;
+    std::printf("baseskin demo: %s on the CPU, %zu points x %d frames (bend 0->135 deg, twist 0->180 deg)\n",
+                o.method.c_str(), o.points, o.frames);
+    std::printf("wrote %s/{skeleton.json, rest.ply, frame_00000.ply ... frame_%05d.ply}\n", o.out.c_str(), o.frames - 1);
+    std::printf("deformation: %.3g points/s (%.2f ms per frame)\n", points_per_second, 1e3 * deform_seconds / o.frames);
+}
+
+}  // namespace bs::cli

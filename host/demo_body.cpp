@@ -1,0 +1,128 @@
+#include "host/demo_body.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+namespace bs {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// A bone's solid in its axial half-plane: axial coordinate along the axis from the parent centre,
+// radial distance from the axis. The hull of two spheres is the union of both balls and the quadrilateral
+// parent centre – tangency point 1 – tangency point 2 – child centre (DESIGN §2 cone facts).
+struct BoneSolid {
+    Vec3<double> c1, axis;
+    double r1, r2, length, sin_theta, cos_theta;
+
+    BoneSolid(const Sphere& a, const Sphere& b)
+        : c1(a.centre), axis(normalized(b.centre - a.centre)), r1(a.radius), r2(b.radius),
+          length(norm(b.centre - a.centre)), sin_theta((a.radius - b.radius) / length),
+          cos_theta(std::sqrt(1 - sin_theta * sin_theta)) {}
+
+    bool strictly_contains(Vec3<double> p, double margin) const {
+        Vec3<double> d = p - c1;
+        double x = dot(d, axis);
+        double y = norm(d - x * axis);
+        if (norm(d) < r1 - margin) return true;
+        if (norm(p - (c1 + length * axis)) < r2 - margin) return true;
+        double slant_coordinate = x * cos_theta - y * sin_theta;  // 0 at C1/T1, length·cosθ at C2/T2
+        return slant_coordinate > 0 && slant_coordinate < length * cos_theta &&
+               x * sin_theta + y * cos_theta < r1 - margin;
+    }
+};
+
+struct Sampler {
+    std::mt19937_64 rng;
+    double uniform() { return std::uniform_real_distribution<double>(0, 1)(rng); }
+    Vec3<double> direction() {
+        double z = 2 * uniform() - 1, phi = 2 * kPi * uniform(), s = std::sqrt(1 - z * z);
+        return {s * std::cos(phi), s * std::sin(phi), z};
+    }
+};
+
+// A point of the bone's lateral cone surface, uniform by area: the tangency-circle radius varies
+// linearly along the slant, so the slant parameter is drawn with density proportional to it.
+SurfaceSample sample_cone(const BoneSolid& b, Sampler& s) {
+    double rho1 = b.r1 * b.cos_theta, rho2 = b.r2 * b.cos_theta;
+    double u = s.uniform(), v;
+    if (std::fabs(rho2 - rho1) < 1e-12 * rho1) {
+        v = u;
+    } else {  // inverse CDF of density ∝ rho1 + (rho2 - rho1) v on [0, 1]
+        v = (std::sqrt(rho1 * rho1 + u * (rho2 * rho2 - rho1 * rho1)) - rho1) / (rho2 - rho1);
+    }
+    Vec3<double> centre1 = b.c1 + b.r1 * b.sin_theta * b.axis;
+    Vec3<double> centre2 = b.c1 + (b.length + b.r2 * b.sin_theta) * b.axis;
+    Vec3<double> e1 = any_orthogonal(b.axis), e2 = cross(b.axis, e1);
+    double phi = 2 * kPi * s.uniform();
+    Vec3<double> radial = std::cos(phi) * e1 + std::sin(phi) * e2;
+    double rho = rho1 + (rho2 - rho1) * v;
+    return {(1 - v) * centre1 + v * centre2 + rho * radial, b.sin_theta * b.axis + b.cos_theta * radial};
+}
+
+}  // namespace
+
+Skeleton demo_chain() {
+    return make_skeleton({{{0, 0, 0}, 1.0}, {{4, 0, 0}, 1.0}, {{7.5, 0, 0}, 0.7}, {{10, 0, 0}, 0.45}},
+                         {{0, 1}, {1, 2}, {2, 3}}, {"shoulder", "elbow", "wrist", "tip"}, "built-in demo chain");
+}
+
+std::vector<SurfaceSample> sample_surface(const Skeleton& skeleton, std::size_t count, unsigned seed) {
+    std::vector<BoneSolid> solids;
+    for (const auto& bone : skeleton.bones) solids.emplace_back(skeleton.spheres[bone[0]], skeleton.spheres[bone[1]]);
+    // Primitives: every sphere, then every cone; areas as weights.
+    std::vector<double> areas;
+    for (const Sphere& sp : skeleton.spheres) areas.push_back(4 * kPi * sp.radius * sp.radius);
+    for (const BoneSolid& b : solids)
+        areas.push_back(kPi * (b.r1 + b.r2) * b.cos_theta * b.length * b.cos_theta);
+    std::discrete_distribution<std::size_t> pick(areas.begin(), areas.end());
+    Sampler s{std::mt19937_64(seed)};
+    std::vector<SurfaceSample> out;
+    out.reserve(count);
+    while (out.size() < count) {
+        std::size_t primitive = pick(s.rng);
+        SurfaceSample sample;
+        double scale;
+        if (primitive < skeleton.spheres.size()) {
+            const Sphere& sp = skeleton.spheres[primitive];
+            Vec3<double> d = s.direction();
+            sample = {sp.centre + sp.radius * d, d};
+            scale = sp.radius;
+        } else {
+            const BoneSolid& b = solids[primitive - skeleton.spheres.size()];
+            sample = sample_cone(b, s);
+            scale = std::min(b.r1, b.r2);
+        }
+        bool hidden = std::any_of(solids.begin(), solids.end(),
+                                  [&](const BoneSolid& b) { return b.strictly_contains(sample.position, 1e-9 * scale); });
+        if (!hidden) out.push_back(sample);
+    }
+    return out;
+}
+
+std::vector<Vec3<double>> demo_points(const Skeleton& skeleton, std::size_t count, unsigned seed) {
+    double mean_radius = 0;
+    for (const Sphere& sp : skeleton.spheres) mean_radius += sp.radius / double(skeleton.spheres.size());
+    std::vector<SurfaceSample> bumps = sample_surface(skeleton, 48, seed + 1);
+    const double height = 0.15 * mean_radius, width = 0.3 * mean_radius;
+    std::vector<SurfaceSample> surface = sample_surface(skeleton, count, seed);
+    std::vector<Vec3<double>> points(surface.size());
+    for (std::size_t i = 0; i < surface.size(); ++i) {
+        double relief = 0;
+        for (const SurfaceSample& b : bumps)
+            relief += std::exp(-norm2(surface[i].position - b.position) / (2 * width * width));
+        points[i] = surface[i].position + height * std::min(relief, 1.0) * surface[i].normal;
+    }
+    return points;
+}
+
+Pose demo_pose(const Skeleton& skeleton, double s) {
+    Pose pose = Pose::rest(skeleton);
+    pose.joints[1].swing = axis_angle(Vec3<double>{0, 0, 1}, s * 135.0 * kPi / 180);
+    pose.joints[2].twist_radians = s * kPi;
+    return pose;
+}
+
+}  // namespace bs

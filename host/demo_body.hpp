@@ -1,0 +1,32 @@
+// The built-in demo: a chain of three bones with unequal radii (the first a cylinder), a point set
+// sampled uniformly over its sphere-mesh surface with a relief of bumps, and a pose sequence that bends
+// the first joint 0 -> 135° and twists the last bone 0 -> 180°.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "host/pose.hpp"
+#include "host/skeleton.hpp"
+
+namespace bs {
+
+Skeleton demo_chain();
+
+struct SurfaceSample {
+    Vec3<double> position;
+    Vec3<double> normal;  // outward unit normal of the sphere-mesh at the sample
+};
+
+// `count` points spread uniformly (by area) over the boundary of the union of the skeleton's bones
+// (each the convex hull of its two spheres). Deterministic for a given seed.
+std::vector<SurfaceSample> sample_surface(const Skeleton& skeleton, std::size_t count, unsigned seed);
+
+// Surface samples pushed out along their normal by a relief of smooth Gaussian bumps
+// (height up to ~15% of the mean radius), so the point set carries detail above the surface.
+std::vector<Vec3<double>> demo_points(const Skeleton& skeleton, std::size_t count, unsigned seed);
+
+// Pose at progress s in [0, 1]: joint 1 bent by 135°·s about the z axis, bone 2 twisted by 180°·s.
+Pose demo_pose(const Skeleton& skeleton, double s);
+
+}  // namespace bs

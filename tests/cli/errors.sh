@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The CLI as a user meets it: exit codes and messages for bad command lines and bad files.
+# usage: errors.sh BASESKIN_BINARY TEST_DATA_DIR
+set -u
+bin=$1
+data=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+# expect CODE MESSAGE_FRAGMENT -- ARGS...
+expect() {
+    local code=$1 fragment=$2
+    shift 3
+    local out
+    out=$("$bin" "$@" 2>&1)
+    local got=$?
+    if [ "$got" -ne "$code" ] || ! grep -qF -- "$fragment" <<<"$out"; then
+        echo "FAIL: baseskin $* -> exit $got (want $code), output:"
+        echo "$out" | sed 's/^/    /'
+        echo "    (wanted to contain: $fragment)"
+        failures=$((failures + 1))
+    fi
+}
+
+echo '{"spheres": [[0,0,0,1],[4,0,0,1],[7,0,0,0.5]], "bones": [[0,1],[1,2]]}' >"$tmp/skeleton.json"
+printf 'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nend_header\n1 1 0\n4 0 1\n6 0.5 0\n' >"$tmp/points.ply"
+echo '{"bones": [{"bone": 1, "axis": [0,0,1], "degrees": 45}]}' >"$tmp/pose.json"
+echo '{"fps": 10, "frames": [{}, {"bones": [{"bone": 1, "twist_degrees": 90}]}]}' >"$tmp/motion.json"
+
+expect 0 "Usage" -- --help
+expect 0 "--skeleton" -- animate --help
+expect 0 "--frames" -- demo --help
+expect 1 "A subcommand is required" --
+expect 1 "--skeleton is required" -- animate --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"
+expect 1 "--pose or --motion" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --out "$tmp/o.ply"
+expect 1 "excludes" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --motion "$tmp/motion.json" --out "$tmp/o"
+expect 1 "--method" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --method xyz
+expect 1 "File does not exist" -- animate --skeleton "$tmp/nope.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"
+
+echo '{"spheres": [[0,0,0,1],[4,0,0,-1]], "bones": [[0,1]]}' >"$tmp/bad_skeleton.json"
+expect 2 "bad_skeleton.json: spheres[1]: radius must be > 0" -- animate --skeleton "$tmp/bad_skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"
+echo '{"bones": [{"bone": 5}]}' >"$tmp/bad_pose.json"
+expect 2 "bad_pose.json: bones[0].bone: index 5 out of range" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/bad_pose.json" --out "$tmp/o.ply"
+printf 'ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nend_header\n1 1 0\n' >"$tmp/short.ply"
+expect 2 "short.ply" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/short.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"
+expect 3 "cannot" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/no/such/dir/o.ply"
+
+# Success paths: a pose gives one PLY with the input's format, a motion a folder of frames.
+expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/posed.ply" --method lbs
+head -2 "$tmp/posed.ply" | grep -q "format ascii" || { echo "FAIL: ASCII input did not give ASCII output"; failures=$((failures + 1)); }
+expect 0 "wrote 2 frames of 3 points" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --out "$tmp/frames"
+[ -f "$tmp/frames/frame_00001.ply" ] || { echo "FAIL: motion frames missing"; failures=$((failures + 1)); }
+expect 0 "points/s" -- demo --points 2000 --frames 3 --out "$tmp/demo"
+[ -f "$tmp/demo/frame_00002.ply" ] && [ -f "$tmp/demo/skeleton.json" ] || { echo "FAIL: demo files missing"; failures=$((failures + 1)); }
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures CLI check(s) failed"
+    exit 1
+fi
+echo "all CLI checks passed"
