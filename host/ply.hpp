@@ -72,10 +72,10 @@ PlyFile read_ply(const std::string& path);
 
 // Writes `file` as ascii or binary_little_endian (InputError for BinaryBigEndian). InputError, before
 // the file is created, if the model is inconsistent: a column whose size does not match the element's
-// count (or the sum of a list's counts), an empty or duplicate name, a name with whitespace, a comment
-// with a line break, or a non-integer list count type. InputError, and no file left behind, if a value
-// does not fit its declared type (integer types need integral values in range; float needs a value
-// within float's range, or inf/nan).
+// count (or the sum of a list's counts), an empty or duplicate name, a name with whitespace or control
+// characters, a comment with a line break, or a non-integer list count type. InputError, and no file
+// left behind, if a value does not fit its declared type (integer types need integral values in range;
+// float needs inf, nan or a value that rounds to a finite float).
 void write_ply(const std::string& path, const PlyFile& file, PlyFormat format);
 
 // Points, optionally with skinning influences, and the file they came from (for lossless write-back).

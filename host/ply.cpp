@@ -1,0 +1,872 @@
+#include "host/ply.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+#include "host/errors.hpp"
+
+namespace bs {
+
+PlyProperty* PlyElement::find(const std::string& property_name) {
+    for (PlyProperty& p : properties)
+        if (p.name == property_name) return &p;
+    return nullptr;
+}
+
+const PlyProperty* PlyElement::find(const std::string& property_name) const {
+    return const_cast<PlyElement*>(this)->find(property_name);
+}
+
+PlyElement* PlyFile::find(const std::string& element_name) {
+    for (PlyElement& e : elements)
+        if (e.name == element_name) return &e;
+    return nullptr;
+}
+
+const PlyElement* PlyFile::find(const std::string& element_name) const {
+    return const_cast<PlyFile*>(this)->find(element_name);
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------------
+// Types, messages
+
+struct TypeInfo {
+    const char* name;   // as written
+    const char* alias;  // also accepted when reading
+    std::size_t size;   // bytes in binary files
+    bool integer;
+    double lowest, highest;  // integer types only
+};
+
+constexpr TypeInfo kTypes[] = {
+    {"char", "int8", 1, true, -128.0, 127.0},
+    {"uchar", "uint8", 1, true, 0.0, 255.0},
+    {"short", "int16", 2, true, -32768.0, 32767.0},
+    {"ushort", "uint16", 2, true, 0.0, 65535.0},
+    {"int", "int32", 4, true, -2147483648.0, 2147483647.0},
+    {"uint", "uint32", 4, true, 0.0, 4294967295.0},
+    {"float", "float32", 4, false, 0.0, 0.0},
+    {"double", "float64", 8, false, 0.0, 0.0},
+};
+
+const TypeInfo& info(PlyType t) { return kTypes[static_cast<int>(t)]; }
+
+bool parse_type(std::string_view word, PlyType& out) {
+    for (int i = 0; i < 8; ++i) {
+        if (word == kTypes[i].name || word == kTypes[i].alias) {
+            out = static_cast<PlyType>(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+// Whether v can be stored as t: integer types need an integral value in range; float needs inf, nan
+// or a value that rounds to a finite float (below the midpoint of FLT_MAX and 2^128).
+bool fits(PlyType t, double v) {
+    const TypeInfo& ti = info(t);
+    if (ti.integer) return v >= ti.lowest && v <= ti.highest && v == static_cast<double>(static_cast<std::int64_t>(v));
+    return t == PlyType::Float64 || !std::isfinite(v) || std::fabs(v) < 0x1.ffffffp127;
+}
+
+std::string number_text(double v) {
+    char text[32];
+    return std::string(text, std::to_chars(text, text + sizeof text, v).ptr);
+}
+
+// Text from a file as shown in a message: quoted, cut at 40 characters, unprintable bytes as '?'.
+std::string shown(std::string_view text) {
+    std::string out = "'";
+    for (char c : text.substr(0, 40)) out += (c >= 32 && c < 127) ? c : '?';
+    return out + (text.size() > 40 ? "...'" : "'");
+}
+
+[[noreturn]] void fail(const std::string& path, const std::string& where, const std::string& what) {
+    throw InputError(path + ": " + where + ": " + what);
+}
+
+std::string line_at(std::size_t line) { return "line " + std::to_string(line); }
+
+std::string row_of(const PlyElement& e, std::size_t row) {
+    return "element '" + e.name + "' row " + std::to_string(row);
+}
+
+std::string property_of(const PlyElement& e, const PlyProperty& p) {
+    return "element '" + e.name + "', property '" + p.name + "'";
+}
+
+bool host_is_little_endian() {
+    const std::uint16_t one = 1;
+    unsigned char first;
+    std::memcpy(&first, &one, 1);
+    return first == 1;
+}
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+// Element and property names: non-empty, no whitespace or control characters (UTF-8 is fine).
+bool valid_name(std::string_view name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return u > ' ' && u != 127;
+    });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Header
+
+std::vector<std::string_view> words(std::string_view line) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (true) {
+        while (i < line.size() && is_blank(line[i])) ++i;
+        if (i == line.size()) return out;
+        std::size_t start = i;
+        while (i < line.size() && !is_blank(line[i])) ++i;
+        out.push_back(line.substr(start, i - start));
+    }
+}
+
+// What follows the first word and one separator: the text of a comment or obj_info line.
+std::string rest_after_keyword(std::string_view line) {
+    std::size_t i = 0;
+    while (i < line.size() && is_blank(line[i])) ++i;
+    while (i < line.size() && !is_blank(line[i])) ++i;
+    if (i < line.size()) ++i;
+    return std::string(line.substr(i));
+}
+
+class HeaderParser {
+public:
+    HeaderParser(const std::string& path, std::string_view text) : path_(path), text_(text) {}
+
+    // Fills file's format, comments, obj_info and elements (without values); returns the offset of
+    // the first data byte.
+    std::size_t parse(PlyFile& file);
+    std::size_t last_line() const { return line_; }
+
+private:
+    bool next_line(std::string_view& line);
+    void keyword(std::string_view line, const std::vector<std::string_view>& w, PlyFile& file);
+    PlyFormat format(const std::vector<std::string_view>& w) const;
+    void element(const std::vector<std::string_view>& w, PlyFile& file) const;
+    std::size_t count(std::string_view word) const;
+    void property(const std::vector<std::string_view>& w, PlyFile& file) const;
+    PlyType type(std::string_view word) const;
+    std::string name(std::string_view word) const;
+    [[noreturn]] void fail(const std::string& what) const { bs::fail(path_, line_at(line_), what); }
+
+    const std::string& path_;
+    std::string_view text_;
+    std::size_t pos_ = 0;
+    std::size_t line_ = 0;
+    bool have_format_ = false;
+};
+
+bool HeaderParser::next_line(std::string_view& line) {
+    if (pos_ >= text_.size()) return false;
+    std::size_t end = std::min(text_.find('\n', pos_), text_.size());
+    line = text_.substr(pos_, end - pos_);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    pos_ = std::min(end + 1, text_.size());
+    ++line_;
+    return true;
+}
+
+std::size_t HeaderParser::parse(PlyFile& file) {
+    std::string_view line;
+    const bool has_line = next_line(line);
+    const std::vector<std::string_view> first = words(line);
+    if (!has_line || first.size() != 1 || first[0] != "ply")
+        bs::fail(path_, "line 1", "expected the 'ply' magic line, found " + shown(line));
+    while (next_line(line)) {
+        const std::vector<std::string_view> w = words(line);
+        if (w.empty()) continue;
+        if (w[0] == "end_header") {
+            if (!have_format_) fail("the header has no 'format' line");
+            return pos_;
+        }
+        keyword(line, w, file);
+    }
+    fail("the header ends without 'end_header'");
+}
+
+void HeaderParser::keyword(std::string_view line, const std::vector<std::string_view>& w, PlyFile& file) {
+    if (w[0] == "comment") {
+        file.comments.push_back(rest_after_keyword(line));
+    } else if (w[0] == "obj_info") {
+        file.obj_info.push_back(rest_after_keyword(line));
+    } else if (w[0] == "format") {
+        if (have_format_) fail("a second 'format' line");
+        file.format = format(w);
+        have_format_ = true;
+    } else if (w[0] == "element") {
+        element(w, file);
+    } else if (w[0] == "property") {
+        property(w, file);
+    } else {
+        fail("unknown header keyword " + shown(w[0]) +
+             " (expected format, comment, obj_info, element, property or end_header)");
+    }
+}
+
+PlyFormat HeaderParser::format(const std::vector<std::string_view>& w) const {
+    const std::string expected = "expected 'format <ascii|binary_little_endian|binary_big_endian> 1.0'";
+    if (w.size() != 3) fail("bad format line: " + expected);
+    if (w[2] != "1.0") fail("unsupported format version " + shown(w[2]) + ": " + expected);
+    if (w[1] == "ascii") return PlyFormat::Ascii;
+    if (w[1] == "binary_little_endian") return PlyFormat::BinaryLittleEndian;
+    if (w[1] == "binary_big_endian") return PlyFormat::BinaryBigEndian;
+    fail("unknown format " + shown(w[1]) + ": " + expected);
+}
+
+void HeaderParser::element(const std::vector<std::string_view>& w, PlyFile& file) const {
+    if (w.size() != 3) fail("bad element line: expected 'element <name> <count>'");
+    PlyElement e;
+    e.name = name(w[1]);
+    if (file.find(e.name)) fail("duplicate element '" + e.name + "'");
+    e.count = count(w[2]);
+    file.elements.push_back(std::move(e));
+}
+
+std::size_t HeaderParser::count(std::string_view word) const {
+    if (word[0] == '-') fail("element count " + shown(word) + " is negative");
+    std::uint64_t n = 0;
+    const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), n);
+    if (ec == std::errc::result_out_of_range) fail("element count " + shown(word) + " is absurdly large");
+    if (ec != std::errc() || end != word.data() + word.size())
+        fail("element count " + shown(word) + " is not a non-negative integer");
+    return static_cast<std::size_t>(n);
+}
+
+void HeaderParser::property(const std::vector<std::string_view>& w, PlyFile& file) const {
+    if (file.elements.empty()) fail("property before any element");
+    PlyElement& e = file.elements.back();
+    PlyProperty p;
+    if (w.size() == 5 && w[1] == "list") {
+        p.is_list = true;
+        p.count_type = type(w[2]);
+        if (!info(p.count_type).integer) fail("list count type " + shown(w[2]) + " is not an integer type");
+        p.type = type(w[3]);
+    } else if (w.size() == 3 && w[1] != "list") {
+        p.type = type(w[1]);
+    } else {
+        fail("bad property line: expected 'property <type> <name>' or "
+             "'property list <count type> <item type> <name>'");
+    }
+    p.name = name(w.back());
+    if (e.find(p.name)) fail("duplicate property '" + p.name + "' in element '" + e.name + "'");
+    e.properties.push_back(std::move(p));
+}
+
+std::string HeaderParser::name(std::string_view word) const {
+    if (!valid_name(word)) fail("name " + shown(word) + " contains control characters");
+    return std::string(word);
+}
+
+PlyType HeaderParser::type(std::string_view word) const {
+    PlyType t;
+    if (!parse_type(word, t))
+        fail("unknown type " + shown(word) + " (expected char, uchar, short, ushort, int, uint, float, double"
+             " or int8, uint8, int16, uint16, int32, uint32, float32, float64)");
+    return t;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Data
+
+// Sizes the element's columns for its rows; list items are appended while reading.
+void allocate(PlyElement& e) {
+    for (PlyProperty& p : e.properties) {
+        if (p.is_list) p.counts.assign(e.count, 0);
+        else p.values.assign(e.count, 0.0);
+    }
+}
+
+template <class T>
+double load(const char* p, bool swap) {
+    unsigned char bytes[sizeof(T)];
+    std::memcpy(bytes, p, sizeof(T));
+    if (swap) std::reverse(bytes, bytes + sizeof(T));
+    T v;
+    std::memcpy(&v, bytes, sizeof(T));
+    return static_cast<double>(v);
+}
+
+double load_value(PlyType t, const char* p, bool swap) {
+    switch (t) {
+        case PlyType::Int8: return load<std::int8_t>(p, swap);
+        case PlyType::UInt8: return load<std::uint8_t>(p, swap);
+        case PlyType::Int16: return load<std::int16_t>(p, swap);
+        case PlyType::UInt16: return load<std::uint16_t>(p, swap);
+        case PlyType::Int32: return load<std::int32_t>(p, swap);
+        case PlyType::UInt32: return load<std::uint32_t>(p, swap);
+        case PlyType::Float32: return load<float>(p, swap);
+        case PlyType::Float64: break;
+    }
+    return load<double>(p, swap);
+}
+
+class BinaryReader {
+public:
+    // Reads bytes from `offset` (the first byte after the header) on.
+    BinaryReader(const std::string& path, std::string_view bytes, std::size_t offset, bool swap)
+        : path_(path), begin_(bytes.data()), p_(bytes.data() + offset), end_(bytes.data() + bytes.size()), swap_(swap) {}
+
+    void element(PlyElement& e);
+    void finish() const;
+
+private:
+    std::size_t left() const { return static_cast<std::size_t>(end_ - p_); }
+    double value(PlyType t) {
+        const std::size_t size = info(t).size;
+        if (left() < size) truncated();
+        const double v = load_value(t, p_, swap_);
+        p_ += size;
+        return v;
+    }
+    void list(PlyProperty& p);
+    [[noreturn]] void truncated() const;
+
+    const std::string& path_;
+    const char* begin_;
+    const char* p_;
+    const char* end_;
+    bool swap_;
+    const PlyElement* e_ = nullptr;
+    std::size_t row_ = 0;
+    std::size_t row_bytes_ = 0;  // the least a row of e_ can take
+};
+
+void BinaryReader::element(PlyElement& e) {
+    e_ = &e;
+    row_bytes_ = 0;
+    for (const PlyProperty& p : e.properties) row_bytes_ += info(p.is_list ? p.count_type : p.type).size;
+    row_ = left() / row_bytes_;
+    if (e.count > row_) truncated();  // before allocating: a huge count cannot cause a huge allocation
+    allocate(e);
+    for (row_ = 0; row_ < e.count; ++row_) {
+        for (PlyProperty& p : e.properties) {
+            if (p.is_list) list(p);
+            else p.values[row_] = value(p.type);
+        }
+    }
+}
+
+void BinaryReader::list(PlyProperty& p) {
+    const double n = value(p.count_type);
+    const std::size_t item = info(p.type).size;
+    if (n < 0) fail(path_, row_of(*e_, row_), "list '" + p.name + "' has a negative count " + number_text(n));
+    if (n > static_cast<double>(left() / item))
+        fail(path_, row_of(*e_, row_),
+             "list '" + p.name + "' of " + number_text(n) + " items runs past the end of the file (" +
+                 std::to_string(left()) + " bytes left)");
+    p.counts[row_] = static_cast<std::uint32_t>(n);
+    for (std::uint32_t i = 0; i < p.counts[row_]; ++i) p.values.push_back(value(p.type));
+}
+
+void BinaryReader::truncated() const {
+    fail(path_, row_of(*e_, row_),
+         "unexpected end of binary data (the header declares " + std::to_string(e_->count) +
+             " rows of at least " + std::to_string(row_bytes_) + " bytes; " + std::to_string(left()) +
+             " bytes left at byte offset " + std::to_string(p_ - begin_) + " of the file)");
+}
+
+void BinaryReader::finish() const {
+    if (p_ != end_)
+        fail(path_, "byte offset " + std::to_string(p_ - begin_),
+             std::to_string(left()) + " unexpected bytes after the last element (wrong counts or types in the header?)");
+}
+
+class AsciiReader {
+public:
+    AsciiReader(const std::string& path, std::string_view text, std::size_t first_line)
+        : path_(path), p_(text.data()), end_(text.data() + text.size()), line_(first_line) {}
+
+    void element(PlyElement& e);
+    void finish();
+
+private:
+    std::size_t left() const { return static_cast<std::size_t>(end_ - p_); }
+    bool start_row();
+    std::string_view token();
+    double value(const PlyProperty& p, PlyType t, bool is_count);
+    void list(PlyProperty& p);
+    void end_row();
+    std::string here() const { return line_at(line_) + ": " + row_of(*e_, row_); }
+    [[noreturn]] void fail_value(const PlyProperty& p, bool is_count, const std::string& what) const {
+        fail(path_, here() + ", property '" + p.name + "'" + (is_count ? " (list count)" : ""), what);
+    }
+
+    const std::string& path_;
+    const char* p_;
+    const char* end_;
+    std::size_t line_;
+    const PlyElement* e_ = nullptr;
+    std::size_t row_ = 0;
+};
+
+void AsciiReader::element(PlyElement& e) {
+    e_ = &e;
+    start_row();  // so that a message names the element's first line
+    // Each row holds at least one value per property, each value one character and a separator
+    // (the last row of the file may lack its line break).
+    const std::size_t row_bytes = 2 * e.properties.size();
+    if (e.count > (left() + 1) / row_bytes)
+        fail(path_, line_at(line_),
+             "element '" + e.name + "' declares " + std::to_string(e.count) + " rows but only " +
+                 std::to_string(left()) + " bytes remain (a row takes at least " + std::to_string(row_bytes) + ")");
+    allocate(e);
+    for (row_ = 0; row_ < e.count; ++row_) {
+        if (!start_row())
+            fail(path_, line_at(line_),
+                 "unexpected end of file: element '" + e.name + "' declares " + std::to_string(e.count) +
+                     " rows, found " + std::to_string(row_));
+        for (PlyProperty& p : e.properties) {
+            if (p.is_list) list(p);
+            else p.values[row_] = value(p, p.type, false);
+        }
+        end_row();
+    }
+}
+
+// Skips blank lines; false at the end of the text.
+bool AsciiReader::start_row() {
+    for (; p_ != end_ && (is_blank(*p_) || *p_ == '\n'); ++p_)
+        if (*p_ == '\n') ++line_;
+    return p_ != end_;
+}
+
+// The next word on the current line; empty at the end of the line.
+std::string_view AsciiReader::token() {
+    while (p_ != end_ && is_blank(*p_)) ++p_;
+    const char* start = p_;
+    while (p_ != end_ && !is_blank(*p_) && *p_ != '\n') ++p_;
+    return std::string_view(start, static_cast<std::size_t>(p_ - start));
+}
+
+// Parses a whole token; errc::invalid_argument if it is not a number of that kind.
+std::errc parse_number(std::string_view token, bool integer, double& out) {
+    const char* last = token.data() + token.size();
+    std::from_chars_result r;
+    if (integer) {
+        long long i = 0;
+        r = std::from_chars(token.data(), last, i);
+        out = static_cast<double>(i);
+    } else {
+        r = std::from_chars(token.data(), last, out);
+    }
+    return r.ec == std::errc() && r.ptr != last ? std::errc::invalid_argument : r.ec;
+}
+
+double AsciiReader::value(const PlyProperty& p, PlyType t, bool is_count) {
+    const std::string_view tok = token();
+    const char* type = info(t).name;
+    if (tok.empty()) fail_value(p, is_count, std::string("expected a ") + type + " value, found the end of the line");
+    double v = 0;
+    const std::errc ec = parse_number(tok, info(t).integer, v);
+    if (ec == std::errc::invalid_argument) fail_value(p, is_count, std::string("expected a ") + type + " value, found " + shown(tok));
+    if (is_count && v < 0) fail_value(p, is_count, "list count " + shown(tok) + " is negative");
+    if (ec != std::errc() || !fits(t, v)) fail_value(p, is_count, "value " + shown(tok) + " is out of range for " + type);
+    return t == PlyType::Float32 ? static_cast<double>(static_cast<float>(v)) : v;
+}
+
+void AsciiReader::list(PlyProperty& p) {
+    p.counts[row_] = static_cast<std::uint32_t>(value(p, p.count_type, true));
+    for (std::uint32_t i = 0; i < p.counts[row_]; ++i) p.values.push_back(value(p, p.type, false));
+}
+
+void AsciiReader::end_row() {
+    const std::string_view extra = token();
+    if (!extra.empty())
+        fail(path_, here(), "unexpected extra value " + shown(extra) + " (the header declares " +
+                  std::to_string(e_->properties.size()) + " properties)");
+}
+
+void AsciiReader::finish() {
+    if (start_row()) fail(path_, line_at(line_), "unexpected data after the last element: " + shown(token()));
+}
+
+template <class Reader>
+void read_data(Reader&& reader, PlyFile& file) {
+    for (PlyElement& e : file.elements)
+        if (!e.properties.empty()) reader.element(e);
+    reader.finish();
+}
+
+std::string read_whole_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw IoError(path + ": cannot open for reading (" + std::strerror(errno) + ")");
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec) throw IoError(path + ": cannot read (" + ec.message() + ")");
+    std::string bytes(size, '\0');
+    if (!in.read(bytes.data(), static_cast<std::streamsize>(size)))
+        throw IoError(path + ": cannot read (the file is shorter than its size)");
+    return bytes;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Writing
+
+void check_name(const std::string& path, const std::string& kind, const std::string& name) {
+    if (!valid_name(name))
+        fail(path, kind + " " + shown(name), "a name must be non-empty, without whitespace or control characters");
+}
+
+void check_header_text(const std::string& path, const std::vector<std::string>& lines, const char* keyword) {
+    for (const std::string& text : lines)
+        if (text.find_first_of("\r\n") != std::string::npos)
+            fail(path, keyword, shown(text) + " contains a line break");
+}
+
+void check_column(const std::string& path, const PlyElement& e, const PlyProperty& p) {
+    const std::string where = property_of(e, p);
+    if (!p.is_list) {
+        if (p.values.size() != e.count)
+            fail(path, where, std::to_string(p.values.size()) + " values for " + std::to_string(e.count) + " rows");
+        return;
+    }
+    if (!info(p.count_type).integer) fail(path, where, std::string("list count type ") + info(p.count_type).name + " is not an integer type");
+    if (p.counts.size() != e.count)
+        fail(path, where, std::to_string(p.counts.size()) + " list counts for " + std::to_string(e.count) + " rows");
+    const std::uint64_t items = std::accumulate(p.counts.begin(), p.counts.end(), std::uint64_t{0});
+    if (items != p.values.size())
+        fail(path, where, "the list counts add up to " + std::to_string(items) + " but there are " +
+                              std::to_string(p.values.size()) + " items");
+}
+
+void check_model(const std::string& path, const PlyFile& file, PlyFormat format) {
+    if (format == PlyFormat::BinaryBigEndian) fail(path, "write_ply", "writing binary_big_endian is not supported");
+    check_header_text(path, file.comments, "comment");
+    check_header_text(path, file.obj_info, "obj_info");
+    for (const PlyElement& e : file.elements) {
+        check_name(path, "element", e.name);
+        if (file.find(e.name) != &e) fail(path, "element '" + e.name + "'", "duplicate element name");
+        for (const PlyProperty& p : e.properties) {
+            check_name(path, "property", p.name);
+            if (e.find(p.name) != &p) fail(path, property_of(e, p), "duplicate property name");
+            check_column(path, e, p);
+        }
+    }
+}
+
+std::string header_text(const PlyFile& file, PlyFormat format) {
+    std::string h = "ply\nformat ";
+    h += format == PlyFormat::Ascii ? "ascii 1.0\n" : "binary_little_endian 1.0\n";
+    for (const std::string& c : file.comments) h += "comment " + c + "\n";
+    for (const std::string& o : file.obj_info) h += "obj_info " + o + "\n";
+    for (const PlyElement& e : file.elements) {
+        h += "element " + e.name + " " + std::to_string(e.count) + "\n";
+        for (const PlyProperty& p : e.properties) {
+            h += "property ";
+            if (p.is_list) h += std::string("list ") + info(p.count_type).name + " ";
+            h += std::string(info(p.type).name) + " " + p.name + "\n";
+        }
+    }
+    return h + "end_header\n";
+}
+
+// A file written through a buffer; removed again unless close() succeeds.
+class Output {
+public:
+    explicit Output(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "wb")) {
+        if (!file_) throw IoError(path + ": cannot open for writing (" + std::strerror(errno) + ")");
+    }
+    Output(const Output&) = delete;
+    Output& operator=(const Output&) = delete;
+    ~Output() {
+        if (!file_) return;
+        std::fclose(file_);
+        std::remove(path_.c_str());
+    }
+
+    std::string& buffer() { return buffer_; }
+    void flush_if_full() {
+        if (buffer_.size() >= (1u << 20)) flush();
+    }
+    void close() {
+        flush();
+        std::FILE* f = std::exchange(file_, nullptr);
+        if (std::fclose(f) != 0) {
+            std::remove(path_.c_str());
+            throw IoError(path_ + ": write failed (" + std::strerror(errno) + ")");
+        }
+    }
+
+private:
+    void flush() {
+        if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
+            throw IoError(path_ + ": write failed (" + std::strerror(errno) + ")");
+        buffer_.clear();
+    }
+
+    const std::string& path_;
+    std::FILE* file_;
+    std::string buffer_;
+};
+
+template <class T>
+void store(std::string& out, double v, bool swap) {
+    const T x = static_cast<T>(v);
+    char bytes[sizeof(T)];
+    std::memcpy(bytes, &x, sizeof(T));
+    if (swap) std::reverse(bytes, bytes + sizeof(T));
+    out.append(bytes, sizeof(T));
+}
+
+void store_binary(std::string& out, PlyType t, double v, bool swap) {
+    switch (t) {
+        case PlyType::Int8: return store<std::int8_t>(out, v, swap);
+        case PlyType::UInt8: return store<std::uint8_t>(out, v, swap);
+        case PlyType::Int16: return store<std::int16_t>(out, v, swap);
+        case PlyType::UInt16: return store<std::uint16_t>(out, v, swap);
+        case PlyType::Int32: return store<std::int32_t>(out, v, swap);
+        case PlyType::UInt32: return store<std::uint32_t>(out, v, swap);
+        case PlyType::Float32: return store<float>(out, v, swap);
+        case PlyType::Float64: break;
+    }
+    store<double>(out, v, swap);
+}
+
+// Shortest text that reads back to the same value of type t, then a space.
+void store_ascii(std::string& out, PlyType t, double v) {
+    char text[40];
+    char* end;
+    if (info(t).integer) end = std::to_chars(text, text + sizeof text, static_cast<long long>(v)).ptr;
+    else if (t == PlyType::Float32) end = std::to_chars(text, text + sizeof text, static_cast<float>(v)).ptr;
+    else end = std::to_chars(text, text + sizeof text, v).ptr;
+    *end++ = ' ';
+    out.append(text, end);
+}
+
+class Encoder {
+public:
+    Encoder(const std::string& path, PlyFormat format, Output& out)
+        : path_(path), ascii_(format == PlyFormat::Ascii), swap_(!host_is_little_endian()), out_(out) {}
+
+    void element(const PlyElement& e);
+
+private:
+    void value(PlyType t, double v, const PlyElement& e, std::size_t row, const PlyProperty& p) {
+        if (!fits(t, v))
+            fail(path_, row_of(e, row) + ", property '" + p.name + "'",
+                 "value " + number_text(v) + " does not fit its type " + info(t).name);
+        if (ascii_) store_ascii(out_.buffer(), t, v);
+        else store_binary(out_.buffer(), t, v, swap_);
+    }
+
+    const std::string& path_;
+    bool ascii_;
+    bool swap_;
+    Output& out_;
+};
+
+void Encoder::element(const PlyElement& e) {
+    std::vector<std::size_t> next_item(e.properties.size(), 0);
+    for (std::size_t row = 0; row < e.count; ++row) {
+        for (std::size_t k = 0; k < e.properties.size(); ++k) {
+            const PlyProperty& p = e.properties[k];
+            if (!p.is_list) {
+                value(p.type, p.values[row], e, row, p);
+                continue;
+            }
+            value(p.count_type, p.counts[row], e, row, p);
+            for (std::uint32_t i = 0; i < p.counts[row]; ++i) value(p.type, p.values[next_item[k]++], e, row, p);
+        }
+        if (ascii_) out_.buffer().back() = '\n';  // replaces the space after the row's last value
+        out_.flush_if_full();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Point sets
+
+constexpr const char* kInfluenceNames[2 * kMaxInfluences] = {"bone0",   "bone1",   "bone2",   "bone3",
+                                                             "weight0", "weight1", "weight2", "weight3"};
+
+const PlyProperty& scalar_column(const std::string& path, const PlyElement& e, const std::string& name, bool integer) {
+    const PlyProperty* p = e.find(name);
+    if (!p) fail(path, "element '" + e.name + "'", "missing property '" + name + "'");
+    if (p->is_list || info(p->type).integer != integer)
+        fail(path, property_of(e, *p),
+             std::string("expected a scalar of type ") +
+                 (integer ? "char, uchar, short, ushort, int or uint" : "float or double") + ", found " +
+                 (p->is_list ? "a list" : info(p->type).name));
+    return *p;
+}
+
+std::string vertex_at(std::size_t i) { return "vertex " + std::to_string(i); }
+
+std::vector<Vec3<double>> read_positions(const std::string& path, const PlyElement& v) {
+    const PlyProperty& x = scalar_column(path, v, "x", false);
+    const PlyProperty& y = scalar_column(path, v, "y", false);
+    const PlyProperty& z = scalar_column(path, v, "z", false);
+    std::vector<Vec3<double>> out(v.count);
+    for (std::size_t i = 0; i < v.count; ++i) {
+        out[i] = {x.values[i], y.values[i], z.values[i]};
+        if (!all_finite(out[i]))
+            fail(path, vertex_at(i),
+                 "position (" + number_text(out[i].x) + ", " + number_text(out[i].y) + ", " +
+                     number_text(out[i].z) + ") is not finite");
+    }
+    return out;
+}
+
+Influences influences_of(const std::string& path, std::size_t i, const PlyProperty* const* columns) {
+    Influences inf;
+    double w[kMaxInfluences];
+    double sum = 0;
+    for (int k = 0; k < kMaxInfluences; ++k) {
+        const double bone = columns[k]->values[i];
+        if (bone < 0) fail(path, vertex_at(i), "bone" + std::to_string(k) + " = " + number_text(bone) + " is negative");
+        inf.bone[k] = static_cast<std::uint32_t>(bone);
+        w[k] = columns[kMaxInfluences + k]->values[i];
+        if (!std::isfinite(w[k]) || w[k] < 0)
+            fail(path, vertex_at(i),
+                 "weight" + std::to_string(k) + " = " + number_text(w[k]) + " (expected a finite weight >= 0)");
+        sum += w[k];
+    }
+    if (std::fabs(sum - 1.0) > 1e-3)
+        fail(path, vertex_at(i), "weights sum to " + number_text(sum) + ", expected 1 (within 1e-3)");
+    for (int k = 0; k < kMaxInfluences; ++k) inf.weight[k] = static_cast<float>(w[k] / sum);
+    return inf;
+}
+
+std::vector<Influences> read_influences(const std::string& path, const PlyElement& v) {
+    std::string missing;
+    int present = 0;
+    for (const char* name : kInfluenceNames) {
+        if (v.find(name)) ++present;
+        else missing += (missing.empty() ? "" : ", ") + std::string(name);
+    }
+    if (present == 0) return {};
+    if (!missing.empty())
+        fail(path, "element 'vertex'",
+             "has some influence properties but lacks " + missing +
+                 " (influences need all of bone0..bone3 and weight0..weight3)");
+    const PlyProperty* columns[2 * kMaxInfluences];
+    for (int k = 0; k < 2 * kMaxInfluences; ++k)
+        columns[k] = &scalar_column(path, v, kInfluenceNames[k], k < kMaxInfluences);
+    std::vector<Influences> out(v.count);
+    for (std::size_t i = 0; i < v.count; ++i) out[i] = influences_of(path, i, columns);
+    return out;
+}
+
+// The values of e's scalar property `name`, appended with type_if_new if e has none, sized to e.count.
+std::vector<double>& column(const std::string& path, PlyElement& e, const std::string& name, PlyType type_if_new) {
+    PlyProperty* p = e.find(name);
+    if (!p) {
+        e.properties.emplace_back();
+        p = &e.properties.back();
+        p->name = name;
+        p->type = type_if_new;
+    }
+    if (p->is_list) fail(path, property_of(e, *p), "is a list; the point set needs a scalar");
+    p->values.resize(e.count);
+    return p->values;
+}
+
+void check_point_set(const std::string& path, const PointSet& set, const PlyElement* vertex) {
+    if (!vertex) fail(path, "write_point_set", "the point set's file has no 'vertex' element");
+    if (set.positions.size() != vertex->count)
+        fail(path, "write_point_set",
+             std::to_string(set.positions.size()) + " positions for a vertex element of " +
+                 std::to_string(vertex->count) + " rows");
+    if (!set.influences.empty() && set.influences.size() != vertex->count)
+        fail(path, "write_point_set",
+             std::to_string(set.influences.size()) + " influences for " + std::to_string(vertex->count) + " vertices");
+    for (std::size_t i = 0; i < set.positions.size(); ++i)
+        if (!all_finite(set.positions[i])) fail(path, vertex_at(i), "position is not finite");
+}
+
+void set_influences(const std::string& path, PlyElement& v, const std::vector<Influences>& influences) {
+    for (int k = 0; k < kMaxInfluences; ++k) {
+        std::vector<double>& bone = column(path, v, kInfluenceNames[k], PlyType::Int32);
+        for (std::size_t i = 0; i < v.count; ++i) bone[i] = influences[i].bone[k];
+    }
+    for (int k = 0; k < kMaxInfluences; ++k) {
+        std::vector<double>& weight = column(path, v, kInfluenceNames[kMaxInfluences + k], PlyType::Float32);
+        for (std::size_t i = 0; i < v.count; ++i) weight[i] = influences[i].weight[k];
+    }
+}
+
+}  // namespace
+
+PlyFile read_ply(const std::string& path) {
+    const std::string bytes = read_whole_file(path);
+    PlyFile file;
+    HeaderParser header(path, bytes);
+    const std::size_t data_offset = header.parse(file);
+    if (file.format == PlyFormat::Ascii) {
+        read_data(AsciiReader(path, std::string_view(bytes).substr(data_offset), header.last_line() + 1), file);
+    } else {
+        const bool little = file.format == PlyFormat::BinaryLittleEndian;
+        read_data(BinaryReader(path, bytes, data_offset, little != host_is_little_endian()), file);
+    }
+    return file;
+}
+
+void write_ply(const std::string& path, const PlyFile& file, PlyFormat format) {
+    check_model(path, file, format);
+    Output out(path);
+    out.buffer() = header_text(file, format);
+    Encoder encoder(path, format, out);
+    for (const PlyElement& e : file.elements)
+        if (!e.properties.empty()) encoder.element(e);
+    out.close();
+}
+
+PointSet read_point_set(const std::string& path) {
+    PointSet set;
+    set.file = read_ply(path);
+    const PlyElement* vertex = set.file.find("vertex");
+    if (!vertex) fail(path, "header", "no 'vertex' element");
+    set.positions = read_positions(path, *vertex);
+    set.influences = read_influences(path, *vertex);
+    return set;
+}
+
+void write_point_set(const std::string& path, const PointSet& set, PlyFormat format) {
+    check_point_set(path, set, set.file.find("vertex"));
+    PlyFile file = set.file;
+    PlyElement& vertex = *file.find("vertex");
+    for (int k = 0; k < 3; ++k) {
+        std::vector<double>& c = column(path, vertex, std::string(1, static_cast<char>('x' + k)), PlyType::Float32);
+        for (std::size_t i = 0; i < vertex.count; ++i) c[i] = set.positions[i][k];
+    }
+    if (!set.influences.empty()) set_influences(path, vertex, set.influences);
+    write_ply(path, file, format);
+}
+
+PointSet make_point_set(std::vector<Vec3<double>> positions) {
+    PointSet set;
+    PlyElement vertex;
+    vertex.name = "vertex";
+    vertex.count = positions.size();
+    for (int k = 0; k < 3; ++k) {
+        PlyProperty p;
+        p.name = std::string(1, static_cast<char>('x' + k));
+        p.type = PlyType::Float32;
+        p.values.resize(positions.size());
+        for (std::size_t i = 0; i < positions.size(); ++i) p.values[i] = positions[i][k];
+        vertex.properties.push_back(std::move(p));
+    }
+    set.file.elements.push_back(std::move(vertex));
+    set.positions = std::move(positions);
+    return set;
+}
+
+}  // namespace bs
