@@ -1,0 +1,81 @@
+// Detail directions over a baseline segment and the base-point of a point above it (seed 000, "detail
+// directions" and Figure 5; DESIGN §2 "Detail directions").
+//
+// On an arc the detail direction is the sphere normal, direction_from_centre(sphere centre, point). On a
+// segment P0 P1 it is interpolated between the end directions n0, n1: an end that meets an arc uses the
+// surface normal there, an end S where two segments cross uses (S − C)/|S − C|; both are
+// direction_from_centre(sphere centre, end point), so each end line passes through its sphere's centre.
+// The fan is the pencil of lines through I, the crossing of the two end lines: the direction at b is
+// ±(b − I), and the base-point of p is where line pI meets the segment. With parallel end directions
+// (I at infinity) this is the projection along them, the orthogonal projection on a cylinder.
+//
+// Computed in the segment's plane with coordinates x along P0 → P1 (length L) and y toward the side
+// n0 points to. Written n⊥ for a direction's y component, the fan direction at x is
+//     n(x) ∝ (L − x) n1⊥ · n0 + x n0⊥ · n1,
+// a linear interpolation of the end directions, whose lines all pass through I; solving (p − b) ∥ n(b)
+// for b = (x, 0) is linear in x. I is returned as a homogeneous point (w = 0 for parallel ends), so
+// nothing divides by the angle between the end directions.
+#pragma once
+
+#include "engine/geometry/primitives.hpp"
+
+namespace bs {
+
+// A segment end and its unit detail direction.
+template <class T>
+struct SegmentEnd {
+    Vec3<T> point;
+    Vec3<T> direction;
+};
+
+// Unit direction from a sphere's centre toward a point: the detail direction on an arc of that sphere and
+// at a segment end on it (zero if the point is the centre).
+template <class T> BS_HD inline Vec3<T> direction_from_centre(Vec3<T> sphere_centre, Vec3<T> point) {
+    return normalized(point - sphere_centre);
+}
+
+template <class T>
+struct FanProjection {
+    Vec3<T> base_point;
+    Vec3<T> direction;      // unit detail direction at base_point, toward the segment's outer side
+    T height;               // signed: (p − base_point) · direction; p = base_point + height · direction
+    T segment_parameter;    // base_point = P0 + t (P1 − P0); in [0, 1] when the base-point is on the segment
+    HomogeneousPoint<T> centre;  // I, the crossing of the end lines (w = 0: parallel end directions)
+    // False when the fan does not cover p: an end direction not pointing to the outer side of the
+    // segment (n⊥ ≤ 0), a zero-length segment, or p level with or beyond I. The fields are then finite:
+    // for p level with I (or a bad segment) the orthogonal projection on the segment's line.
+    bool valid;
+};
+
+// Base-point, detail direction and signed height of p over the segment first → second.
+// p is taken in the segment's plane (the plane of the segment and its bone's axis, seed 000): a component
+// of p off that plane is ignored by base_point and height.
+template <class T>
+BS_HD inline FanProjection<T> fan_projection(SegmentEnd<T> first, SegmentEnd<T> second, Vec3<T> p) {
+    Vec3<T> along = second.point - first.point;
+    T length = norm(along);
+    Vec3<T> e_x = length > T(0) ? along / length : along;
+    Vec3<T> e_y = normalized(first.direction - dot(first.direction, e_x) * e_x);
+    T n0x = dot(first.direction, e_x), n0y = dot(first.direction, e_y);
+    T n1x = dot(second.direction, e_x), n1y = dot(second.direction, e_y);
+    T px = dot(p - first.point, e_x), py = dot(p - first.point, e_y);
+
+    // I = l0 × l1 with l0, l1 the end lines in homogeneous 2D coordinates.
+    T Ix = length * n0x * n1y, Iy = length * n0y * n1y, Iw = n0x * n1y - n0y * n1x;
+    HomogeneousPoint<T> centre{Iw * first.point + Ix * e_x + Iy * e_y, Iw};
+
+    T eps = relative_zero<T>();
+    bool ends_outward = length > T(0) && n0y > eps && n1y > eps;
+    T denominator = Iy - py * Iw;  // > 0 when p is on the segment's side of I
+    bool level_with_I = !(std::fabs(denominator) > eps * (std::fabs(Iy) + std::fabs(py * Iw)));
+    T x = ends_outward && !level_with_I ? (px * Iy - py * Ix) / denominator : px;
+
+    Vec3<T> direction = ends_outward ? normalized(((length - x) * n1y * n0x + x * n0y * n1x) * e_x + Iy * e_y)
+                                     : first.direction;
+    Vec3<T> base = first.point + x * e_x;
+    T t = length > T(0) ? x / length : T(0);
+    bool valid = ends_outward && !level_with_I && denominator > T(0);
+    return {base, direction, dot(p - base, direction), t, centre, valid};
+}
+
+}  // namespace bs
