@@ -17,7 +17,7 @@ struct BoneSolid {
     Vec3<double> c1, axis;
     double r1, r2, length, sin_theta, cos_theta;
 
-    BoneSolid(const Sphere& a, const Sphere& b)
+    BoneSolid(const Sphere<double>& a, const Sphere<double>& b)
         : c1(a.centre), axis(normalized(b.centre - a.centre)), r1(a.radius), r2(b.radius),
           length(norm(b.centre - a.centre)), sin_theta((a.radius - b.radius) / length),
           cos_theta(std::sqrt(1 - sin_theta * sin_theta)) {}
@@ -74,7 +74,7 @@ std::vector<SurfaceSample> sample_surface(const Skeleton& skeleton, std::size_t 
     for (const auto& bone : skeleton.bones) solids.emplace_back(skeleton.spheres[bone[0]], skeleton.spheres[bone[1]]);
     // Primitives: every sphere, then every cone; areas as weights.
     std::vector<double> areas;
-    for (const Sphere& sp : skeleton.spheres) areas.push_back(4 * kPi * sp.radius * sp.radius);
+    for (const Sphere<double>& sp : skeleton.spheres) areas.push_back(4 * kPi * sp.radius * sp.radius);
     for (const BoneSolid& b : solids)
         areas.push_back(kPi * (b.r1 + b.r2) * b.cos_theta * b.length * b.cos_theta);
     std::discrete_distribution<std::size_t> pick(areas.begin(), areas.end());
@@ -86,7 +86,7 @@ std::vector<SurfaceSample> sample_surface(const Skeleton& skeleton, std::size_t 
         SurfaceSample sample;
         double scale;
         if (primitive < skeleton.spheres.size()) {
-            const Sphere& sp = skeleton.spheres[primitive];
+            const Sphere<double>& sp = skeleton.spheres[primitive];
             Vec3<double> d = s.direction();
             sample = {sp.centre + sp.radius * d, d};
             scale = sp.radius;
@@ -104,7 +104,7 @@ std::vector<SurfaceSample> sample_surface(const Skeleton& skeleton, std::size_t 
 
 std::vector<Vec3<double>> demo_points(const Skeleton& skeleton, std::size_t count, unsigned seed) {
     double mean_radius = 0;
-    for (const Sphere& sp : skeleton.spheres) mean_radius += sp.radius / double(skeleton.spheres.size());
+    for (const Sphere<double>& sp : skeleton.spheres) mean_radius += sp.radius / double(skeleton.spheres.size());
     std::vector<SurfaceSample> bumps = sample_surface(skeleton, 48, seed + 1);
     const double height = 0.15 * mean_radius, width = 0.3 * mean_radius;
     std::vector<SurfaceSample> surface = sample_surface(skeleton, count, seed);

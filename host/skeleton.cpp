@@ -28,23 +28,23 @@ namespace {
 std::string bone_name(std::size_t k) { return "bones[" + std::to_string(k) + "]"; }
 std::string sphere_name(std::size_t i) { return "spheres[" + std::to_string(i) + "]"; }
 
-void check_spheres(const std::vector<Sphere>& spheres, const Where& where) {
+void check_spheres(const std::vector<Sphere<double>>& spheres, const Where& where) {
     if (spheres.empty()) where["spheres"].fail("at least two spheres are needed, got none");
     for (std::size_t i = 0; i < spheres.size(); ++i) {
-        const Sphere& s = spheres[i];
+        const Sphere<double>& s = spheres[i];
         if (!all_finite(s.centre) || !std::isfinite(s.radius)) where["spheres"][i].fail("non-finite value");
         if (s.radius <= 0) where["spheres"][i].fail("radius must be > 0, got " + std::to_string(s.radius));
     }
 }
 
-void check_bone(const std::vector<Sphere>& spheres, const std::array<int, 2>& bone, const Where& where) {
+void check_bone(const std::vector<Sphere<double>>& spheres, const std::array<int, 2>& bone, const Where& where) {
     for (int end : bone)
         if (end < 0 || std::size_t(end) >= spheres.size())
             where.fail("sphere index " + std::to_string(end) + " out of range [0, " +
                        std::to_string(spheres.size()) + ")");
     if (bone[0] == bone[1]) where.fail("a bone must join two different spheres, got " + std::to_string(bone[0]) + " twice");
-    const Sphere& a = spheres[bone[0]];
-    const Sphere& b = spheres[bone[1]];
+    const Sphere<double>& a = spheres[bone[0]];
+    const Sphere<double>& b = spheres[bone[1]];
     double distance = norm(b.centre - a.centre);
     if (distance <= std::fabs(a.radius - b.radius))
         where.fail("spheres " + std::to_string(bone[0]) + " and " + std::to_string(bone[1]) +
@@ -107,7 +107,7 @@ void derive_chain(Skeleton& s, const Where& where) {
 
 }  // namespace
 
-Skeleton make_skeleton(std::vector<Sphere> spheres, std::vector<std::array<int, 2>> bones,
+Skeleton make_skeleton(std::vector<Sphere<double>> spheres, std::vector<std::array<int, 2>> bones,
                        std::vector<std::string> names, const std::string& source) {
     Where where{source, ""};
     check_spheres(spheres, where);
@@ -132,7 +132,7 @@ Skeleton load_skeleton(const std::string& path) {
 
     const json& js = json_io::member(doc, "spheres", where);
     json_io::require_array(js, where["spheres"]);
-    std::vector<Sphere> spheres;
+    std::vector<Sphere<double>> spheres;
     for (std::size_t i = 0; i < js.size(); ++i) {
         double v[4];
         json_io::number_array(js[i], 4, v, where["spheres"][i]);
@@ -162,7 +162,7 @@ Skeleton load_skeleton(const std::string& path) {
 void save_skeleton(const std::string& path, const Skeleton& skeleton) {
     json doc;
     doc["spheres"] = json::array();
-    for (const Sphere& s : skeleton.spheres)
+    for (const Sphere<double>& s : skeleton.spheres)
         doc["spheres"].push_back({s.centre.x, s.centre.y, s.centre.z, s.radius});
     doc["bones"] = skeleton.bones;
     if (!skeleton.names.empty()) doc["names"] = skeleton.names;
@@ -172,7 +172,7 @@ void save_skeleton(const std::string& path, const Skeleton& skeleton) {
 std::array<Vec3<double>, 2> bounds(const Skeleton& skeleton) {
     const double inf = std::numeric_limits<double>::infinity();
     Vec3<double> lo{inf, inf, inf}, hi{-inf, -inf, -inf};
-    for (const Sphere& s : skeleton.spheres)
+    for (const Sphere<double>& s : skeleton.spheres)
         for (int a = 0; a < 3; ++a) {
             lo[a] = std::min(lo[a], s.centre[a] - s.radius);
             hi[a] = std::max(hi[a], s.centre[a] + s.radius);

@@ -12,18 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "engine/geometry/primitives.hpp"
 #include "engine/kinematics.hpp"
 #include "engine/vec.hpp"
 
 namespace bs {
 
-struct Sphere {
-    Vec3<double> centre;
-    double radius;
-};
-
 struct Skeleton {
-    std::vector<Sphere> spheres;
+    std::vector<Sphere<double>> spheres;
     std::vector<std::array<int, 2>> bones;  // [parent_sphere, child_sphere]
     std::vector<std::string> names;         // one per sphere, or empty
 
@@ -38,7 +34,7 @@ struct Skeleton {
 };
 
 // Validates and derives the topology. `source` names the origin in messages (a file path, "API").
-Skeleton make_skeleton(std::vector<Sphere> spheres, std::vector<std::array<int, 2>> bones,
+Skeleton make_skeleton(std::vector<Sphere<double>> spheres, std::vector<std::array<int, 2>> bones,
                        std::vector<std::string> names, const std::string& source);
 
 Skeleton load_skeleton(const std::string& path);

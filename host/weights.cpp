@@ -13,8 +13,8 @@ namespace {
 
 // s_k of the header: distance to the axis segment over the interpolated radius there.
 double scaled_axis_distance(const Skeleton& skeleton, int bone, Vec3<double> p) {
-    const Sphere& a = skeleton.spheres[skeleton.bones[bone][0]];
-    const Sphere& b = skeleton.spheres[skeleton.bones[bone][1]];
+    const Sphere<double>& a = skeleton.spheres[skeleton.bones[bone][0]];
+    const Sphere<double>& b = skeleton.spheres[skeleton.bones[bone][1]];
     Vec3<double> u = b.centre - a.centre;
     double along = std::clamp(dot(p - a.centre, u) / norm2(u), 0.0, 1.0);
     double radius = (1 - along) * a.radius + along * b.radius;

@@ -15,5 +15,6 @@ namespace {
 
 void deform_lbs(const LbsJob<float>&, Exec) { not_built(); }
 void deform_dqs(const DqsJob<float>&, Exec) { not_built(); }
+void deform_baseline(const BaselineJob<float>&, Exec) { not_built(); }
 
 }  // namespace bs::cuda

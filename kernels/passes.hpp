@@ -8,6 +8,7 @@
 
 #include <cstddef>
 
+#include "engine/baseline/deform.hpp"
 #include "engine/skinning_classic.hpp"
 
 namespace bs {
@@ -41,6 +42,22 @@ struct ClassicSkinningJob {
 template <class T> using LbsJob = ClassicSkinningJob<T, Mat34<T>>;
 template <class T> using DqsJob = ClassicSkinningJob<T, DualQuat<T>>;
 
+// One baseline-skinning job: codes from the encoder, the rest bones (BaselineBone, uploaded once) and the
+// per-frame bone poses; `rest` feeds only the rigid fallback blend. Points are read and written in T; the
+// baseline geometry is evaluated in double whatever T is: where the plane of the sheaf is nearly tangent
+// to a joint sphere (between a joint's convex and concave sides) a generator's tangency point has a
+// square-root singularity, and float's 6e-8 would become ~2e-4 of the radius (docs/ALGORITHM.md).
+template <class T>
+struct BaselineJob {
+    ConstPointView<T> rest;
+    const BaselineCode* codes;
+    std::size_t count;
+    const BaselineBone<double>* bones;
+    const BaselineBonePose<double>* poses;
+    std::size_t bone_count;
+    PointView<T> out;
+};
+
 namespace cpu {
 struct Exec {
     int threads = 0;  // 0: OpenMP's default (all cores)
@@ -49,6 +66,8 @@ void deform_lbs(const LbsJob<float>& job, Exec exec);
 void deform_lbs(const LbsJob<double>& job, Exec exec);
 void deform_dqs(const DqsJob<float>& job, Exec exec);
 void deform_dqs(const DqsJob<double>& job, Exec exec);
+void deform_baseline(const BaselineJob<float>& job, Exec exec);
+void deform_baseline(const BaselineJob<double>& job, Exec exec);
 }  // namespace cpu
 
 namespace cuda {
@@ -57,6 +76,7 @@ struct Exec {
 };
 void deform_lbs(const LbsJob<float>& job, Exec exec);
 void deform_dqs(const DqsJob<float>& job, Exec exec);
+void deform_baseline(const BaselineJob<float>& job, Exec exec);
 
 // Number of usable CUDA devices; 0 when the backend is not built, or there is no driver or device.
 int device_count();

@@ -1,4 +1,4 @@
-// LBS and DQS per-point passes. This one file is compiled twice: by the host compiler into bs::cpu
+// LBS, DQS and baseline-skinning per-point passes. This one file is compiled twice: by the host compiler into bs::cpu
 // (via cpu_build.cpp) and by nvcc into bs::cuda. The functors below are the per-point work; launch.hpp
 // decides how they are run.
 #include "kernels/launch.hpp"
@@ -36,13 +36,24 @@ struct DqsPass {
     }
 };
 
+template <class T>
+struct BaselinePass {
+    BaselineJob<T> job;
+    BS_HD void operator()(std::size_t i) const {
+        Vec3<double> rest(load_point(job.rest, i));
+        store_point(job.out, i, Vec3<T>(deform_baseline_point(job.codes[i], rest, job.bones, job.poses)));
+    }
+};
+
 }  // namespace
 
 void deform_lbs(const LbsJob<float>& job, Exec exec) { for_each_point(job.count, LbsPass<float>{job}, exec); }
 void deform_dqs(const DqsJob<float>& job, Exec exec) { for_each_point(job.count, DqsPass<float>{job}, exec); }
+void deform_baseline(const BaselineJob<float>& job, Exec exec) { for_each_point(job.count, BaselinePass<float>{job}, exec); }
 #if !defined(__CUDACC__)
 void deform_lbs(const LbsJob<double>& job, Exec exec) { for_each_point(job.count, LbsPass<double>{job}, exec); }
 void deform_dqs(const DqsJob<double>& job, Exec exec) { for_each_point(job.count, DqsPass<double>{job}, exec); }
+void deform_baseline(const BaselineJob<double>& job, Exec exec) { for_each_point(job.count, BaselinePass<double>{job}, exec); }
 #endif
 
 }  // namespace bs::BS_BACKEND

@@ -23,8 +23,8 @@ std::vector<Vec3<double>> points_around(const Skeleton& s, int count, unsigned s
     std::vector<Vec3<double>> points;
     for (int i = 0; i < count; ++i) {
         int k = int(rng.uniform(0, double(s.bone_count()) - 1e-9));
-        const Sphere& a = s.spheres[s.bones[k][0]];
-        const Sphere& b = s.spheres[s.bones[k][1]];
+        const Sphere<double>& a = s.spheres[s.bones[k][0]];
+        const Sphere<double>& b = s.spheres[s.bones[k][1]];
         double t = rng.uniform(0, 1);
         points.push_back((1 - t) * a.centre + t * b.centre + rng.uniform(0, 2) * a.radius * rng.unit_vector());
     }

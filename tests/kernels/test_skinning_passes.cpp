@@ -59,7 +59,9 @@ TEST(SkinningPasses, OutputIsIdenticalForAnyThreadCount) {
                 cpu::deform_dqs({{s.rest.data(), 3}, s.influences.data(), n, s.dqs.data(), s.dqs.size(), view}, {threads});
             else
                 cpu::deform_lbs({{s.rest.data(), 3}, s.influences.data(), n, s.lbs.data(), s.lbs.size(), view}, {threads});
-            if (threads > 1) EXPECT_EQ(std::memcmp(reference.data(), out.data(), out.size() * sizeof(float)), 0) << threads;
+            if (threads > 1) {
+                EXPECT_EQ(std::memcmp(reference.data(), out.data(), out.size() * sizeof(float)), 0) << threads;
+            }
         }
     }
 }

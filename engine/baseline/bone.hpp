@@ -1,0 +1,38 @@
+// A bone of a chain as baseline skinning sees it (seed 000): its cone, its neighbours along the chain,
+// the separator planes at its two joints, and a fixed reference direction that measures the angle φ of
+// a generator about the axis. Built once from the rest skeleton (host/baseline_rig.cpp) and read by the
+// per-point passes on the host and the device; plain data, indices instead of pointers.
+#pragma once
+
+#include "engine/geometry/joint.hpp"
+
+namespace bs {
+
+template <class T>
+struct BaselineBone {
+    Cone<T> cone;
+    Vec3<T> reference;       // unit ⟂ axis: the generator with φ = 0
+    Vec3<T> reference_side;  // axis × reference: the generator with φ = π/2
+    int previous;            // bone ending at this bone's parent sphere, -1 at a free extremity
+    int next;                // bone starting at this bone's child sphere, -1 at a free extremity
+    SeparatorPlane<T> parent_separator;  // with `previous` (normal toward this bone); valid if previous >= 0
+    SeparatorPlane<T> child_separator;   // with `next` (normal toward next); valid if next >= 0
+};
+
+// Radial direction of the generator at angle φ about the bone's axis.
+template <class T> BS_HD inline Vec3<T> generator_radial(const BaselineBone<T>& bone, T phi) {
+    return std::cos(phi) * bone.reference + std::sin(phi) * bone.reference_side;
+}
+
+// Angle φ of a radial direction (unit, ⟂ axis), in (-π, π].
+template <class T> BS_HD inline T generator_angle(const BaselineBone<T>& bone, Vec3<T> radial) {
+    return std::atan2(dot(radial, bone.reference_side), dot(radial, bone.reference));
+}
+
+// Rotation of x by `radians` about the bone's axis line (through its parent centre).
+template <class T> BS_HD inline Vec3<T> rotate_about_axis(const BaselineBone<T>& bone, T radians, Vec3<T> x) {
+    const Vec3<T> c = bone.cone.parent.centre;
+    return c + rotate(axis_angle(bone.cone.axis, radians), x - c);
+}
+
+}  // namespace bs

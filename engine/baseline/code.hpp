@@ -1,0 +1,34 @@
+// The per-point code of baseline skinning: everything the deformation needs about a point, computed
+// once at rest by the encoder (host/baseline_encoder.cpp), read by the per-point pass every frame.
+// 20 bytes, plain data (DESIGN "Which baseline a point is on": (bone, φ, t, h) plus flags).
+#pragma once
+
+#include <cstdint>
+
+namespace bs {
+
+enum BaselineCodeFlag : std::uint16_t {
+    // Region: the point is encoded radially over a free extremity's cap (φ = azimuth about the axis,
+    // t = polar angle from the outward pole direction, h = distance to the sphere's surface).
+    kCodeParentCap = 1u << 0,
+    kCodeChildCap = 1u << 1,
+    // Fallbacks (DESIGN "Fallbacks are blended, never switched"); rigid_blend > 0 for these.
+    kCodeNearAxis = 1u << 2,     // close to the bone's axis, where the generator is undefined
+    kCodeNearFanCentre = 1u << 3,  // close to or beyond the fan centre I of its segment
+    // The baseline construction was clamped somewhere for this point (a belt flag, a collapsed
+    // segment, or a point that neither neighbouring bone's section covers); exempt from exact properties.
+    kCodeClamped = 1u << 4,
+};
+
+struct BaselineCode {
+    std::uint16_t bone;
+    std::uint16_t flags;  // BaselineCodeFlag bits
+    float phi;            // generator angle about the bone's axis (radians), or the cap azimuth
+    float t;              // curvilinear ratio of the base-point in its section, or the cap polar angle
+    float h;              // signed height of the point over its base-point (input units)
+    float rigid_blend;    // weight in [0, 1] of the bone's rigid motion (fallback bands); 0 elsewhere
+};
+
+static_assert(sizeof(BaselineCode) == 20, "the code's size is part of the documented memory budget");
+
+}  // namespace bs

@@ -1,0 +1,200 @@
+#include "host/baseline_rig.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/baseline/section.hpp"
+#include "host/errors.hpp"
+
+namespace bs {
+
+namespace {
+
+using Bone = BaselineBone<double>;
+constexpr int kStay = -1;
+
+double smoothstep01(double x) {
+    x = std::clamp(x, 0.0, 1.0);
+    return x * x * (3 - 2 * x);
+}
+
+// An encoding on one bone, or the neighbour the point belongs to instead.
+struct Attempt {
+    BaselineCode code;
+    int moves_to;
+};
+
+BaselineCode make_code(int bone, std::uint16_t flags, double phi, double t, double h, double rigid_blend) {
+    return {std::uint16_t(bone), flags, float(phi), float(t), float(h), float(rigid_blend)};
+}
+
+std::uint16_t clamp_flag(unsigned section_flags) { return section_flags ? std::uint16_t(kCodeClamped) : std::uint16_t(0); }
+
+// Radial encoding over a free extremity's cap (DESIGN "Anchors at a free extremity").
+BaselineCode cap_code(const Bone& bone, int k, BoneEnd end, Vec3<double> p) {
+    Sphere<double> s = end_sphere(bone.cone, end);
+    Vec3<double> pole = end == BoneEnd::Child ? bone.cone.axis : -bone.cone.axis;
+    Vec3<double> v = p - s.centre;
+    double distance = norm(v);
+    Vec3<double> u = distance > 0 ? v / distance : pole;
+    Vec3<double> off_axis = u - dot(u, bone.cone.axis) * bone.cone.axis;
+    double polar = std::atan2(norm(off_axis), dot(u, pole));
+    double azimuth = norm(off_axis) > 0 ? generator_angle(bone, normalized(off_axis)) : 0.0;
+    return make_code(k, end == BoneEnd::Child ? kCodeChildCap : kCodeParentCap, azimuth, polar, distance - s.radius, 0);
+}
+
+// Angle of q (a point of the arc's circle) along the arc from its start.
+double angle_on_arc(const Arc<double>& arc, Vec3<double> q) {
+    Vec3<double> d = q - arc.centre;
+    return std::atan2(dot(d, arc.tangent), dot(d, arc.start_dir));
+}
+
+double local_radius(const Cone<double>& cone, Vec3<double> p) {
+    double along = std::clamp(dot(p - cone.parent.centre, cone.axis) / cone.length, 0.0, 1.0);
+    return (1 - along) * cone.parent.radius + along * cone.child.radius;
+}
+
+// A point whose base-point lies on the segment of the generator through its meridian (or through the
+// given radial): the fan of the section's end directions gives base-point, direction and height.
+// `may_move` false pins the base-point to the section's ends instead of handing p to a neighbour.
+Attempt segment_code(const std::vector<Bone>& bones, int k, Vec3<double> p, Vec3<double> radial, bool may_move,
+                     const EncodeOptions& options) {
+    const Bone& bone = bones[k];
+    Section<double> s = bone_section(bones.data(), k, radial);
+    SegmentEnd<double> first{s.at_sigma(s.parent.sigma), s.parent.direction};
+    SegmentEnd<double> second{s.at_sigma(s.child.sigma), s.child.direction};
+    FanProjection<double> fan = fan_projection(first, second, p);
+    double x = fan.segment_parameter;
+    const double slack = 1e-9;
+    if (may_move && x > 1 + slack && s.child.kind == EndKind::Concave) return {{}, bone.next};
+    if (may_move && x < -slack && s.parent.kind == EndKind::Concave) return {{}, bone.previous};
+    double along = std::clamp(x, 0.0, 1.0) * s.segment_length();
+    double t = s.length() > 0 ? (s.parent_arc_length() + along) / s.length() : 0.0;
+
+    // Fallback bands: near the axis the generator is undefined; near (or past) I the fan folds.
+    double axis_distance = norm(cross(p - bone.cone.parent.centre, bone.cone.axis));
+    double blend = 1 - smoothstep01(axis_distance / (options.axis_band * local_radius(bone.cone, p)));
+    std::uint16_t flags = clamp_flag(s.parent.flags | s.child.flags);
+    if (blend > 0) flags |= kCodeNearAxis;
+    double fan_blend = 1;
+    if (fan.valid) {
+        double reach = fan.centre.w != 0 ? norm(fan.base_point - fan.centre.xyz / fan.centre.w) : INFINITY;
+        fan_blend = std::isfinite(reach) ? 1 - smoothstep01((1 + fan.height / reach) / options.fan_centre_band) : 0.0;
+    }
+    if (fan_blend > 0) flags |= kCodeNearFanCentre;
+    blend = std::max(blend, fan_blend);
+    double height = fan.valid ? fan.height : dot(p - fan.base_point, cone_normal(bone.cone, radial));
+    return {make_code(k, flags, generator_angle(bone, radial), t, height, blend), kStay};
+}
+
+// A point over a joint sphere (its closest point q on bone k is on that sphere): its base-point is q, on
+// the arc of the baseline whose plane of the sheaf passes through q (DESIGN "Points over a joint sphere").
+Attempt joint_arc_code(const std::vector<Bone>& bones, int k, BoneEnd end, Vec3<double> p, const SurfacePoint<double>& q,
+                       bool may_move, const EncodeOptions& options) {
+    const Bone& bone = bones[k];
+    bool at_child = end == BoneEnd::Child;
+    const Cone<double>& incoming = at_child ? bone.cone : bones[bone.previous].cone;
+    const Cone<double>& outgoing = at_child ? bones[bone.next].cone : bone.cone;
+    Belt<double> belt;
+    place_generators(incoming, outgoing, sheaf_plane(incoming, outgoing, q.point),
+                     at_child ? ChainBone::Incoming : ChainBone::Outgoing, belt);
+    Vec3<double> radial = at_child ? belt.radial_incoming : belt.radial_outgoing;
+    Section<double> s = bone_section(bones.data(), k, radial);
+    const SectionEnd<double>& e = at_child ? s.child : s.parent;
+    if (e.kind != EndKind::Convex) return segment_code(bones, k, p, radial, may_move, options);  // q: hidden crease
+
+    double angle = angle_on_arc(e.arc, q.point);
+    const double slack = 1e-9;
+    if (may_move && at_child && angle > e.arc_end + slack) return {{}, bone.next};
+    if (may_move && !at_child && angle < e.arc_begin - slack) return {{}, bone.previous};
+    angle = std::clamp(angle, e.arc_begin, e.arc_end);
+    double ell = at_child ? s.parent_arc_length() + s.segment_length() + (angle - e.arc_begin) * e.arc.radius
+                          : (angle - e.arc_begin) * e.arc.radius;
+    double t = s.length() > 0 ? ell / s.length() : 0.0;
+    return {make_code(k, clamp_flag(s.parent.flags | s.child.flags), generator_angle(bone, radial), t, q.signed_distance, 0),
+            kStay};
+}
+
+Attempt encode_on_bone(const std::vector<Bone>& bones, int k, Vec3<double> p, bool may_move, const EncodeOptions& options) {
+    const Bone& bone = bones[k];
+    SurfacePoint<double> q = closest_point_on_bone(bone.cone, p);
+    if (q.part == BonePart::ParentCap) {
+        if (bone.previous < 0) return {cap_code(bone, k, BoneEnd::Parent, p), kStay};
+        if (may_move && signed_distance(bone.parent_separator, q.point) < 0) return {{}, bone.previous};
+        return joint_arc_code(bones, k, BoneEnd::Parent, p, q, may_move, options);
+    }
+    if (q.part == BonePart::ChildCap) {
+        if (bone.next < 0) return {cap_code(bone, k, BoneEnd::Child, p), kStay};
+        if (may_move && signed_distance(bone.child_separator, q.point) > 0) return {{}, bone.next};
+        return joint_arc_code(bones, k, BoneEnd::Child, p, q, may_move, options);
+    }
+    Vec3<double> off_axis = (p - bone.cone.parent.centre) - dot(p - bone.cone.parent.centre, bone.cone.axis) * bone.cone.axis;
+    Vec3<double> radial = q.on_axis ? bone.reference : normalized(off_axis);
+    return segment_code(bones, k, p, radial, may_move, options);
+}
+
+// The bone whose surface is nearest (signed: inside two bones, the one whose surface is farther, as
+// the paper asks for points in the intersection of two bones).
+int nearest_bone(const std::vector<Bone>& bones, Vec3<double> p) {
+    int best = 0;
+    double best_distance = INFINITY;
+    for (std::size_t k = 0; k < bones.size(); ++k) {
+        double d = closest_point_on_bone(bones[k].cone, p).signed_distance;
+        if (d < best_distance) {
+            best_distance = d;
+            best = int(k);
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
+std::vector<Bone> make_baseline_bones(const Skeleton& skeleton) {
+    const std::size_t n = skeleton.bone_count();
+    std::vector<int> next(n, -1);
+    for (std::size_t k = 0; k < n; ++k)
+        if (skeleton.parent_bone[k] >= 0) next[skeleton.parent_bone[k]] = int(k);
+    std::vector<Bone> bones(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const Sphere<double>& a = skeleton.spheres[skeleton.bones[k][0]];
+        const Sphere<double>& b = skeleton.spheres[skeleton.bones[k][1]];
+        Bone& bone = bones[k];
+        bone.cone = make_cone(a, b);
+        bone.reference = any_orthogonal(bone.cone.axis);
+        bone.reference_side = cross(bone.cone.axis, bone.reference);
+        bone.previous = skeleton.parent_bone[k];
+        bone.next = next[k];
+    }
+    for (Bone& bone : bones) {
+        if (bone.previous >= 0) bone.parent_separator = separator_plane(bones[bone.previous].cone, bone.cone);
+        if (bone.next >= 0) bone.child_separator = separator_plane(bone.cone, bones[bone.next].cone);
+    }
+    return bones;
+}
+
+BaselineCode encode_point(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
+    int k = nearest_bone(bones, p);
+    Attempt first = encode_on_bone(bones, k, p, true, options);
+    if (first.moves_to == kStay) return first.code;
+    Attempt second = encode_on_bone(bones, first.moves_to, p, true, options);
+    if (second.moves_to == kStay) return second.code;
+    // Each of the two bones hands p to the other (possible only where constructions were clamped): keep
+    // it on the nearest bone, pinned to the end of its section, and flag it.
+    BaselineCode code = encode_on_bone(bones, k, p, false, options).code;
+    code.flags |= kCodeClamped;
+    return code;
+}
+
+std::vector<BaselineCode> encode_points(const std::vector<Bone>& bones, const std::vector<Vec3<double>>& points,
+                                        const std::string& source, const EncodeOptions& options) {
+    for (std::size_t i = 0; i < points.size(); ++i)
+        if (!all_finite(points[i])) throw InputError(source + ": vertex " + std::to_string(i) + ": non-finite position");
+    std::vector<BaselineCode> codes(points.size());
+    const long long n = static_cast<long long>(points.size());
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (long long i = 0; i < n; ++i) codes[i] = encode_point(bones, points[i], options);
+    return codes;
+}
+
+}  // namespace bs

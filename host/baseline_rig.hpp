@@ -1,0 +1,32 @@
+// Baseline skinning's rest-time work (seed 000; DESIGN §2 "Encoding"): the bones of a chain as the
+// per-point passes read them, and the encoding of every point into a BaselineCode (double precision,
+// all cores, deterministic and independent of the thread count).
+#pragma once
+
+#include <vector>
+
+#include "engine/baseline/bone.hpp"
+#include "engine/baseline/code.hpp"
+#include "host/skeleton.hpp"
+
+namespace bs {
+
+// One BaselineBone per skeleton bone, same order. Needs a chain (make_skeleton guarantees it today).
+std::vector<BaselineBone<double>> make_baseline_bones(const Skeleton& skeleton);
+
+// Widths of the fallback bands (DESIGN "Fallbacks are blended, never switched"). Inside a band the posed
+// point blends toward its bone's rigid motion with weight 1 − smoothstep(distance / band).
+struct EncodeOptions {
+    double axis_band = 0.2;        // distance to the bone's axis, as a fraction of the local radius
+    double fan_centre_band = 0.25;  // distance to the fan centre I, as a fraction of |b − I|
+};
+
+BaselineCode encode_point(const std::vector<BaselineBone<double>>& bones, Vec3<double> p,
+                          const EncodeOptions& options = {});
+
+// Throws InputError naming `source` and the vertex for a non-finite point.
+std::vector<BaselineCode> encode_points(const std::vector<BaselineBone<double>>& bones,
+                                        const std::vector<Vec3<double>>& points, const std::string& source,
+                                        const EncodeOptions& options = {});
+
+}  // namespace bs
