@@ -29,6 +29,8 @@ public:
 
     std::size_t size() const { return rest_.size(); }
     const std::vector<BaselineCode>& codes() const { return codes_; }
+    const std::vector<BaselineBone<double>>& bones() const { return bones_; }
+    const Skeleton& skeleton() const { return skeleton_; }
 
     void deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const;
 

@@ -53,30 +53,42 @@ BS_HD inline Vec3<T> deform_cap_point(const BaselineCode& code, const BaselineBo
     return pose.frame.apply(local);
 }
 
+// The posed base-point of a (non-cap) code in its bone's frame F⁰_k, with its detail direction and the
+// angle its bone turned it by about the axis. p' = F⁰_k(base + h · direction).
 template <class T>
-BS_HD inline Vec3<T> deform_baseline_point(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
-                                           const BaselineBonePose<T>* poses) {
+struct PosedBase {
+    Vec3<T> base;
+    Vec3<T> direction;
+    T turn;
+};
+
+template <class T>
+BS_HD inline PosedBase<T> posed_base(const BaselineCode& code, const BaselineBone<T>* bones, const BaselineBonePose<T>& pose) {
     const int k = code.bone;
     const BaselineBone<T>& bone = bones[k];
-    const BaselineBonePose<T>& pose = poses[k];
-    if (code.flags & (kCodeParentCap | kCodeChildCap)) return deform_cap_point(code, bone, pose);
-
     Section<T> rest_section = bone_section(bones, k, generator_radial(bone, T(code.phi)));
     SectionPlace<T> place = place_on_section(rest_section, T(code.t) * rest_section.length());
     T turn = place.part == SectionPart::ParentArc ? T(0)
              : place.part == SectionPart::ChildArc ? pose.twist
                                                    : pose.twist * cubic_profile(place.profile);
     Vec3<T> base = rotate_about_axis(bone, turn, place.point);
-    Vec3<T> direction;
-    if (place.part == SectionPart::Segment) {
-        Vec3<T> radial = rotate(axis_angle(bone.cone.axis, turn), rest_section.radial);
-        direction = segment_direction(posed_section(bones, k, radial, pose.twist), base);
-    } else {
-        direction = direction_from_centre(place.part == SectionPart::ParentArc ? bone.cone.parent.centre : bone.cone.child.centre, base);
+    if (place.part != SectionPart::Segment) {
+        Vec3<T> centre = place.part == SectionPart::ParentArc ? bone.cone.parent.centre : bone.cone.child.centre;
+        return {base, direction_from_centre(centre, base), turn};
     }
-    Vec3<T> posed = pose.frame.apply(base + T(code.h) * direction);
+    Vec3<T> radial = rotate(axis_angle(bone.cone.axis, turn), rest_section.radial);
+    return {base, segment_direction(posed_section(bones, k, radial, pose.twist), base), turn};
+}
+
+template <class T>
+BS_HD inline Vec3<T> deform_baseline_point(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
+                                           const BaselineBonePose<T>* poses) {
+    const BaselineBonePose<T>& pose = poses[code.bone];
+    if (code.flags & (kCodeParentCap | kCodeChildCap)) return deform_cap_point(code, bones[code.bone], pose);
+    PosedBase<T> b = posed_base(code, bones, pose);
+    Vec3<T> posed = pose.frame.apply(b.base + T(code.h) * b.direction);
     if (code.rigid_blend == 0.0f) return posed;
-    Vec3<T> rigid = pose.frame.apply(rotate_about_axis(bone, turn, rest));
+    Vec3<T> rigid = pose.frame.apply(rotate_about_axis(bones[code.bone], b.turn, rest));
     T w = T(code.rigid_blend);
     return w * rigid + (T(1) - w) * posed;
 }
