@@ -56,6 +56,16 @@ V3 point_on_cone(Sphere<double> from, Sphere<double> to, V3 radial, double f) {
     return t0 + f * (t1 - t0);
 }
 
+// x rounded to float, as a double, through a volatile float. Not V3(Vec3<float>(x)): GCC 12.2 at -O2 and
+// -O3 (x86-64) vectorises the x and y round trips double → float → double and its value numbering (FRE)
+// then folds the vector pair back to the unrounded doubles, so the "rounded" inputs kept all their
+// digits in some lanes and uses and not in others (5e-9 inconsistencies, not a loss in the engine).
+double rounded_to_float(double x) {
+    volatile float f = float(x);
+    return f;
+}
+V3 rounded_to_float(V3 v) { return {rounded_to_float(v.x), rounded_to_float(v.y), rounded_to_float(v.z)}; }
+
 V3 random_radial(std::mt19937& rng, V3 axis) {
     return normalized(cross(axis, random_unit(rng)));
 }
@@ -247,8 +257,8 @@ TEST(GeometryBelt, NearCylindersInDoubleAndFloat) {
         Chain rounded;
         Sphere<float> sf[3];
         for (int i = 0; i < 3; ++i) {
-            sf[i] = {Vec3<float>(ch.s[i].centre), float(ch.s[i].radius)};
-            rounded.s[i] = {V3(sf[i].centre), double(sf[i].radius)};
+            rounded.s[i] = {rounded_to_float(ch.s[i].centre), rounded_to_float(ch.s[i].radius)};
+            sf[i] = {Vec3<float>(rounded.s[i].centre), float(rounded.s[i].radius)};  // exact
         }
         // Properties with q exactly on the rounded chain's surface.
         V3 q = point_on_cone(rounded.s[0], rounded.s[1], random_radial(rng, rounded.in().axis), 0.6);
@@ -257,9 +267,10 @@ TEST(GeometryBelt, NearCylindersInDoubleAndFloat) {
         Belt<double> exact = belt_at_joint(rounded.in(), rounded.out(), separator, plane, ChainBone::Incoming);
         check_belt(rounded, exact, plane, q, true, 1e-9, "near-cylinder double " + std::to_string(trial));
         // Float against double from the same rounded q.
-        Vec3<float> qf(q);
+        V3 q_rounded = rounded_to_float(q);
+        Vec3<float> qf(q_rounded);
         Belt<double> bd = belt_at_joint(rounded.in(), rounded.out(), separator,
-                                        sheaf_plane(rounded.in(), rounded.out(), V3(qf)), ChainBone::Incoming);
+                                        sheaf_plane(rounded.in(), rounded.out(), q_rounded), ChainBone::Incoming);
         Cone<float> in = make_cone(sf[0], sf[1]), out = make_cone(sf[1], sf[2]);
         Belt<float> bf = chain_belt(in, out, sheaf_plane(in, out, qf));
         EXPECT_EQ(bf.concave, bd.concave);
