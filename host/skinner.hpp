@@ -1,0 +1,36 @@
+// One front for every skinning method of the CPU backend, for the CLI and the benchmark: built once
+// from the rest data, then deform(pose) per frame. Positions are float (as on the GPU).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "host/baseline_skinner.hpp"
+#include "host/classic_skinner.hpp"
+
+namespace bs {
+
+enum class Method { lbs, dqs, baseline };
+
+// "lbs", "dqs", "baseline" (InputError otherwise).
+Method parse_method(const std::string& name);
+const char* method_name(Method method);
+
+class Skinner {
+public:
+    // `influences` are used by LBS and DQS (computed from the sphere-mesh when empty); baseline
+    // skinning encodes the points instead. `source` names the points in error messages.
+    Skinner(Method method, const Skeleton& skeleton, const std::vector<Vec3<double>>& rest,
+            std::vector<Influences> influences, const std::string& source);
+
+    Method method() const { return method_; }
+    void deform(const Pose& pose, std::vector<Vec3<float>>& out, cpu::Exec exec = {}) const;
+
+private:
+    Method method_;
+    std::unique_ptr<ClassicSkinner<float>> classic_;
+    std::unique_ptr<BaselineSkinner<float>> baseline_;
+};
+
+}  // namespace bs
