@@ -76,14 +76,22 @@ Attempt segment_code(const std::vector<Bone>& bones, int k, Vec3<double> p, Vec3
     double blend = 1 - smoothstep01(axis_distance / (options.axis_band * local_radius(bone.cone, p)));
     std::uint16_t flags = clamp_flag(s.parent.flags | s.child.flags);
     if (blend > 0) flags |= kCodeNearAxis;
+    // The fan map p -> b stretches by |b - I| / |p - I| across the fan: blend where p nears I, on either
+    // side of the surface (I lies inside where the end directions diverge, outside where they converge).
     double fan_blend = 1;
     if (fan.valid) {
         double reach = fan.centre.w != 0 ? norm(fan.base_point - fan.centre.xyz / fan.centre.w) : INFINITY;
-        fan_blend = std::isfinite(reach) ? 1 - smoothstep01((1 + fan.height / reach) / options.fan_centre_band) : 0.0;
+        double to_centre = fan.centre.w != 0 ? norm(p - fan.centre.xyz / fan.centre.w) : INFINITY;
+        fan_blend = std::isfinite(reach) ? 1 - smoothstep01(to_centre / (options.fan_centre_band * reach)) : 0.0;
     }
     if (fan_blend > 0) flags |= kCodeNearFanCentre;
-    blend = std::max(blend, fan_blend);
     double height = fan.valid ? fan.height : dot(p - fan.base_point, cone_normal(bone.cone, radial));
+    // Far from the surface the fan's tilt, which the paper wants near it, turns a small change of the
+    // point into a large one of the posed point (by |h| / |b - I|): such points blend to the rigid motion.
+    double far = (std::fabs(height) / local_radius(bone.cone, p) - options.far_band_start) / options.far_band_width;
+    double far_blend = smoothstep01(far);
+    if (far_blend > 0) flags |= kCodeFarFromSurface;
+    blend = std::max({blend, fan_blend, far_blend});
     return {make_code(k, flags, generator_angle(bone, radial), t, height, blend), kStay};
 }
 

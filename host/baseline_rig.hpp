@@ -18,7 +18,11 @@ std::vector<BaselineBone<double>> make_baseline_bones(const Skeleton& skeleton);
 // point blends toward its bone's rigid motion with weight 1 − smoothstep(distance / band).
 struct EncodeOptions {
     double axis_band = 0.2;        // distance to the bone's axis, as a fraction of the local radius
-    double fan_centre_band = 0.25;  // distance to the fan centre I, as a fraction of |b − I|
+    double fan_centre_band = 0.5;  // distance to the fan centre I, as a fraction of |b − I|
+    // Heights over a segment (in local radii) where the blend toward the rigid motion starts, and over
+    // which it reaches 1.
+    double far_band_start = 1.0;
+    double far_band_width = 2.0;
 };
 
 BaselineCode encode_point(const std::vector<BaselineBone<double>>& bones, Vec3<double> p,

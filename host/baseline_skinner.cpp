@@ -1,5 +1,6 @@
 #include "host/baseline_skinner.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "host/errors.hpp"
@@ -13,9 +14,21 @@ std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skelet
         double twist = pose.joints[k].twist_radians;
         Rigid<double> untwist = rotation_about(axis_angle(skeleton.rest_axis(int(k)), -twist),
                                                skeleton.spheres[skeleton.bones[k][0]].centre);
-        table[k] = {compose(posed[k], untwist), twist};
+        table[k] = {compose(posed[k], untwist), twist, pose.joints[k].swing};
     }
     return table;
+}
+
+double max_joint_angle_degrees(const Skeleton& skeleton, const Pose& pose) {
+    double worst = 0;
+    for (std::size_t k = 0; k < skeleton.bone_count(); ++k) {
+        int parent = skeleton.parent_bone[k];
+        if (parent < 0) continue;
+        // In the parent's frame the parent's axis is at rest and the child's is turned by its swing.
+        Vec3<double> a = skeleton.rest_axis(parent), b = rotate(pose.joints[k].swing, skeleton.rest_axis(int(k)));
+        worst = std::max(worst, std::atan2(norm(cross(a, b)), dot(a, b)) * 180 / 3.14159265358979323846);
+    }
+    return worst;
 }
 
 template <class T>
@@ -33,11 +46,11 @@ void BaselineSkinner<T>::deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu
     if (pose.joints.size() != skeleton_.bone_count())
         throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " +
                          std::to_string(skeleton_.bone_count()));
-    double bend = max_joint_bend(skeleton_, pose);
-    if (bend > kBendTolerance)
-        throw UnsupportedError("the baseline method deforms twists, root motions and the first bone's swing; this pose "
-                               "bends a joint by " + std::to_string(bend * 180 / 3.14159265358979) +
-                               " degrees (bends are not supported yet; use --method dqs or lbs)");
+    double angle = max_joint_angle_degrees(skeleton_, pose);
+    if (angle > kMaxJointAngleDegrees)
+        throw UnsupportedError("this pose folds a joint to " + std::to_string(angle) +
+                               " degrees between consecutive bone axes; the baseline method accepts up to " +
+                               std::to_string(kMaxJointAngleDegrees) + " (use --method dqs or lbs beyond)");
     std::vector<BaselineBonePose<double>> table = baseline_pose_table(skeleton_, pose);
     out.resize(rest_.size());
     cpu::deform_baseline(BaselineJob<T>{{&rest_.data()->x, 3}, codes_.data(), rest_.size(), bones_.data(), table.data(),

@@ -1,7 +1,8 @@
 // Baseline skinning of a point set on the CPU backend: encodes the rest points once (double), then
-// deforms them per pose with the per-point pass (float or double). Until the bend work lands, poses
-// that bend a joint by more than kBendTolerance are refused (UnsupportedError): twists of any size, root
-// motions and the first bone's swing (a rigid motion of the whole chain) are deformed.
+// deforms them per pose with the per-point pass (points in float or double, geometry in double).
+// Bends, twists of any size and rigid motions are deformed; a pose that folds a joint beyond
+// kMaxJointAngleDegrees between consecutive posed bone axes is refused (UnsupportedError): there the two
+// cones no longer cross in a plane and the separator construction breaks down.
 #pragma once
 
 #include <string>
@@ -13,8 +14,11 @@
 
 namespace bs {
 
-// Largest joint bend (radians, host/pose.hpp max_joint_bend) the twist-only deformation accepts.
-constexpr double kBendTolerance = 1e-6;
+// Largest angle between consecutive posed bone axes the baseline method accepts.
+constexpr double kMaxJointAngleDegrees = 170.0;
+
+// Largest angle (degrees) between consecutive posed bone axes over the chain.
+double max_joint_angle_degrees(const Skeleton& skeleton, const Pose& pose);
 
 // Per-frame table: each bone's posed frame without its own twist, and that twist.
 std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skeleton, const Pose& pose);

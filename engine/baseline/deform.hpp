@@ -1,43 +1,89 @@
-// Baseline skinning of one point from its code (seed 000, last third; DESIGN §2 "Deformation"), for
-// poses without bends: twists of any size, root motion and the first bone's swing.
+// Baseline skinning of one point from its code (seed 000, last third; DESIGN §2 "Deformation"):
+// bends at both ends of its bone, its twist, and every rigid motion above it.
 //
-// Per frame each bone has a posed frame F⁰_k (its posed transform without its own twist) and its own
-// total twist τ_k. In F⁰_k the parent bone is at rest and the child bone is turned by τ_k about the axis.
-// A base-point at profile d on its segment turns about the axis by τ_k (3d² − 2d³) (d = 0 at the
-// segment's parent end, 1 at its child end: the anchor turns by exactly τ_k and meets the next bone,
-// which turns rigidly with everything downstream); base-points on the parent arc do not turn, on the
-// child arc they turn by τ_k. The detail direction at the posed base-point is rebuilt from the posed
-// bundle — the parent end of its generator's section from the rest geometry, the child end from the
-// rest geometry turned by τ_k — and p' = F⁰_k(b' + h n'). Codes with rigid_blend > 0 blend toward the
-// bone's rigid motion at the same profile.
+// The point's rest baseline is fixed by its generator φ; the bend construction (bend.hpp) gives target
+// angles at both ends, the posed section (posed_section.hpp) is the deformed segment completed by posed
+// arcs or crease pieces up to the moved anchors, and the base-point keeps its curvilinear ratio t on it.
+// The detail direction at the posed base-point is rebuilt from the posed bundle (the sphere-mesh as
+// posed, seen from bone k's frame); p' = F⁰_k(b' + h n'). Codes with rigid_blend > 0 blend toward the
+// bone's rigid motion at the same turn angle.
 #pragma once
 
 #include "engine/baseline/code.hpp"
-#include "engine/baseline/section.hpp"
-#include "engine/rigid.hpp"
+#include "engine/baseline/posed_section.hpp"
 
 namespace bs {
 
 template <class T>
-struct BaselineBonePose {
-    Rigid<T> frame;  // F⁰_k: posed transform of bone k without its own twist
-    T twist;         // τ_k, radians, unwrapped
+struct PosedSection {
+    DeformedSegment<T> segment;
+    PosedEnd<T> parent, child;
+
+    BS_HD T segment_length() const { return child.sigma - parent.sigma; }
+    BS_HD T length() const { return parent.length() + segment_length() + child.length(); }
 };
 
-template <class T> BS_HD inline T cubic_profile(T d) { return d * d * (T(3) - T(2) * d); }
-
-// The section of generator `radial` in F⁰_k's posed bundle: parent end as at rest, child end turned by τ.
+// `local` must outlive the result (the section points into it).
 template <class T>
-BS_HD inline Section<T> posed_section(const BaselineBone<T>* bones, int k, Vec3<T> radial, T twist) {
-    const BaselineBone<T>& bone = bones[k];
-    Section<T> s = bone_section(bones, k, radial);
-    if (bone.next < 0 || twist == T(0)) return s;
-    Quat<T> turn = axis_angle(bone.cone.axis, twist);
-    Section<T> unturned = bone_section(bones, k, rotate(conjugate(turn), radial));
-    s.child = unturned.child;
-    s.child.direction = rotate(turn, unturned.child.direction);
-    if (s.child.sigma < s.parent.sigma) s.child.sigma = s.parent.sigma;
+BS_HD inline PosedSection<T> make_posed_section(const LocalChain<T>& local, const BaselineBone<T>* bones,
+                                                const BaselineBonePose<T>* poses, int k, const Section<T>& rest) {
+    DeformedSegment<T> segment{&local.bones[1], rest.U, rest.along, segment_turn(bones, poses, k, rest)};
+    T middle = (rest.parent.sigma + rest.child.sigma) / T(2);
+    PosedSection<T> s{segment, posed_parent_end(local, segment, middle), posed_child_end(local, segment, middle)};
+    if (s.child.sigma < s.parent.sigma) {  // the two crops overlap: collapse the segment between them
+        s.parent.sigma = s.child.sigma = (s.parent.sigma + s.child.sigma) / T(2);
+        s.parent.flags |= kSectionCollapsed;
+    }
     return s;
+}
+
+// The posed base-point of a (non-cap) code in its bone's frame F⁰_k, its detail direction, and the angle
+// its generator turned by about the axis there.
+template <class T>
+struct PosedBase {
+    Vec3<T> base;
+    Vec3<T> direction;
+    T turn;
+};
+
+template <class T>
+BS_HD inline PosedBase<T> place_on_posed_section(const PosedSection<T>& s, const LocalChain<T>& local, T ell) {
+    const BaselineBone<T>& bone = local.bones[1];
+    const T parent_part = s.parent.length(), segment = s.segment_length();
+    if (ell < parent_part) {
+        if (s.parent.kind == EndKind::Convex) {
+            Vec3<T> b = arc_point(s.parent.arc, s.parent.arc_begin + ell / s.parent.arc.radius);
+            return {b, direction_from_centre(bone.cone.parent.centre, b), s.segment.turn.at(s.parent.sigma)};
+        }
+        Vec3<T> b = s.parent.crease.at(ell / parent_part);
+        return {b, direction_from_centre(bone.cone.parent.centre, b), s.segment.turn.at(s.parent.sigma)};
+    }
+    T beyond = ell - parent_part - segment;
+    if (beyond <= T(0) || s.child.kind == EndKind::Free) {
+        T sigma = s.parent.sigma + clamp_value(ell - parent_part, T(0), segment);
+        Vec3<T> b = s.segment.at(sigma);
+        Vec3<T> d = b - bone.cone.parent.centre;
+        Vec3<T> radial = normalized(d - dot(d, bone.cone.axis) * bone.cone.axis);
+        Section<T> bundle = bone_section(local.bones, 1, radial);  // the posed bundle through b's generator
+        return {b, segment_direction(bundle, b), s.segment.turn.at(sigma)};
+    }
+    const T child_part = s.child.length();
+    if (s.child.kind == EndKind::Convex) {
+        T angle = s.child.arc_begin + (beyond < child_part ? beyond : child_part) / s.child.arc.radius;
+        Vec3<T> b = arc_point(s.child.arc, angle);
+        return {b, direction_from_centre(bone.cone.child.centre, b), s.segment.turn.at(s.child.sigma)};
+    }
+    Vec3<T> b = s.child.crease.at(child_part > T(0) ? clamp_value(beyond / child_part, T(0), T(1)) : T(1));
+    return {b, direction_from_centre(bone.cone.child.centre, b), s.segment.turn.at(s.child.sigma)};
+}
+
+template <class T>
+BS_HD inline PosedBase<T> posed_base(const BaselineCode& code, const BaselineBone<T>* bones, const BaselineBonePose<T>* poses) {
+    const int k = code.bone;
+    LocalChain<T> local = posed_neighbourhood(bones, poses, k);
+    Section<T> rest = bone_section(bones, k, generator_radial(bones[k], T(code.phi)));
+    PosedSection<T> posed = make_posed_section(local, bones, poses, k, rest);
+    return place_on_posed_section(posed, local, T(code.t) * posed.length());
 }
 
 template <class T>
@@ -48,36 +94,18 @@ BS_HD inline Vec3<T> deform_cap_point(const BaselineCode& code, const BaselineBo
     Vec3<T> u = std::cos(T(code.t)) * pole + std::sin(T(code.t)) * generator_radial(bone, T(code.phi));
     Vec3<T> local = s.centre + (s.radius + T(code.h)) * u;
     // The root-end cap rides the frame at the parent end (without the bone's twist), the tip cap the
-    // frame at the child end (with it): DESIGN "Anchors at a free extremity".
+    // frame at the child end (with it): DESIGN "Anchors at a free extremity". Free ends have no bend.
     if (child) local = rotate_about_axis(bone, pose.twist, local);
     return pose.frame.apply(local);
 }
 
-// The posed base-point of a (non-cap) code in its bone's frame F⁰_k, with its detail direction and the
-// angle its bone turned it by about the axis. p' = F⁰_k(base + h · direction).
+// The fallback's rigid motion of a point with its bone: the bone's frame, turned about the axis by the
+// twist profile at the point's own axial position. It depends on the rest point alone (not on its
+// code, which is what jumps inside a fallback band), so the blend is continuous; at rest it is the point.
 template <class T>
-struct PosedBase {
-    Vec3<T> base;
-    Vec3<T> direction;
-    T turn;
-};
-
-template <class T>
-BS_HD inline PosedBase<T> posed_base(const BaselineCode& code, const BaselineBone<T>* bones, const BaselineBonePose<T>& pose) {
-    const int k = code.bone;
-    const BaselineBone<T>& bone = bones[k];
-    Section<T> rest_section = bone_section(bones, k, generator_radial(bone, T(code.phi)));
-    SectionPlace<T> place = place_on_section(rest_section, T(code.t) * rest_section.length());
-    T turn = place.part == SectionPart::ParentArc ? T(0)
-             : place.part == SectionPart::ChildArc ? pose.twist
-                                                   : pose.twist * cubic_profile(place.profile);
-    Vec3<T> base = rotate_about_axis(bone, turn, place.point);
-    if (place.part != SectionPart::Segment) {
-        Vec3<T> centre = place.part == SectionPart::ParentArc ? bone.cone.parent.centre : bone.cone.child.centre;
-        return {base, direction_from_centre(centre, base), turn};
-    }
-    Vec3<T> radial = rotate(axis_angle(bone.cone.axis, turn), rest_section.radial);
-    return {base, segment_direction(posed_section(bones, k, radial, pose.twist), base), turn};
+BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>& bone, const BaselineBonePose<T>& pose, Vec3<T> rest) {
+    T along = clamp_value(dot(rest - bone.cone.parent.centre, bone.cone.axis) / bone.cone.length, T(0), T(1));
+    return pose.frame.apply(rotate_about_axis(bone, pose.twist * cubic_profile(along), rest));
 }
 
 template <class T>
@@ -85,12 +113,11 @@ BS_HD inline Vec3<T> deform_baseline_point(const BaselineCode& code, Vec3<T> res
                                            const BaselineBonePose<T>* poses) {
     const BaselineBonePose<T>& pose = poses[code.bone];
     if (code.flags & (kCodeParentCap | kCodeChildCap)) return deform_cap_point(code, bones[code.bone], pose);
-    PosedBase<T> b = posed_base(code, bones, pose);
+    PosedBase<T> b = posed_base(code, bones, poses);
     Vec3<T> posed = pose.frame.apply(b.base + T(code.h) * b.direction);
     if (code.rigid_blend == 0.0f) return posed;
-    Vec3<T> rigid = pose.frame.apply(rotate_about_axis(bones[code.bone], b.turn, rest));
     T w = T(code.rigid_blend);
-    return w * rigid + (T(1) - w) * posed;
+    return w * rigid_motion(bones[code.bone], pose, rest) + (T(1) - w) * posed;
 }
 
 }  // namespace bs

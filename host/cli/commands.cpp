@@ -55,7 +55,7 @@ void add_animate_command(CLI::App& app, AnimateOptions& o) {
     c->add_option("--out", o.out, "output PLY (pose) or folder (motion)")->required();
     c->add_option("--format", o.format, "output PLY format")->transform(CLI::IsMember({"input", "ascii", "binary"}))->capture_default_str();
     c->add_flag("--auto-weights", o.auto_weights, "ignore the file's weights and compute them from the sphere-mesh");
-    add_common(c, o.method, o.threads, {"lbs", "dqs", "baseline"});
+    add_common(c, o.method, o.threads, {"lbs", "dqs", "baseline", "metaball"});
     c->callback([c] {
         if (c->count("--pose") + c->count("--motion") != 1) throw CLI::RequiredError("--pose or --motion");
     });
@@ -66,8 +66,7 @@ void add_demo_command(CLI::App& app, DemoOptions& o) {
     c->add_option("--out", o.out, "output folder")->capture_default_str();
     c->add_option("--points", o.points, "number of points")->check(CLI::Range(std::size_t(1), std::size_t(100000000)))->capture_default_str();
     c->add_option("--frames", o.frames, "number of frames")->check(CLI::Range(2, 100000))->capture_default_str();
-    // The demo bends a joint, which the baseline method does not deform yet.
-    add_common(c, o.method, o.threads, {"lbs", "dqs"});
+    add_common(c, o.method, o.threads, {"lbs", "dqs", "baseline"});
 }
 
 void run_animate(const AnimateOptions& o) {

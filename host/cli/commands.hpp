@@ -20,7 +20,7 @@ struct DemoOptions {
     std::string out = "baseskin-demo";
     std::size_t points = 200000;
     int frames = 24;
-    std::string method = "dqs";
+    std::string method = "baseline";
     int threads = 0;
 };
 

@@ -46,11 +46,12 @@ printf 'ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty floa
 expect 2 "short.ply" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/short.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"
 expect 3 "cannot" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/no/such/dir/o.ply"
 
-# The baseline method deforms twists and refuses bends until they are supported.
+# The baseline method deforms bends and twists, and refuses a joint folded beyond its stated limit.
 echo '{"bones": [{"bone": 1, "twist_degrees": 270}], "root": {"translation": [1, 2, 3]}}' >"$tmp/twist.json"
 expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/twist.json" --out "$tmp/twisted.ply" --method baseline
-expect 4 "unsupported: the baseline method deforms twists" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/bent.ply" --method baseline
-expect 1 "--method" -- demo --method baseline
+expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/bent.ply" --method baseline
+echo '{"bones": [{"bone": 1, "axis": [0,0,1], "degrees": 175}]}' >"$tmp/fold.json"
+expect 4 "unsupported: this pose folds a joint to 175" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/fold.json" --out "$tmp/folded.ply" --method baseline
 
 # Success paths: a pose gives one PLY with the input's format, a motion a folder of frames.
 expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/posed.ply" --method lbs

@@ -1,0 +1,120 @@
+// The bend of one joint (seed 000, "When a joint between two consecutive bones is bent"; DESIGN "Index
+// the baselines at a joint by β"): where the ends V (on the parent bone) and X (on the child bone) of a
+// baseline move on their circles of tangency, as target angles about each bone's axis.
+//
+// Everything here is in the parent bone's full frame: the parent is at rest and the child bone is
+// turned by its swing S about the joint centre. For the rest baseline through V and X:
+//   X_rot = S(X); the posed plane of the sheaf through V gives the baseline V–X1 and through X_rot the
+//   baseline V1–X_rot; E_UV and E_YX are where those baselines' arcs (on a concave side, the arc between
+//   their tangency points) cross the posed separator plane, i.e. two angles β on the pivot circle;
+//   E_m is at their mean β_m, on the branch of β_YX − β_UV reached by scaling S from the identity
+//   (stateless, and it does not flip where the two are antipodal); the posed plane of the sheaf
+//   through E_m holds V' and X'. The targets are the angles V → V' about the parent's axis and
+//   X_rot → X' about the child's posed axis, right-handed.
+#pragma once
+
+#include "engine/geometry/belt.hpp"
+#include "engine/rigid.hpp"
+
+namespace bs {
+
+// A cone turned by q about the point c.
+template <class T> BS_HD inline Cone<T> turned_cone(const Cone<T>& cone, Quat<T> q, Vec3<T> c) {
+    Cone<T> out = cone;
+    out.parent.centre = c + rotate(q, cone.parent.centre - c);
+    out.child.centre = c + rotate(q, cone.child.centre - c);
+    out.axis = rotate(q, cone.axis);
+    return out;
+}
+
+// Signed angle from a to b about the unit axis (components along the axis ignored).
+template <class T> BS_HD inline T angle_about(Vec3<T> axis, Vec3<T> a, Vec3<T> b) {
+    Vec3<T> a_perp = a - dot(a, axis) * axis, b_perp = b - dot(b, axis) * axis;
+    return std::atan2(dot(cross(a_perp, b_perp), axis), dot(a_perp, b_perp));
+}
+
+// One joint in the parent's full frame: the parent at rest, the child turned by `swing`.
+template <class T>
+struct PosedJoint {
+    Cone<T> parent;
+    Cone<T> child;  // posed
+    SeparatorPlane<T> separator;
+    PivotCircle<T> pivot;
+    Vec3<T> pivot_u0, pivot_u1;  // orthonormal frame of the pivot circle's plane: β = 0 along u0
+};
+
+template <class T>
+BS_HD inline PosedJoint<T> pose_joint(const Cone<T>& parent, const Cone<T>& child_rest, Quat<T> swing) {
+    PosedJoint<T> j;
+    j.parent = parent;
+    j.child = turned_cone(child_rest, swing, parent.child.centre);
+    j.separator = separator_plane(j.parent, j.child);
+    j.pivot = pivot_circle(j.separator, parent.child.radius);
+    j.pivot_u0 = any_orthogonal(j.separator.normal);
+    j.pivot_u1 = cross(j.separator.normal, j.pivot_u0);
+    return j;
+}
+
+// The baseline of the posed plane of the sheaf through q (q on the bone `bone` of the joint).
+template <class T> BS_HD inline Belt<T> posed_belt_through(const PosedJoint<T>& j, Vec3<T> q, ChainBone bone) {
+    return belt_at_joint(j.parent, j.child, j.separator, sheaf_plane(j.parent, j.child, q), bone);
+}
+
+// β of a belt: where its arc V → X (on a concave side, the arc between the tangency points) crosses the
+// separator plane, as an angle on the pivot circle.
+template <class T> BS_HD inline T belt_beta(const PosedJoint<T>& j, const Belt<T>& belt, Vec3<T> plane_normal) {
+    Vec3<T> chord = belt.X - belt.V;
+    T chord_length = norm(chord);
+    Vec3<T> travel = chord_length > T(0) ? chord / chord_length : normalized(belt.V - belt.U);
+    Arc<T> arc = joint_arc_from(j.parent.child, plane_normal, belt.V, travel, belt.X);
+    Vec3<T> e = arc_point(arc, arc_separator_crossing(arc, j.separator).angle) - j.pivot.circle.centre;
+    return std::atan2(dot(e, j.pivot_u1), dot(e, j.pivot_u0));
+}
+
+template <class T> BS_HD inline T beta_through(const PosedJoint<T>& j, Vec3<T> q, ChainBone bone) {
+    SheafPlane<T> plane = sheaf_plane(j.parent, j.child, q);
+    return belt_beta(j, belt_at_joint(j.parent, j.child, j.separator, plane, bone), plane.normal);
+}
+
+template <class T>
+struct BendTargets {
+    T parent_angle;  // θ_V: about the parent's axis, at its child end
+    T child_angle;   // θ_X: about the child's axis, at its parent end
+    Vec3<T> V_prime, X_prime, E_m;  // in the parent's frame (for tests against the paper's construction)
+    bool valid;      // false where the separator misses the joint sphere (no pivot circle): targets 0
+};
+
+// Steps of the swing's scaling used to follow β_YX − β_UV continuously from rest.
+constexpr int kBendContinuationSteps = 4;
+
+// Targets for the rest baseline whose parent generator has radial `parent_radial`.
+template <class T>
+BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& child_rest, Quat<T> swing,
+                                         Vec3<T> parent_radial) {
+    const Vec3<T> C = parent.child.centre;
+    Vec3<T> V = tangency_point(parent, BoneEnd::Child, parent_radial);
+    Belt<T> rest = belt_at_joint(parent, child_rest, separator_plane(parent, child_rest),
+                                 sheaf_plane(parent, child_rest, V), ChainBone::Incoming);
+    BendTargets<T> none{T(0), T(0), V, rest.X, rest.anchor, true};
+    if (rotation_angle(swing) <= relative_zero<T>()) return none;
+
+    T difference = T(0), beta_uv = T(0);
+    PosedJoint<T> j{};
+    Vec3<T> X_rot{};
+    for (int step = 1; step <= kBendContinuationSteps; ++step) {
+        Quat<T> partial = slerp(Quat<T>::identity(), swing, T(step) / T(kBendContinuationSteps));
+        j = pose_joint(parent, child_rest, partial);
+        if (!j.pivot.cuts_sphere) return {T(0), T(0), V, rest.X, rest.anchor, false};
+        X_rot = C + rotate(partial, rest.X - C);
+        beta_uv = beta_through(j, V, ChainBone::Incoming);
+        T beta_yx = beta_through(j, X_rot, ChainBone::Outgoing);
+        difference += wrap_angle(beta_yx - beta_uv - difference);
+    }
+    T beta_m = beta_uv + difference / T(2);
+    Vec3<T> E_m = j.pivot.circle.centre + j.pivot.circle.radius * (std::cos(beta_m) * j.pivot_u0 + std::sin(beta_m) * j.pivot_u1);
+    Belt<T> target = posed_belt_through(j, E_m, ChainBone::Incoming);
+    return {angle_about(parent.axis, V - C, target.V - C), angle_about(j.child.axis, X_rot - C, target.X - C),
+            target.V, target.X, E_m, true};
+}
+
+}  // namespace bs
