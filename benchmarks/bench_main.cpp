@@ -4,7 +4,7 @@
 // Each size: the demo chain's surface points with relief; a twist-only pose (bone 1 twisted 120°,
 // bone 2 twisted 180°, a root motion) that every method deforms; one warm-up, then `repeats` timed
 // frames; the median is reported. "encode" is the one-off rest-time work: automatic weights for LBS and
-// DQS, the per-point codes for baseline.
+// DQS, the per-point codes for baseline, the nearest-sphere binding and radii for metaball.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
     for (std::size_t n : sizes) {
         std::vector<bs::Vec3<double>> rest = bs::demo_points(skeleton, n, 7);
         double lbs_seconds = 0;
-        for (bs::Method method : {bs::Method::lbs, bs::Method::dqs, bs::Method::baseline}) {
+        for (bs::Method method : {bs::Method::lbs, bs::Method::dqs, bs::Method::baseline, bs::Method::metaball}) {
             auto start = Clock::now();
             bs::Skinner skinner(method, skeleton, rest, {}, "bench");
             double encode = seconds_since(start);

@@ -21,8 +21,8 @@ struct EncodeOptions {
     double fan_centre_band = 0.5;  // distance to the fan centre I, as a fraction of |b − I|
     // Heights over a segment (in local radii) where the blend toward the rigid motion starts, and over
     // which it reaches 1.
-    double far_band_start = 1.0;
-    double far_band_width = 2.0;
+    double far_band_start = 0.5;
+    double far_band_width = 1.5;
 };
 
 BaselineCode encode_point(const std::vector<BaselineBone<double>>& bones, Vec3<double> p,

@@ -53,9 +53,10 @@ void check_bone(const std::vector<Sphere<double>>& spheres, const std::array<int
                    " (one sphere swallows the other)");
 }
 
-// Topology of a single chain; fills root, parent bones and a parents-first order.
-void derive_chain(Skeleton& s, const Where& where) {
+// Topology under `rules`; fills root, parent bones and a parents-first (breadth-first) order.
+void derive_topology(Skeleton& s, const Where& where, SkeletonRules rules) {
     const std::size_t n = s.spheres.size();
+    const bool chain = rules == SkeletonRules::Chain;
     std::vector<int> bone_into(n, -1), degree(n, 0);
     for (std::size_t k = 0; k < s.bones.size(); ++k) {
         for (std::size_t j = 0; j < k; ++j) {
@@ -73,7 +74,7 @@ void derive_chain(Skeleton& s, const Where& where) {
     }
     for (std::size_t i = 0; i < n; ++i) {
         if (degree[i] == 0) where[sphere_name(i)].fail("sphere belongs to no bone");
-        if (degree[i] >= 3)
+        if (chain && degree[i] >= 3)
             where[sphere_name(i)].fail("sphere has " + std::to_string(degree[i]) +
                                        " bones: junctions (3+ bones on a sphere) are not supported yet");
     }
@@ -85,18 +86,17 @@ void derive_chain(Skeleton& s, const Where& where) {
         where["bones"].fail("several roots (spheres that are never a child): " + sphere_name(roots[0]) + " and " +
                             sphere_name(roots[1]) + "; a skeleton is one connected body");
     s.root_sphere = roots[0];
-    if (degree[s.root_sphere] > 1)
+    if (chain && degree[s.root_sphere] > 1)
         where[sphere_name(s.root_sphere)].fail("the root carries more than one bone: junctions are not supported yet");
 
     s.parent_bone.assign(s.bones.size(), -1);
     for (std::size_t k = 0; k < s.bones.size(); ++k) s.parent_bone[k] = bone_into[s.bones[k][0]];
-    // Walk down from the root bone; bones not reached hang on a cycle detached from the root.
-    s.bone_order.clear();
-    std::vector<int> bone_from(n, -1);
-    for (std::size_t k = 0; k < s.bones.size(); ++k) bone_from[s.bones[k][0]] = int(k);
-    for (int k = bone_from[s.root_sphere]; k >= 0 && s.bone_order.size() < s.bones.size();
-         k = bone_from[s.bones[k][1]])
-        s.bone_order.push_back(k);
+    // Breadth-first from the root's bones; bones not reached hang on a cycle detached from the root.
+    std::vector<std::vector<int>> bones_from(n);
+    for (std::size_t k = 0; k < s.bones.size(); ++k) bones_from[s.bones[k][0]].push_back(int(k));
+    s.bone_order = bones_from[s.root_sphere];
+    for (std::size_t next = 0; next < s.bone_order.size(); ++next)
+        for (int k : bones_from[s.bones[s.bone_order[next]][1]]) s.bone_order.push_back(k);
     if (s.bone_order.size() != s.bones.size()) {
         std::vector<bool> reached(s.bones.size(), false);
         for (int k : s.bone_order) reached[k] = true;
@@ -108,7 +108,7 @@ void derive_chain(Skeleton& s, const Where& where) {
 }  // namespace
 
 Skeleton make_skeleton(std::vector<Sphere<double>> spheres, std::vector<std::array<int, 2>> bones,
-                       std::vector<std::string> names, const std::string& source) {
+                       std::vector<std::string> names, const std::string& source, SkeletonRules rules) {
     Where where{source, ""};
     check_spheres(spheres, where);
     if (bones.empty()) where["bones"].fail("at least one bone is needed");
@@ -120,11 +120,11 @@ Skeleton make_skeleton(std::vector<Sphere<double>> spheres, std::vector<std::arr
     s.spheres = std::move(spheres);
     s.bones = std::move(bones);
     s.names = std::move(names);
-    derive_chain(s, where);
+    derive_topology(s, where, rules);
     return s;
 }
 
-Skeleton load_skeleton(const std::string& path) {
+Skeleton load_skeleton(const std::string& path, SkeletonRules rules) {
     json doc = json_io::load(path);
     Where where{path, ""};
     json_io::require_object(doc, where);
@@ -156,7 +156,7 @@ Skeleton load_skeleton(const std::string& path) {
             names.push_back(jn[i].get<std::string>());
         }
     }
-    return make_skeleton(std::move(spheres), std::move(bones), std::move(names), path);
+    return make_skeleton(std::move(spheres), std::move(bones), std::move(names), path, rules);
 }
 
 void save_skeleton(const std::string& path, const Skeleton& skeleton) {

@@ -3,9 +3,11 @@
 // File format (JSON, README "Skeleton file"):
 //   {"spheres": [[x, y, z, r], ...], "bones": [[parent_sphere, child_sphere], ...], "names": [...]}
 // `names` is optional: one name per sphere. Units are the input's.
-// Until junctions exist a valid skeleton is one chain: a single root sphere (never a child) carrying one
-// bone, no sphere with three or more bones, no cycles, and every bone admits a tangent cone
-// (|C1 - C2| > |r1 - r2|). make_skeleton() checks all of it and throws InputError naming the element.
+// By default (SkeletonRules::Chain, what every skinning method supports today) a valid skeleton is one
+// chain: a single root sphere (never a child) carrying one bone, no sphere with three or more bones, no
+// cycles, and every bone admits a tangent cone (|C1 - C2| > |r1 - r2|). SkeletonRules::Tree (automatic
+// rigs, host/auto_rig.hpp) also allows junctions (3+ bones on a sphere) and several bones at the root;
+// everything else is checked as for chains. make_skeleton() throws InputError naming the element.
 #pragma once
 
 #include <array>
@@ -33,11 +35,17 @@ struct Skeleton {
     std::vector<BoneRestFrame<double>> rest_frames() const;
 };
 
-// Validates and derives the topology. `source` names the origin in messages (a file path, "API").
-Skeleton make_skeleton(std::vector<Sphere<double>> spheres, std::vector<std::array<int, 2>> bones,
-                       std::vector<std::string> names, const std::string& source);
+// Topology a skeleton is checked against (see above). Chain is the default everywhere; Tree is an
+// explicit opt-in for consumers that handle junctions.
+enum class SkeletonRules { Chain, Tree };
 
-Skeleton load_skeleton(const std::string& path);
+// Validates and derives the topology. `source` names the origin in messages (a file path, "API").
+// bone_order lists bones breadth-first from the root (a bone's children in ascending bone index).
+Skeleton make_skeleton(std::vector<Sphere<double>> spheres, std::vector<std::array<int, 2>> bones,
+                       std::vector<std::string> names, const std::string& source,
+                       SkeletonRules rules = SkeletonRules::Chain);
+
+Skeleton load_skeleton(const std::string& path, SkeletonRules rules = SkeletonRules::Chain);
 void save_skeleton(const std::string& path, const Skeleton& skeleton);
 
 // Axis-aligned bounds of the spheres (min, max); their diagonal scales tolerances.

@@ -9,7 +9,8 @@ Method parse_method(const std::string& name) {
     if (name == "lbs") return Method::lbs;
     if (name == "dqs") return Method::dqs;
     if (name == "baseline") return Method::baseline;
-    throw InputError("unknown skinning method \"" + name + "\" (expected lbs, dqs or baseline)");
+    if (name == "metaball") return Method::metaball;
+    throw InputError("unknown skinning method \"" + name + "\" (expected lbs, dqs, baseline or metaball)");
 }
 
 const char* method_name(Method method) {
@@ -17,6 +18,7 @@ const char* method_name(Method method) {
         case Method::lbs: return "lbs";
         case Method::dqs: return "dqs";
         case Method::baseline: return "baseline";
+        case Method::metaball: return "metaball";
     }
     return "?";
 }
@@ -28,12 +30,17 @@ Skinner::Skinner(Method method, const Skeleton& skeleton, const std::vector<Vec3
         baseline_ = std::make_unique<BaselineSkinner<float>>(skeleton, rest, source);
         return;
     }
+    if (method == Method::metaball) {
+        metaball_ = std::make_unique<MetaballSkinner<float>>(skeleton, rest, nearest_sphere_binding(skeleton, rest), source);
+        return;
+    }
     if (influences.empty()) influences = auto_influences(skeleton, rest);
     classic_ = std::make_unique<ClassicSkinner<float>>(skeleton, rest, std::move(influences), source);
 }
 
 void Skinner::deform(const Pose& pose, std::vector<Vec3<float>>& out, cpu::Exec exec) const {
     if (baseline_) return baseline_->deform(pose, out, exec);
+    if (metaball_) return metaball_->deform(pose, out, exec);
     classic_->deform(pose, method_ == Method::lbs ? ClassicMethod::lbs : ClassicMethod::dqs, out, exec);
 }
 

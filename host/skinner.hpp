@@ -8,19 +8,21 @@
 
 #include "host/baseline_skinner.hpp"
 #include "host/classic_skinner.hpp"
+#include "host/metaball_skinner.hpp"
 
 namespace bs {
 
-enum class Method { lbs, dqs, baseline };
+enum class Method { lbs, dqs, baseline, metaball };
 
-// "lbs", "dqs", "baseline" (InputError otherwise).
+// "lbs", "dqs", "baseline", "metaball" (InputError otherwise).
 Method parse_method(const std::string& name);
 const char* method_name(Method method);
 
 class Skinner {
 public:
     // `influences` are used by LBS and DQS (computed from the sphere-mesh when empty); baseline
-    // skinning encodes the points instead. `source` names the points in error messages.
+    // skinning encodes the points instead; metaball binds each point to its nearest joint sphere
+    // (host/metaball_skinner.hpp). `source` names the points in error messages.
     Skinner(Method method, const Skeleton& skeleton, const std::vector<Vec3<double>>& rest,
             std::vector<Influences> influences, const std::string& source);
 
@@ -31,6 +33,7 @@ private:
     Method method_;
     std::unique_ptr<ClassicSkinner<float>> classic_;
     std::unique_ptr<BaselineSkinner<float>> baseline_;
+    std::unique_ptr<MetaballSkinner<float>> metaball_;
 };
 
 }  // namespace bs

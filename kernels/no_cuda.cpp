@@ -16,5 +16,6 @@ namespace {
 void deform_lbs(const LbsJob<float>&, Exec) { not_built(); }
 void deform_dqs(const DqsJob<float>&, Exec) { not_built(); }
 void deform_baseline(const BaselineJob<float>&, Exec) { not_built(); }
+void deform_metaball(const MetaballJob<float>&, Exec) { not_built(); }
 
 }  // namespace bs::cuda

@@ -9,6 +9,7 @@
 #include <cstddef>
 
 #include "engine/baseline/deform.hpp"
+#include "engine/metaball.hpp"
 #include "engine/skinning_classic.hpp"
 
 namespace bs {
@@ -58,6 +59,21 @@ struct BaselineJob {
     PointView<T> out;
 };
 
+// One metaball job (seed 001 §1.3): point i is bound to the joints
+// binding_joints[binding_offsets[i] .. binding_offsets[i + 1]) (offsets: count + 1 entries, starting at 0
+// and non-decreasing; every joint index < joint_count; checked on the host when binding). The joint table
+// holds rest centres, radii of influence and the pose's displacements.
+template <class T>
+struct MetaballJob {
+    ConstPointView<T> rest;
+    const std::uint32_t* binding_offsets;
+    const std::uint32_t* binding_joints;
+    std::size_t count;
+    const MetaballJoint<T>* joints;
+    std::size_t joint_count;
+    PointView<T> out;
+};
+
 namespace cpu {
 struct Exec {
     int threads = 0;  // 0: OpenMP's default (all cores)
@@ -68,6 +84,8 @@ void deform_dqs(const DqsJob<float>& job, Exec exec);
 void deform_dqs(const DqsJob<double>& job, Exec exec);
 void deform_baseline(const BaselineJob<float>& job, Exec exec);
 void deform_baseline(const BaselineJob<double>& job, Exec exec);
+void deform_metaball(const MetaballJob<float>& job, Exec exec);
+void deform_metaball(const MetaballJob<double>& job, Exec exec);
 }  // namespace cpu
 
 namespace cuda {
@@ -77,6 +95,7 @@ struct Exec {
 void deform_lbs(const LbsJob<float>& job, Exec exec);
 void deform_dqs(const DqsJob<float>& job, Exec exec);
 void deform_baseline(const BaselineJob<float>& job, Exec exec);
+void deform_metaball(const MetaballJob<float>& job, Exec exec);
 
 // Number of usable CUDA devices; 0 when the backend is not built, or there is no driver or device.
 int device_count();

@@ -15,7 +15,7 @@ enum BaselineCodeFlag : std::uint16_t {
     // Fallbacks (DESIGN "Fallbacks are blended, never switched"); rigid_blend > 0 for these.
     kCodeNearAxis = 1u << 2,     // close to the bone's axis, where the generator is undefined
     kCodeNearFanCentre = 1u << 3,  // close to or beyond the fan centre I of its segment
-    kCodeFarFromSurface = 1u << 5,  // more than 1 local radius over a segment
+    kCodeFarFromSurface = 1u << 5,  // more than half a local radius over a segment
     // The baseline construction was clamped somewhere for this point (a belt flag, a collapsed
     // segment, or a point that neither neighbouring bone's section covers); exempt from exact properties.
     kCodeClamped = 1u << 4,

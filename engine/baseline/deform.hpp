@@ -99,13 +99,56 @@ BS_HD inline Vec3<T> deform_cap_point(const BaselineCode& code, const BaselineBo
     return pose.frame.apply(local);
 }
 
-// The fallback's rigid motion of a point with its bone: the bone's frame, turned about the axis by the
-// twist profile at the point's own axial position. It depends on the rest point alone (not on its
-// code, which is what jumps inside a fallback band), so the blend is continuous; at rest it is the point.
+// The fallback's rigid motion (DESIGN "Fallbacks are blended"). Each bone j moves a point rigidly with
+// its frame, turned about its axis by the twist profile at the point's axial position:
+//     R_j(p) = F⁰_j(turn_j(τ_j c(x_j)) p),   x_j = axial position along bone j, clamped to [0, 1],
+// so R_k and R_{k+1} differ at their joint only by the joint's bend. The field blends the R_j of the
+// code's bone and its neighbours with weights that depend on p alone (host/weights.hpp's rule: the
+// scaled distance to each axis segment, smoothstep over a band of 0.5, widened in proportion beyond one
+// radius), never on the code — the code is
+// what jumps inside a fallback band and across the boundary between two bones — so the blended output is
+// continuous. At rest every R_j is the identity.
 template <class T>
-BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>& bone, const BaselineBonePose<T>& pose, Vec3<T> rest) {
-    T along = clamp_value(dot(rest - bone.cone.parent.centre, bone.cone.axis) / bone.cone.length, T(0), T(1));
-    return pose.frame.apply(rotate_about_axis(bone, pose.twist * cubic_profile(along), rest));
+BS_HD inline T smoothstep_unit(T x) {
+    x = clamp_value(x, T(0), T(1));
+    return x * x * (T(3) - T(2) * x);
+}
+
+template <class T>
+BS_HD inline Vec3<T> rigid_motion_of_bone(const BaselineBone<T>& bone, const BaselineBonePose<T>& pose, Vec3<T> p) {
+    T along = clamp_value(dot(p - bone.cone.parent.centre, bone.cone.axis) / bone.cone.length, T(0), T(1));
+    return pose.frame.apply(rotate_about_axis(bone, pose.twist * cubic_profile(along), p));
+}
+
+// Distance from p to the bone's axis segment over the radius interpolated there (1 on a cylinder).
+template <class T> BS_HD inline T scaled_axis_distance(const Cone<T>& c, Vec3<T> p) {
+    T along = clamp_value(dot(p - c.parent.centre, c.axis) / c.length, T(0), T(1));
+    T radius = (T(1) - along) * c.parent.radius + along * c.child.radius;
+    return norm(p - (c.parent.centre + (along * c.length) * c.axis)) / radius;
+}
+
+template <class T>
+BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, int k, Vec3<T> rest) {
+    int candidates[3] = {bones[k].previous, k, bones[k].next};
+    T scaled[3];
+    T nearest = T(1e30);
+    for (int i = 0; i < 3; ++i) {
+        scaled[i] = candidates[i] >= 0 ? scaled_axis_distance(bones[candidates[i]].cone, rest) : T(1e30);
+        nearest = scaled[i] < nearest ? scaled[i] : nearest;
+    }
+    // The band grows with the distance (a relative band far from the body): the R_j differ by about
+    // distance × angle there, so the stretch of the blend stays bounded by the angles alone.
+    T band = T(0.5) * (nearest > T(1) ? nearest : T(1));
+    Vec3<T> sum{T(0), T(0), T(0)};
+    T total = T(0);
+    for (int i = 0; i < 3; ++i) {
+        if (candidates[i] < 0) continue;
+        T w = smoothstep_unit(T(1) - (scaled[i] - nearest) / band);
+        if (w == T(0)) continue;
+        sum += w * rigid_motion_of_bone(bones[candidates[i]], poses[candidates[i]], rest);
+        total += w;
+    }
+    return sum / total;
 }
 
 template <class T>
@@ -117,7 +160,7 @@ BS_HD inline Vec3<T> deform_baseline_point(const BaselineCode& code, Vec3<T> res
     Vec3<T> posed = pose.frame.apply(b.base + T(code.h) * b.direction);
     if (code.rigid_blend == 0.0f) return posed;
     T w = T(code.rigid_blend);
-    return w * rigid_motion(bones[code.bone], pose, rest) + (T(1) - w) * posed;
+    return w * rigid_motion(bones, poses, code.bone, rest) + (T(1) - w) * posed;
 }
 
 }  // namespace bs

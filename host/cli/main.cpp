@@ -7,6 +7,8 @@
 #include <exception>
 
 #include "host/cli/commands.hpp"
+#include "host/cli/drag_command.hpp"
+#include "host/cli/skeleton_command.hpp"
 #include "host/errors.hpp"
 
 namespace {
@@ -27,6 +29,10 @@ int main(int argc, char** argv) {
     bs::cli::DemoOptions demo;
     bs::cli::add_animate_command(app, animate);
     bs::cli::add_demo_command(app, demo);
+    bs::cli::DragOptions drag;
+    bs::cli::add_drag_command(app, drag);
+    bs::cli::SkeletonOptions skeleton;
+    bs::cli::add_skeleton_command(app, skeleton);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -36,6 +42,8 @@ int main(int argc, char** argv) {
     try {
         if (app.got_subcommand("animate")) bs::cli::run_animate(animate);
         if (app.got_subcommand("demo")) bs::cli::run_demo(demo);
+        if (app.got_subcommand("drag")) bs::cli::run_drag(drag);
+        if (app.got_subcommand("skeleton")) bs::cli::run_skeleton(skeleton);
         return kOk;
     } catch (const bs::InputError& e) {
         return report("invalid input", e, kInput);

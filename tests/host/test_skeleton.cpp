@@ -150,5 +150,60 @@ TEST(SkeletonInvalid, NameNotString) {
     expect_error(R"({"spheres": [[0,0,0,1],[2,0,0,1]], "bones": [[0,1]], "names": ["a", 3]})", "names[1]: expected a string");
 }
 
+// Tree rules (automatic rigs): junctions and several bones at the root are allowed; the rest is checked.
+Skeleton make_tree(std::vector<Sphere<double>> spheres, std::vector<std::array<int, 2>> bones) {
+    return make_skeleton(std::move(spheres), std::move(bones), {}, "API", SkeletonRules::Tree);
+}
+
+std::string tree_error(std::vector<Sphere<double>> spheres, std::vector<std::array<int, 2>> bones) {
+    try {
+        make_tree(std::move(spheres), std::move(bones));
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(SkeletonTree, JunctionAndMultiBoneRootAreAccepted) {
+    // Root 0 carries bones to 1 and 2; sphere 1 is a junction (parent bone plus two children).
+    Skeleton s = make_tree({{{0, 0, 0}, 1}, {{3, 0, 0}, 1}, {{-3, 0, 0}, 1}, {{6, 1, 0}, 0.5}, {{6, -1, 0}, 0.5}},
+                           {{1, 3}, {0, 1}, {1, 4}, {0, 2}});
+    EXPECT_EQ(s.root_sphere, 0);
+    EXPECT_EQ(s.parent_bone, (std::vector<int>{1, -1, 1, -1}));
+    EXPECT_EQ(s.bone_order, (std::vector<int>{1, 3, 0, 2}));  // breadth-first, children by bone index
+}
+TEST(SkeletonTree, ChainRulesStillRejectTheSameTree) {
+    std::string path = testing::write_temp("tree.json",
+        R"({"spheres": [[0,0,0,1],[3,0,0,1],[-3,0,0,1]], "bones": [[0,1],[0,2]]})");
+    EXPECT_THROW(load_skeleton(path), InputError);
+    EXPECT_EQ(load_skeleton(path, SkeletonRules::Tree).bone_order, (std::vector<int>{0, 1}));
+}
+TEST(SkeletonTree, RejectsCycle) {
+    EXPECT_NE(tree_error({{{0, 0, 0}, 1}, {{3, 0, 0}, 1}, {{0, 3, 0}, 1}}, {{0, 1}, {1, 2}, {2, 0}}).find("cycle"),
+              std::string::npos);
+}
+TEST(SkeletonTree, RejectsCycleDetachedFromRoot) {
+    EXPECT_EQ(tree_error({{{0, 0, 0}, 1}, {{3, 0, 0}, 1}, {{6, 0, 0}, 1}, {{9, 0, 0}, 1}, {{6, 3, 0}, 1}},
+                         {{0, 1}, {2, 3}, {3, 4}, {4, 2}}),
+              "API: bones[1]: bone is on a cycle not connected to the root");
+}
+TEST(SkeletonTree, RejectsDuplicateBone) {
+    EXPECT_EQ(tree_error({{{0, 0, 0}, 1}, {{3, 0, 0}, 1}}, {{0, 1}, {1, 0}}), "API: bones[1]: duplicate of bones[0]");
+}
+TEST(SkeletonTree, RejectsSeveralRoots) {
+    EXPECT_NE(tree_error({{{0, 0, 0}, 1}, {{3, 0, 0}, 1}, {{9, 0, 0}, 1}, {{12, 0, 0}, 1}}, {{0, 1}, {2, 3}})
+                  .find("several roots"),
+              std::string::npos);
+}
+TEST(SkeletonTree, RejectsTwoParents) {
+    EXPECT_EQ(tree_error({{{0, 0, 0}, 1}, {{3, 0, 0}, 1}, {{6, 0, 0}, 1}}, {{0, 1}, {2, 1}}),
+              "API: bones[1]: sphere 1 is already the child of bones[0] (a sphere has one parent)");
+}
+TEST(SkeletonTree, RejectsBoneWithoutCone) {
+    EXPECT_NE(tree_error({{{0, 0, 0}, 1}, {{3, 0, 0}, 1}, {{-3, 0, 0}, 1}, {{0.5, 0, 0}, 0.2}}, {{0, 1}, {0, 2}, {0, 3}})
+                  .find("bones[2]: spheres 0 and 3 admit no tangent cone"),
+              std::string::npos);
+}
+
 }  // namespace
 }  // namespace bs

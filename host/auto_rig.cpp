@@ -1,0 +1,273 @@
+#include "host/auto_rig.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <tuple>
+
+#include "host/errors.hpp"
+#include "host/json_io.hpp"
+#include "host/surface_graph.hpp"
+
+namespace bs {
+
+namespace {
+
+// Closest point of triangle abc to p (Ericson, Real-Time Collision Detection §5.1.5).
+Vec3<double> closest_point_on_triangle(const Vec3<double>& p, const Vec3<double>& a, const Vec3<double>& b,
+                                       const Vec3<double>& c) {
+    const Vec3<double> ab = b - a, ac = c - a, ap = p - a;
+    const double d1 = dot(ab, ap), d2 = dot(ac, ap);
+    if (d1 <= 0 && d2 <= 0) return a;
+    const Vec3<double> bp = p - b;
+    const double d3 = dot(ab, bp), d4 = dot(ac, bp);
+    if (d3 >= 0 && d4 <= d3) return b;
+    const double vc = d1 * d4 - d3 * d2;
+    if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + (d1 / (d1 - d3)) * ab;
+    const Vec3<double> cp = p - c;
+    const double d5 = dot(ab, cp), d6 = dot(ac, cp);
+    if (d6 >= 0 && d5 <= d6) return c;
+    const double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + (d2 / (d2 - d6)) * ac;
+    const double va = d3 * d6 - d5 * d4;
+    if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) return b + ((d4 - d3) / ((d4 - d3) + (d5 - d6))) * (c - b);
+    const double sum = va + vb + vc;
+    if (!(sum > 0)) return a;  // a degenerate triangle: its edges were tested above
+    return a + (vb / sum) * ab + (vc / sum) * ac;
+}
+
+// Distance from each query to the nearest triangle: brute force, parallel over queries (few: one per node).
+std::vector<double> distances_to_mesh(const TriangleMesh& mesh, const std::vector<Vec3<double>>& queries,
+                                      int threads) {
+    std::vector<double> distance(queries.size(), std::numeric_limits<double>::infinity());
+#pragma omp parallel for num_threads(threads > 0 ? threads : omp_get_max_threads()) schedule(dynamic, 1)
+    for (std::ptrdiff_t q = 0; q < std::ptrdiff_t(queries.size()); ++q)
+        for (const auto& t : mesh.triangles) {
+            const Vec3<double>& p = queries[q];
+            Vec3<double> nearest = closest_point_on_triangle(p, mesh.vertices[t[0]], mesh.vertices[t[1]], mesh.vertices[t[2]]);
+            distance[q] = std::min(distance[q], norm(p - nearest));
+        }
+    return distance;
+}
+
+double bounding_diagonal(const std::vector<Vec3<double>>& positions) {
+    const double inf = std::numeric_limits<double>::infinity();
+    Vec3<double> lo{inf, inf, inf}, hi{-inf, -inf, -inf};
+    for (const Vec3<double>& p : positions)
+        for (int a = 0; a < 3; ++a) {
+            lo[a] = std::min(lo[a], p[a]);
+            hi[a] = std::max(hi[a], p[a]);
+        }
+    return norm(hi - lo);
+}
+
+std::vector<Vec3<double>> node_centroids(const ReebGraph& graph) {
+    std::vector<Vec3<double>> centres;
+    for (const ReebNode& node : graph.nodes) centres.push_back(node.centroid);
+    return centres;
+}
+
+void check_options(const AutoRigOptions& o, const std::string& source) {
+    if (!(o.nesting_margin > 0 && o.nesting_margin < 1))
+        throw InputError(source + ": nesting margin must be in (0, 1), got " + std::to_string(o.nesting_margin));
+    if (!(o.min_radius_fraction > 0 && o.min_radius_fraction < 1))
+        throw InputError(source + ": minimum radius fraction must be in (0, 1), got " +
+                         std::to_string(o.min_radius_fraction));
+    if (o.threads < 0) throw InputError(source + ": threads must be >= 0, got " + std::to_string(o.threads));
+}
+
+void check_matches(const ReebGraph& graph, std::size_t sample_count, const std::string& source) {
+    if (graph.node_of_vertex.size() != sample_count)
+        throw InputError(source + ": the Reeb graph binds " + std::to_string(graph.node_of_vertex.size()) +
+                         " vertices but the surface has " + std::to_string(sample_count));
+    if (graph.nodes.empty()) throw InputError(source + ": the Reeb graph has no node");
+}
+
+// The working graph of spheres while nested bones collapse: one sphere per live node.
+struct SphereGraph {
+    std::vector<Sphere<double>> spheres;
+    std::vector<std::set<int>> neighbours;
+    std::vector<int> carrier;  // per node: the live node whose sphere carries it
+    std::vector<int> interval;
+    std::vector<double> area;
+};
+
+double nesting_ratio(const Sphere<double>& a, const Sphere<double>& b) {
+    return (norm(a.centre - b.centre) - std::fabs(a.radius - b.radius)) / std::max(a.radius, b.radius);
+}
+
+// The bone whose spheres nest the most, below the margin; {-1, -1} if none.
+std::array<int, 2> most_nested_bone(const SphereGraph& g, double margin) {
+    std::array<int, 2> worst{-1, -1};
+    double worst_ratio = margin;
+    for (std::size_t a = 0; a < g.neighbours.size(); ++a)
+        for (int b : g.neighbours[a])
+            if (int(a) < b) {
+                double ratio = nesting_ratio(g.spheres[a], g.spheres[b]);
+                if (ratio < worst_ratio) {
+                    worst_ratio = ratio;
+                    worst = {int(a), b};
+                }
+            }
+    return worst;
+}
+
+// Removes the smaller sphere of the bone (the higher index on ties); the larger one takes its node.
+void collapse(SphereGraph& g, const std::array<int, 2>& bone) {
+    const auto [a, b] = bone;
+    const bool a_larger = g.spheres[a].radius > g.spheres[b].radius ||
+                          (g.spheres[a].radius == g.spheres[b].radius && a < b);
+    const int keep = a_larger ? a : b, drop = a_larger ? b : a;
+    for (int m : g.neighbours[drop]) {
+        g.neighbours[m].erase(drop);
+        if (m != keep) {
+            g.neighbours[m].insert(keep);
+            g.neighbours[keep].insert(m);
+        }
+    }
+    g.neighbours[drop].clear();
+    for (int& c : g.carrier)
+        if (c == drop) c = keep;
+    g.area[keep] += g.area[drop];
+}
+
+SphereGraph sphere_graph(const ReebGraph& graph, const std::vector<double>& clearance, double min_radius) {
+    SphereGraph g;
+    const std::size_t n = graph.nodes.size();
+    g.neighbours.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        g.spheres.push_back({graph.nodes[i].centroid, std::max(clearance[i], min_radius)});
+        g.carrier.push_back(int(i));
+        g.interval.push_back(graph.nodes[i].interval);
+        g.area.push_back(graph.nodes[i].area);
+    }
+    for (const auto& e : graph.edges) {
+        g.neighbours[e[0]].insert(e[1]);
+        g.neighbours[e[1]].insert(e[0]);
+    }
+    return g;
+}
+
+// Spanning tree by increasing level; returns the cut edges (live node pairs).
+std::vector<std::array<int, 2>> break_loops(SphereGraph& g) {
+    std::vector<std::array<int, 2>> edges;
+    for (std::size_t a = 0; a < g.neighbours.size(); ++a)
+        for (int b : g.neighbours[a])
+            if (int(a) < b) edges.push_back({int(a), b});
+    auto level = [&](const std::array<int, 2>& e) {
+        return std::make_tuple(std::max(g.interval[e[0]], g.interval[e[1]]), std::min(g.interval[e[0]], g.interval[e[1]]),
+                               e[0], e[1]);
+    };
+    std::sort(edges.begin(), edges.end(), [&](const auto& x, const auto& y) { return level(x) < level(y); });
+    DisjointSets sets(g.neighbours.size());
+    std::vector<std::array<int, 2>> cut;
+    for (const auto& e : edges) {
+        if (sets.find(e[0]) == sets.find(e[1])) {
+            cut.push_back(e);
+            g.neighbours[e[0]].erase(e[1]);
+            g.neighbours[e[1]].erase(e[0]);
+        } else {
+            sets.join(e[0], e[1]);
+        }
+    }
+    std::sort(cut.begin(), cut.end());
+    return cut;
+}
+
+int choose_root(const SphereGraph& g, const std::vector<int>& live) {
+    int root = live.front();
+    for (int n : live)
+        if (std::make_tuple(g.interval[n], -g.area[n], n) < std::make_tuple(g.interval[root], -g.area[root], root)) root = n;
+    return root;
+}
+
+AutoRig build(const ReebGraph& graph, const std::vector<double>& clearance, double diagonal, const std::string& source,
+              const AutoRigOptions& options) {
+    SphereGraph g = sphere_graph(graph, clearance, options.min_radius_fraction * diagonal);
+    for (auto bone = most_nested_bone(g, options.nesting_margin); bone[0] >= 0;
+         bone = most_nested_bone(g, options.nesting_margin))
+        collapse(g, bone);
+    AutoRig rig;
+    rig.cut_edges = break_loops(g);
+
+    std::vector<int> live;
+    for (std::size_t n = 0; n < g.carrier.size(); ++n)
+        if (g.carrier[n] == int(n)) live.push_back(int(n));
+    if (live.size() < 2)
+        throw InputError(source + ": the skeleton collapses into a single sphere (a ball-like body at " +
+                         std::to_string(graph.intervals) + " intervals; more intervals may separate its parts)");
+    std::vector<int> sphere_of_live(g.carrier.size(), -1);
+    std::vector<Sphere<double>> spheres;
+    for (int n : live) {
+        sphere_of_live[n] = int(spheres.size());
+        spheres.push_back(g.spheres[n]);
+    }
+    // Bones breadth-first from the root, children in ascending sphere order (neighbour sets are sorted and
+    // the renumbering keeps node order).
+    const int root = choose_root(g, live);
+    std::vector<std::array<int, 2>> bones;
+    std::vector<char> visited(g.carrier.size(), 0);
+    std::vector<int> queue{root};
+    visited[root] = 1;
+    for (std::size_t next = 0; next < queue.size(); ++next)
+        for (int m : g.neighbours[queue[next]])
+            if (!visited[m]) {
+                visited[m] = 1;
+                queue.push_back(m);
+                bones.push_back({sphere_of_live[queue[next]], sphere_of_live[m]});
+            }
+    rig.skeleton = make_skeleton(std::move(spheres), std::move(bones), {}, source, SkeletonRules::Tree);
+    for (int carrier : g.carrier) rig.sphere_of_node.push_back(sphere_of_live[carrier]);
+    for (int node : graph.node_of_vertex) rig.sphere_of_vertex.push_back(node < 0 ? -1 : rig.sphere_of_node[node]);
+    return rig;
+}
+
+}  // namespace
+
+AutoRig build_auto_rig(const ReebGraph& graph, const TriangleMesh& mesh, const std::string& source,
+                       const AutoRigOptions& options) {
+    check_options(options, source);
+    check_matches(graph, mesh.vertices.size(), source);
+    return build(graph, distances_to_mesh(mesh, node_centroids(graph), options.threads), bounding_diagonal(mesh.vertices), source,
+                 options);
+}
+
+AutoRig build_auto_rig(const ReebGraph& graph, const std::vector<Vec3<double>>& points, const std::string& source,
+                       const AutoRigOptions& options) {
+    check_options(options, source);
+    check_matches(graph, points.size(), source);
+    return build(graph, nearest_point_distances(points, node_centroids(graph), options.threads), bounding_diagonal(points), source,
+                 options);
+}
+
+void save_binding(const std::string& path, const AutoRig& rig, const ReebGraph& graph) {
+    using json_io::json;
+    json nodes = json::array();
+    for (std::size_t n = 0; n < graph.nodes.size(); ++n) {
+        const ReebNode& node = graph.nodes[n];
+        nodes.push_back({{"interval", node.interval},
+                         {"area", node.area},
+                         {"centroid", {node.centroid.x, node.centroid.y, node.centroid.z}},
+                         {"sphere", rig.sphere_of_node[n]}});
+    }
+    json doc;
+    doc["binding"] = rig.sphere_of_vertex;
+    doc["reeb"] = {{"intervals", graph.intervals},
+                   {"loops", graph.loops},
+                   {"nodes", nodes},
+                   {"edges", graph.edges},
+                   {"cut_edges", rig.cut_edges}};
+    json_io::save(path, doc);
+}
+
+std::string binding_path_for(const std::string& skeleton_path) {
+    const std::string suffix = ".json";
+    const bool has_suffix = skeleton_path.size() >= suffix.size() &&
+                            skeleton_path.compare(skeleton_path.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return (has_suffix ? skeleton_path.substr(0, skeleton_path.size() - suffix.size()) : skeleton_path) + ".binding.json";
+}
+
+}  // namespace bs

@@ -1,0 +1,164 @@
+#include "host/bezier_chain.hpp"
+
+#include <string>
+
+#include "host/errors.hpp"
+
+namespace bs {
+
+namespace {
+
+// FABRIK (Aristidou & Lasenby 2011) stops once the dragged end is this close to the target, relative to
+// the chain's length, or after this many backward-and-forward passes (an unreachable target).
+constexpr double kReachTolerance = 1e-9;
+constexpr int kMaxFabrikPasses = 200;
+
+void check_chain(const std::vector<Vec3<double>>& chain, Vec3<double> target) {
+    if (chain.size() < 2)
+        throw InputError("chain propagation: a chain needs at least 2 joints, got " + std::to_string(chain.size()));
+    if (!all_finite(target)) throw InputError("chain propagation: the target position is not finite");
+    for (std::size_t i = 0; i < chain.size(); ++i) {
+        if (!all_finite(chain[i])) throw InputError("chain propagation: joint " + std::to_string(i) + " is not finite");
+        if (i > 0 && !(norm(chain[i] - chain[i - 1]) > 0))
+            throw InputError("chain propagation: joints " + std::to_string(i - 1) + " and " + std::to_string(i) +
+                             " coincide");
+    }
+}
+
+// Paper §1.2.3: from the dragged end down to P1, each unit moved by the joint above it.
+std::vector<Vec3<double>> propagate_as_paper(const std::vector<Vec3<double>>& chain, Vec3<double> target) {
+    std::vector<Vec3<double>> moved = chain;
+    moved.back() = target;
+    for (std::size_t i = chain.size() - 2; i >= 1; --i)
+        moved[i] = propagate_unit(chain[i - 1], chain[i], chain[i + 1], moved[i + 1]);
+    return moved;
+}
+
+// Unit vector from `from` to `to`; `fallback` where the two coincide.
+Vec3<double> direction(Vec3<double> from, Vec3<double> to, Vec3<double> fallback) {
+    Vec3<double> d = to - from;
+    double n = norm(d);
+    return n > 0 ? d / n : fallback;
+}
+
+// Places each joint at its bone's length from the previous one, walking from joint `first` in steps of
+// `step` (+1: from P0 upwards, −1: from the dragged end downwards), keeping each joint's direction.
+void place_at_lengths(std::vector<Vec3<double>>& x, const std::vector<Vec3<double>>& rest, int first, int step) {
+    const int n = int(x.size());
+    for (int i = first + step; i >= 0 && i < n; i += step) {
+        int previous = i - step;
+        Vec3<double> rest_direction = normalized(rest[i] - rest[previous]);
+        double length = norm(rest[i] - rest[previous]);
+        x[i] = x[previous] + length * direction(x[previous], x[i], rest_direction);
+    }
+}
+
+// Keeps the chain's bone lengths, starting from the paper's positions (so the shape the paper gives is
+// the first guess): FABRIK's backward pass (end on the target) then forward pass (P0 back in place),
+// repeated. Ending on a forward pass keeps P0 and every length exactly (to rounding).
+std::vector<Vec3<double>> propagate_keeping_lengths(const std::vector<Vec3<double>>& chain, Vec3<double> target) {
+    std::vector<Vec3<double>> x = propagate_as_paper(chain, target);
+    double total = 0;
+    for (std::size_t i = 1; i < chain.size(); ++i) total += norm(chain[i] - chain[i - 1]);
+    const int last = int(chain.size()) - 1;
+    if (norm(target - chain[0]) >= total) {  // out of reach: the straight chain towards the target
+        const Vec3<double> towards = normalized(target - chain[0]);
+        for (int i = 1; i <= last; ++i) x[i] = x[i - 1] + norm(chain[i] - chain[i - 1]) * towards;
+        return x;
+    }
+    for (int pass = 0; pass < kMaxFabrikPasses; ++pass) {
+        x[last] = target;
+        place_at_lengths(x, chain, last, -1);
+        x[0] = chain[0];
+        place_at_lengths(x, chain, 0, +1);
+        if (norm(x[last] - target) <= kReachTolerance * total) break;
+    }
+    return x;
+}
+
+// Sphere at the other end of each bone, seen from its child (towards the root) or its parent.
+struct ChainNeighbours {
+    std::vector<int> parent;              // per sphere, -1 for the root
+    std::vector<std::vector<int>> children;
+};
+
+ChainNeighbours neighbours(const Skeleton& skeleton) {
+    ChainNeighbours n{std::vector<int>(skeleton.spheres.size(), -1),
+                      std::vector<std::vector<int>>(skeleton.spheres.size())};
+    for (const std::array<int, 2>& bone : skeleton.bones) {
+        n.parent[bone[1]] = bone[0];
+        n.children[bone[0]].push_back(bone[1]);
+    }
+    return n;
+}
+
+// The whole walk from `joint` (first) as far as it goes.
+std::vector<int> walk_from(const Skeleton& skeleton, int joint) {
+    if (joint < 0 || std::size_t(joint) >= skeleton.spheres.size())
+        throw InputError("drag: joint " + std::to_string(joint) + " out of range [0, " +
+                         std::to_string(skeleton.spheres.size()) + ")");
+    ChainNeighbours n = neighbours(skeleton);
+    std::vector<int> walk{joint};
+    if (n.parent[joint] >= 0) {
+        for (int s = n.parent[joint]; s >= 0; s = n.parent[s]) walk.push_back(s);
+    } else {
+        for (int s = joint; n.children[s].size() == 1;) walk.push_back(s = n.children[s][0]);
+    }
+    return walk;
+}
+
+}  // namespace
+
+Vec3<double> quadratic_bezier(Vec3<double> p0, Vec3<double> p1, Vec3<double> p2, double t) {
+    double u = 1 - t;
+    return (u * u) * p0 + (2 * t * u) * p1 + (t * t) * p2;
+}
+
+double paper_parameter(Vec3<double> p0, Vec3<double> p1, Vec3<double> p2) {
+    double to_first = norm(p1 - p0), to_last = norm(p1 - p2);
+    if (!(to_first > 0 && to_last > 0))
+        throw InputError("chain propagation: the middle joint of a unit coincides with an end joint");
+    return to_first / (to_first + to_last);
+}
+
+Vec3<double> propagate_unit(Vec3<double> p0, Vec3<double> p1, Vec3<double> p2, Vec3<double> p2_moved) {
+    const double t = paper_parameter(p0, p1, p2);
+    const Vec3<double> vec = p2_moved - p2;
+    const Vec3<double> q1_moved = quadratic_bezier(p0, p1, p2, t) + t * vec;
+    const double u = 1 - t;
+    return (q1_moved - (u * u) * p0 - (t * t) * p2_moved) / (2 * t * u);
+}
+
+std::vector<Vec3<double>> propagate_chain(const std::vector<Vec3<double>>& chain, Vec3<double> target, ChainMode mode) {
+    check_chain(chain, target);
+    return mode == ChainMode::paper ? propagate_as_paper(chain, target) : propagate_keeping_lengths(chain, target);
+}
+
+int chain_capacity(const Skeleton& skeleton, int joint) { return int(walk_from(skeleton, joint).size()); }
+
+std::vector<int> drag_chain(const Skeleton& skeleton, int joint, int length) {
+    std::vector<int> walk = walk_from(skeleton, joint);
+    if (walk.size() < 2)
+        throw InputError("drag: joint " + std::to_string(joint) +
+                         " is a root carrying several bones: it has no single chain to propagate along");
+    if (length < 2 || std::size_t(length) > walk.size())
+        throw InputError("drag: chain length " + std::to_string(length) + " out of range [2, " +
+                         std::to_string(walk.size()) + "] for joint " + std::to_string(joint) +
+                         " (the joints from it to the end of its chain)");
+    return std::vector<int>(walk.rend() - length, walk.rend());
+}
+
+std::vector<Vec3<double>> drag_joint(const Skeleton& skeleton, int joint, Vec3<double> target, int length,
+                                     ChainMode mode) {
+    if (!all_finite(target)) throw InputError("drag: the target position is not finite");
+    std::vector<int> chain = drag_chain(skeleton, joint, length);
+    std::vector<Vec3<double>> positions;
+    for (int s : chain) positions.push_back(skeleton.spheres[s].centre);
+    std::vector<Vec3<double>> moved = propagate_chain(positions, target, mode);
+    std::vector<Vec3<double>> centres;
+    for (const Sphere<double>& s : skeleton.spheres) centres.push_back(s.centre);
+    for (std::size_t i = 0; i < chain.size(); ++i) centres[chain[i]] = moved[i];
+    return centres;
+}
+
+}  // namespace bs

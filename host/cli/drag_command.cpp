@@ -1,0 +1,123 @@
+#include "host/cli/drag_command.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "host/auto_rig.hpp"
+#include "host/bezier_chain.hpp"
+#include "host/mesh_io.hpp"
+#include "host/metaball_skinner.hpp"
+#include "host/ply.hpp"
+
+namespace bs::cli {
+
+namespace {
+
+// "x,y,z" as three numbers (a malformed value is a command-line error; whether they are finite is the
+// drag's check, an input error).
+Vec3<double> parse_target(const std::string& text) {
+    double xyz[3];
+    const char* p = text.c_str();
+    for (int i = 0; i < 3; ++i) {
+        char* end = nullptr;
+        xyz[i] = std::strtod(p, &end);
+        bool separator_ok = i < 2 ? *end == ',' : *end == '\0';
+        if (end == p || !separator_ok) throw CLI::ValidationError("--to", "expected x,y,z (three numbers), got \"" + text + "\"");
+        p = end + 1;
+    }
+    return {xyz[0], xyz[1], xyz[2]};
+}
+
+// The points to deform, as a PLY model to write back, and the format to write it in.
+struct DragInput {
+    PointSet set;
+    PlyFormat format;
+    std::string source;
+};
+
+PlyProperty triangle_list(const std::vector<std::array<int, 3>>& triangles) {
+    PlyProperty faces{"vertex_indices", PlyType::Int32, true, PlyType::UInt8, {}, {}};
+    for (const std::array<int, 3>& t : triangles) {
+        faces.values.insert(faces.values.end(), {double(t[0]), double(t[1]), double(t[2])});
+        faces.counts.push_back(3);
+    }
+    return faces;
+}
+
+DragInput read_input(const DragOptions& o) {
+    if (!o.points.empty()) {
+        PointSet set = read_point_set(o.points);
+        PlyFormat format = set.file.format == PlyFormat::Ascii ? PlyFormat::Ascii : PlyFormat::BinaryLittleEndian;
+        return {std::move(set), format, o.points};
+    }
+    TriangleMesh mesh = load_triangle_mesh(o.mesh);
+    PointSet set = make_point_set(mesh.vertices);
+    set.file.elements.push_back({"face", mesh.triangles.size(), {triangle_list(mesh.triangles)}});
+    return {std::move(set), PlyFormat::BinaryLittleEndian, o.mesh};
+}
+
+// --binding, else the extraction's binding file beside the skeleton, else the nearest joint sphere.
+MetaballBinding binding_for(const DragOptions& o, const Skeleton& skeleton, const std::vector<Vec3<double>>& rest) {
+    std::string path = o.binding.empty() ? binding_path_for(o.skeleton) : o.binding;
+    if (o.binding.empty() && !std::filesystem::exists(path)) {
+        std::printf("binding: nearest joint sphere\n");
+        return nearest_sphere_binding(skeleton, rest);
+    }
+    std::printf("binding: %s\n", path.c_str());
+    return load_binding(path, rest.size(), skeleton.spheres.size());
+}
+
+}  // namespace
+
+void add_drag_command(CLI::App& app, DragOptions& o) {
+    CLI::App* c = app.add_subcommand(
+        "drag", "move one joint, propagate along its chain (Bezier, seed 001) and deform the points by metaballs");
+    c->add_option("--skeleton", o.skeleton, "skeleton JSON file")->required()->check(CLI::ExistingFile);
+    auto* points = c->add_option("--points", o.points, "points PLY file (x y z; other properties and faces are kept)")
+                       ->check(CLI::ExistingFile);
+    auto* mesh = c->add_option("--mesh", o.mesh, "triangle mesh (OBJ, PLY, OFF, ...; written back as PLY)")
+                     ->check(CLI::ExistingFile);
+    points->excludes(mesh);
+    c->add_option("--joint", o.joint, "index of the sphere to drag")->required();
+    c->add_option("--to", o.target, "new position of the joint: x,y,z")->required();
+    c->add_option("--chain", o.chain,
+                  "joints moved, the dragged one and the held end included (default 3, or fewer where the chain ends)");
+    c->add_flag("--keep-lengths", o.keep_lengths, "keep the chain's bone lengths (FABRIK after the paper's propagation)");
+    c->add_option("--binding", o.binding,
+                  "vertex-to-node binding JSON {\"binding\": [node per vertex]} (default: S.binding.json beside "
+                  "the skeleton if it exists, as `skeleton` writes it, else the nearest joint sphere)")
+        ->check(CLI::ExistingFile);
+    c->add_option("--out", o.out, "output PLY")->required();
+    c->add_option("--threads", o.threads, "CPU threads (0: all cores); output is the same for any count")
+        ->check(CLI::NonNegativeNumber);
+    c->callback([c, &o] {
+        if (c->count("--points") + c->count("--mesh") != 1) throw CLI::RequiredError("--points or --mesh");
+        o.chain_given = c->count("--chain") > 0;
+        parse_target(o.target);
+    });
+}
+
+void run_drag(const DragOptions& o) {
+    Skeleton skeleton = load_skeleton(o.skeleton, SkeletonRules::Tree);  // automatic rigs have junctions
+    DragInput input = read_input(o);
+    PointSet& set = input.set;
+    const Vec3<double> target = parse_target(o.target);
+    const int length = o.chain_given ? o.chain : std::min(o.chain, chain_capacity(skeleton, o.joint));
+    const ChainMode mode = o.keep_lengths ? ChainMode::keep_lengths : ChainMode::paper;
+    std::vector<Vec3<double>> centres = drag_joint(skeleton, o.joint, target, length, mode);
+
+    MetaballSkinner<double> skinner(skeleton, set.positions, binding_for(o, skeleton, set.positions), input.source);
+    std::vector<Vec3<double>> displacements(centres.size());
+    for (std::size_t j = 0; j < centres.size(); ++j) displacements[j] = centres[j] - skeleton.spheres[j].centre;
+    skinner.deform(displacements, set.positions, {o.threads});
+    write_point_set(o.out, set, input.format);
+
+    std::printf("dragged joint %d along %d joints:", o.joint, length);
+    for (int s : drag_chain(skeleton, o.joint, length))
+        std::printf(" %d -> (%.6g, %.6g, %.6g)", s, centres[s].x, centres[s].y, centres[s].z);
+    std::printf("\nwrote %zu points to %s\n", set.positions.size(), o.out.c_str());
+}
+
+}  // namespace bs::cli

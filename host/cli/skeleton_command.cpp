@@ -1,0 +1,107 @@
+#include "host/cli/skeleton_command.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "host/auto_rig.hpp"
+#include "host/mesh_io.hpp"
+#include "host/ply.hpp"
+#include "host/reeb_graph.hpp"
+
+namespace bs::cli {
+
+namespace {
+
+struct Extraction {
+    ReebGraph graph;
+    AutoRig rig;
+    std::size_t samples = 0;
+};
+
+Extraction extract(const SkeletonOptions& o) {
+    ReebOptions reeb;
+    reeb.intervals = o.intervals;
+    reeb.radius_coefficient = o.radius_coefficient;
+    reeb.threads = o.threads;
+    AutoRigOptions rig;
+    rig.threads = o.threads;
+    Extraction e;
+    if (!o.mesh.empty()) {
+        TriangleMesh mesh = load_triangle_mesh(o.mesh);
+        e.samples = mesh.vertices.size();
+        e.graph = extract_reeb_graph(mesh, reeb, o.mesh);
+        e.rig = build_auto_rig(e.graph, mesh, o.mesh, rig);
+    } else {
+        PointSet set = read_point_set(o.points);
+        e.samples = set.positions.size();
+        e.graph = extract_reeb_graph(set.positions, reeb, o.points);
+        e.rig = build_auto_rig(e.graph, set.positions, o.points, rig);
+    }
+    return e;
+}
+
+// What the extraction left aside or found odd, one clause each; empty when nothing.
+std::string notes(const SurfaceReport& r) {
+    std::string text;
+    auto add = [&](std::size_t count, const char* what) {
+        if (count > 0) text += (text.empty() ? "" : ", ") + std::to_string(count) + " " + what;
+    };
+    add(r.coincident_samples, "coincident samples merged");
+    add(r.degenerate_triangles, "degenerate triangles skipped");
+    add(r.isolated_vertices, "isolated vertices left unbound");
+    add(r.debris_parts, "small disconnected parts left unbound");
+    add(r.non_manifold_edges, "non-manifold edges");
+    add(r.merged_tiny_nodes, "tiny nodes merged");
+    return text;
+}
+
+int junction_count(const Skeleton& s) {
+    std::vector<int> degree(s.spheres.size(), 0);
+    for (const auto& b : s.bones) {
+        ++degree[b[0]];
+        ++degree[b[1]];
+    }
+    return int(std::count_if(degree.begin(), degree.end(), [](int d) { return d >= 3; }));
+}
+
+}  // namespace
+
+void add_skeleton_command(CLI::App& app, SkeletonOptions& o) {
+    CLI::App* c = app.add_subcommand("skeleton", "extract a sphere-mesh skeleton from a mesh or a point set "
+                                                 "(Reeb graph) and write it with its vertex binding");
+    auto* mesh = c->add_option("--mesh", o.mesh, "triangle mesh (OBJ, PLY, OFF, STL, glTF, ...)")->check(CLI::ExistingFile);
+    auto* points = c->add_option("--points", o.points, "point set PLY file (x y z)")->check(CLI::ExistingFile);
+    mesh->excludes(points);
+    c->add_option("--intervals", o.intervals, "k: equal intervals of the normalised geodesic function")
+        ->check(CLI::Range(kMinIntervals, kMaxIntervals))
+        ->capture_default_str();
+    c->add_option("--radius-coeff", o.radius_coefficient, "c: base-vertex radius r = sqrt(c * area)")
+        ->check(CLI::Range(kMinRadiusCoefficient, kMaxRadiusCoefficient))
+        ->capture_default_str();
+    c->add_option("--threads", o.threads, "CPU threads (0: all cores); output is the same for any count")
+        ->check(CLI::NonNegativeNumber);
+    c->add_option("--out", o.out, "skeleton JSON; the binding goes to OUT with .json replaced by .binding.json")
+        ->required();
+    c->callback([c] {
+        if (c->count("--mesh") + c->count("--points") != 1) throw CLI::RequiredError("--mesh or --points");
+    });
+}
+
+void run_skeleton(const SkeletonOptions& o) {
+    const auto start = std::chrono::steady_clock::now();
+    Extraction e = extract(o);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::string binding = binding_path_for(o.out);
+    save_skeleton(o.out, e.rig.skeleton);
+    save_binding(binding, e.rig, e.graph);
+    std::printf("skeleton: %zu spheres, %zu bones, %d junctions from %zu samples (%zu Reeb nodes, %d loops, %zu cut) "
+                "in %.2f s\n",
+                e.rig.skeleton.spheres.size(), e.rig.skeleton.bones.size(), junction_count(e.rig.skeleton), e.samples,
+                e.graph.nodes.size(), e.graph.loops, e.rig.cut_edges.size(), seconds);
+    const std::string note = notes(e.graph.report);
+    if (!note.empty()) std::printf("note: %s\n", note.c_str());
+    std::printf("wrote %s and %s\n", o.out.c_str(), binding.c_str());
+}
+
+}  // namespace bs::cli

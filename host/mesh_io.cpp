@@ -1,0 +1,105 @@
+#include "host/mesh_io.hpp"
+
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <assimp/Importer.hpp>
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <unordered_map>
+
+#include "host/errors.hpp"
+
+namespace bs {
+
+namespace {
+
+struct PositionKey {
+    double x, y, z;
+    bool operator==(const PositionKey& o) const { return x == o.x && y == o.y && z == o.z; }
+};
+
+struct PositionHash {
+    std::size_t operator()(const PositionKey& k) const {
+        std::hash<double> h;  // equal doubles hash equally, +0 and -0 included
+        std::size_t seed = h(k.x);
+        seed ^= h(k.y) + 0x9e3779b97f4a7c15ull + (seed << 6) + (seed >> 2);
+        seed ^= h(k.z) + 0x9e3779b97f4a7c15ull + (seed << 6) + (seed >> 2);
+        return seed;
+    }
+};
+
+void require_readable(const std::string& path) {
+    std::ifstream probe(path, std::ios::binary);
+    if (!probe) throw IoError(path + ": cannot open: " + std::strerror(errno));
+}
+
+// Appends one assimp mesh: its vertices, and its polygons fanned into triangles. Counts the faces skipped
+// (points and lines) and, per vertex, the polygons using it.
+void append_mesh(const aiMesh& in, const std::string& path, TriangleMesh& out, std::size_t& skipped,
+                 std::vector<int>& polygons_using) {
+    const int base = int(out.vertices.size());
+    for (unsigned v = 0; v < in.mNumVertices; ++v) {
+        Vec3<double> p{in.mVertices[v].x, in.mVertices[v].y, in.mVertices[v].z};
+        if (!all_finite(p))
+            throw InputError(path + ": vertex " + std::to_string(out.vertices.size()) + ": non-finite coordinate");
+        out.vertices.push_back(p);
+    }
+    polygons_using.resize(out.vertices.size(), 0);
+    for (unsigned f = 0; f < in.mNumFaces; ++f) {
+        const aiFace& face = in.mFaces[f];
+        if (face.mNumIndices < 3) {
+            ++skipped;
+            continue;
+        }
+        for (unsigned c = 0; c < face.mNumIndices; ++c) ++polygons_using[base + face.mIndices[c]];
+        for (unsigned c = 1; c + 1 < face.mNumIndices; ++c)
+            out.triangles.push_back({base + int(face.mIndices[0]), base + int(face.mIndices[c]),
+                                     base + int(face.mIndices[c + 1])});
+    }
+}
+
+void weld(TriangleMesh& mesh) {
+    WeldedPositions welded = weld_identical_positions(mesh.vertices);
+    for (auto& t : mesh.triangles)
+        for (int& v : t) v = welded.index_of[v];
+    mesh.vertices = std::move(welded.positions);
+}
+
+}  // namespace
+
+WeldedPositions weld_identical_positions(const std::vector<Vec3<double>>& positions) {
+    WeldedPositions out;
+    out.index_of.resize(positions.size());
+    std::unordered_map<PositionKey, int, PositionHash> first_index;
+    first_index.reserve(positions.size());
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        const Vec3<double>& p = positions[i];
+        auto [it, inserted] = first_index.emplace(PositionKey{p.x, p.y, p.z}, int(out.positions.size()));
+        if (inserted) out.positions.push_back(p);
+        out.index_of[i] = it->second;
+    }
+    return out;
+}
+
+TriangleMesh load_triangle_mesh(const std::string& path) {
+    require_readable(path);
+    Assimp::Importer importer;
+    // No triangulation step: assimp's asserts abort on some malformed files; fanning is done here.
+    const aiScene* scene = importer.ReadFile(path, aiProcess_PreTransformVertices | aiProcess_ValidateDataStructure);
+    if (!scene) throw InputError(path + ": cannot read as a mesh: " + importer.GetErrorString());
+    TriangleMesh mesh;
+    std::size_t skipped = 0;
+    std::vector<int> polygons_using;
+    for (unsigned m = 0; m < scene->mNumMeshes; ++m) append_mesh(*scene->mMeshes[m], path, mesh, skipped, polygons_using);
+    if (mesh.triangles.empty())
+        throw InputError(path + ": no polygons: the file holds " + std::to_string(mesh.vertices.size()) +
+                         " vertices and " + std::to_string(skipped) + " points or lines, a surface is needed");
+    // A soup (no vertex shared by two polygons) is how assimp delivers OBJ and STL: weld it.
+    if (std::all_of(polygons_using.begin(), polygons_using.end(), [](int uses) { return uses <= 1; })) weld(mesh);
+    return mesh;
+}
+
+}  // namespace bs

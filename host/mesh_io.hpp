@@ -1,0 +1,43 @@
+// Triangle meshes: reading OBJ, PLY, OFF (and the other formats assimp knows: STL, glTF, FBX, Collada,
+// ...) through assimp, and welding coincident positions.
+//
+// load_triangle_mesh() contract:
+//   - Every mesh of the file's scene, with its node transforms applied (aiProcess_PreTransformVertices),
+//     is appended in scene order. Units are the file's.
+//   - Polygons of 3+ corners are split into a fan from their first corner; points and lines are skipped.
+//   - Vertices are the importer's, in its order. PLY and OFF keep the file's vertex list as is (count and
+//     order, unreferenced vertices included), so per-vertex results (e.g. a skeleton binding) line up with
+//     the file. OBJ and STL come out of assimp as a triangle soup (one vertex per face corner): a soup —
+//     no vertex used by two faces — is welded by exact position (weld_identical_positions), keeping the
+//     order of first use.
+//   - Errors: IoError if the file cannot be opened; InputError, beginning with the path, if assimp cannot
+//     parse it (its message is quoted), if its data is invalid (assimp's validation), if a coordinate is not
+//     finite, or if it holds no polygon (only points or lines).
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "engine/vec.hpp"
+
+namespace bs {
+
+struct TriangleMesh {
+    std::vector<Vec3<double>> vertices;
+    std::vector<std::array<int, 3>> triangles;  // indices into vertices
+};
+
+TriangleMesh load_triangle_mesh(const std::string& path);
+
+// Positions with exact duplicates removed: `positions` holds each distinct position once, in order of
+// first occurrence, and index_of[i] is the index in `positions` of input position i. +0 and -0 count as
+// equal. O(n) expected (hash map).
+struct WeldedPositions {
+    std::vector<Vec3<double>> positions;
+    std::vector<int> index_of;
+};
+
+WeldedPositions weld_identical_positions(const std::vector<Vec3<double>>& positions);
+
+}  // namespace bs

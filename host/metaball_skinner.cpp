@@ -1,0 +1,169 @@
+#include "host/metaball_skinner.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "host/errors.hpp"
+
+namespace bs {
+
+using json_io::json;
+using json_io::Where;
+
+namespace {
+
+// The per-point pass indexes bindings with 32-bit offsets.
+void check_binding_size(std::size_t vertex_count) {
+    if (vertex_count >= std::numeric_limits<std::uint32_t>::max())
+        throw InputError("metaball binding: " + std::to_string(vertex_count) + " vertices exceed the 2^32 - 1 limit");
+}
+
+int nearest_sphere(const std::vector<Sphere<double>>& spheres, Vec3<double> p) {
+    int best = 0;
+    double best_distance = norm(p - spheres[0].centre) - spheres[0].radius;
+    for (std::size_t j = 1; j < spheres.size(); ++j) {
+        double distance = norm(p - spheres[j].centre) - spheres[j].radius;
+        if (distance < best_distance) {
+            best_distance = distance;
+            best = int(j);
+        }
+    }
+    return best;
+}
+
+void check_binding(const MetaballBinding& b, std::size_t vertex_count, std::size_t joint_count, const std::string& source) {
+    const std::string where = source + ": metaball binding: ";
+    if (b.vertex_count() != vertex_count)
+        throw InputError(where + std::to_string(b.vertex_count()) + " vertices bound, " + std::to_string(vertex_count) +
+                         " points given");
+    if (b.offsets.front() != 0 || b.offsets.back() != b.joints.size())
+        throw InputError(where + "offsets must run from 0 to the number of bound joints");
+    for (std::size_t i = 0; i < vertex_count; ++i)
+        if (b.offsets[i + 1] < b.offsets[i])
+            throw InputError(where + "vertex " + std::to_string(i) + ": offsets decrease");
+    for (std::size_t k = 0; k < b.joints.size(); ++k)
+        if (b.joints[k] >= joint_count)
+            throw InputError(where + "joint index " + std::to_string(b.joints[k]) + " out of range [0, " +
+                             std::to_string(joint_count) + ")");
+}
+
+}  // namespace
+
+MetaballBinding binding_from_regions(const std::vector<int>& region_of_vertex) {
+    check_binding_size(region_of_vertex.size());
+    MetaballBinding b;
+    b.offsets.reserve(region_of_vertex.size() + 1);
+    for (int region : region_of_vertex) {
+        if (region != kNoRegion) b.joints.push_back(std::uint32_t(region));
+        b.offsets.push_back(std::uint32_t(b.joints.size()));
+    }
+    return b;
+}
+
+MetaballBinding nearest_sphere_binding(const Skeleton& skeleton, const std::vector<Vec3<double>>& rest) {
+    std::vector<int> region(rest.size());
+    const long long n = static_cast<long long>(rest.size());
+#pragma omp parallel for schedule(static)
+    for (long long i = 0; i < n; ++i) region[std::size_t(i)] = nearest_sphere(skeleton.spheres, rest[std::size_t(i)]);
+    return binding_from_regions(region);
+}
+
+MetaballBinding parse_binding(const json& doc, std::size_t vertex_count, std::size_t joint_count, const Where& where) {
+    json_io::require_object(doc, where);
+    const json& list = json_io::member(doc, "binding", where);
+    json_io::require_array(list, where["binding"]);
+    if (list.size() != vertex_count)
+        where["binding"].fail("expected one node index per vertex (" + std::to_string(vertex_count) + "), got " +
+                              std::to_string(list.size()));
+    std::vector<int> region(vertex_count);
+    for (std::size_t i = 0; i < vertex_count; ++i) {
+        const json& entry = list[i];
+        bool unbound = entry.is_number_integer() && entry.get<long long>() == kNoRegion;
+        region[i] = unbound ? kNoRegion : json_io::index_in_range(entry, joint_count, where["binding"][i]);
+    }
+    return binding_from_regions(region);
+}
+
+MetaballBinding load_binding(const std::string& path, std::size_t vertex_count, std::size_t joint_count) {
+    return parse_binding(json_io::load(path), vertex_count, joint_count, Where{path, ""});
+}
+
+std::vector<double> influence_radii(const std::vector<Vec3<double>>& centres, const std::vector<Vec3<double>>& rest,
+                                    const MetaballBinding& binding) {
+    std::vector<double> radii(centres.size(), 0.0);
+    for (std::size_t i = 0; i < rest.size(); ++i)
+        for (std::uint32_t k = binding.offsets[i]; k < binding.offsets[i + 1]; ++k) {
+            std::uint32_t j = binding.joints[k];
+            radii[j] = std::max(radii[j], norm(rest[i] - centres[j]));
+        }
+    return radii;
+}
+
+std::vector<Vec3<double>> rest_centres(const Skeleton& skeleton) {
+    std::vector<Vec3<double>> centres;
+    centres.reserve(skeleton.spheres.size());
+    for (const Sphere<double>& s : skeleton.spheres) centres.push_back(s.centre);
+    return centres;
+}
+
+std::vector<Vec3<double>> posed_centres(const Skeleton& skeleton, const Pose& pose) {
+    std::vector<Rigid<double>> posed = posed_bones(skeleton, pose);
+    std::vector<Vec3<double>> centres = rest_centres(skeleton);
+    for (std::size_t k = 0; k < skeleton.bone_count(); ++k) {
+        const int child = skeleton.bones[k][1];
+        centres[child] = posed[k].apply(skeleton.spheres[child].centre);
+        if (skeleton.parent_bone[k] < 0) {
+            const int root = skeleton.bones[k][0];
+            centres[root] = posed[k].apply(skeleton.spheres[root].centre);
+        }
+    }
+    return centres;
+}
+
+template <class T>
+MetaballSkinner<T>::MetaballSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest, MetaballBinding binding,
+                                    const std::string& source)
+    : skeleton_(std::move(skeleton)), binding_(std::move(binding)) {
+    check_binding(binding_, rest.size(), skeleton_.spheres.size(), source);
+    rest_.reserve(rest.size());
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+        if (!all_finite(rest[i])) throw InputError(source + ": vertex " + std::to_string(i) + ": non-finite position");
+        rest_.push_back(Vec3<T>(rest[i]));
+    }
+    radii_ = influence_radii(rest_centres(skeleton_), rest, binding_);
+}
+
+template <class T>
+void MetaballSkinner<T>::deform(const std::vector<Vec3<double>>& displacements, std::vector<Vec3<T>>& out,
+                                cpu::Exec exec) const {
+    if (displacements.size() != skeleton_.spheres.size())
+        throw InputError("metaball deformation: " + std::to_string(displacements.size()) + " displacements for " +
+                         std::to_string(skeleton_.spheres.size()) + " joints");
+    std::vector<MetaballJoint<T>> table(displacements.size());
+    for (std::size_t j = 0; j < table.size(); ++j) {
+        if (!all_finite(displacements[j]))
+            throw InputError("metaball deformation: joint " + std::to_string(j) + ": non-finite displacement");
+        table[j] = MetaballJoint<T>(
+            MetaballJoint<double>{skeleton_.spheres[j].centre, radii_[j], displacements[j]});
+    }
+    out.resize(rest_.size());
+    cpu::deform_metaball(MetaballJob<T>{{&rest_.data()->x, 3}, binding_.offsets.data(), binding_.joints.data(),
+                                        rest_.size(), table.data(), table.size(), {&out.data()->x, 3}},
+                         exec);
+}
+
+template <class T>
+void MetaballSkinner<T>::deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec) const {
+    if (pose.joints.size() != skeleton_.bone_count())
+        throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " +
+                         std::to_string(skeleton_.bone_count()));
+    std::vector<Vec3<double>> posed = posed_centres(skeleton_, pose);
+    std::vector<Vec3<double>> displacements(posed.size());
+    for (std::size_t j = 0; j < posed.size(); ++j) displacements[j] = posed[j] - skeleton_.spheres[j].centre;
+    deform(displacements, out, exec);
+}
+
+template class MetaballSkinner<float>;
+template class MetaballSkinner<double>;
+
+}  // namespace bs

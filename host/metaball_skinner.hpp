@@ -1,0 +1,92 @@
+// Metaball deformation of a point set (seed 001 §1.3) on the CPU backend: the fourth skinning method.
+//
+// Every sphere of the skeleton is a joint (a constraint source of the paper). Each vertex is bound to the
+// region of one joint (or none):
+//   - from a vertex-to-node binding file when the skeleton came from the Reeb extraction (node i is
+//     sphere i of the extracted skeleton); format {"binding": [node index per vertex]}, -1 for a vertex
+//     in no node (e.g. one of a filtered tiny component); other members are ignored;
+//   - otherwise from the nearest joint sphere: the sphere j with the smallest |v − c_j| − r_j (distance to
+//     its surface, negative inside), ties to the lowest index.
+// R_j is the distance from c_j to the farthest vertex bound to j (paper §1.3 step 3); a joint with no bound
+// vertex has R_j = 0 and moves nothing. Per pose, d_j is the displacement of sphere j's centre, and
+//     v' = v + Σ_{j binding v} d_j · f(|v − c_j|, R_j)        (engine/metaball.hpp).
+// Units are the input's. Rest data and radii are computed in double; the pass runs in T.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "host/json_io.hpp"
+#include "host/pose.hpp"
+#include "host/skeleton.hpp"
+#include "kernels/passes.hpp"
+
+namespace bs {
+
+// Which joints bind each vertex, as a compressed list: vertex i is bound to
+// joints[offsets[i] .. offsets[i + 1]). offsets has vertex_count() + 1 entries, offsets[0] = 0.
+struct MetaballBinding {
+    std::vector<std::uint32_t> offsets{0};
+    std::vector<std::uint32_t> joints;
+
+    std::size_t vertex_count() const { return offsets.size() - 1; }
+};
+
+// Marks a vertex bound to no joint in a per-vertex region list.
+constexpr int kNoRegion = -1;
+
+// One region per vertex: region_of_vertex[i] is a joint index, or kNoRegion.
+MetaballBinding binding_from_regions(const std::vector<int>& region_of_vertex);
+
+// Nearest-joint-sphere rule (see above). Parallel over vertices; deterministic.
+MetaballBinding nearest_sphere_binding(const Skeleton& skeleton, const std::vector<Vec3<double>>& rest);
+
+// Reads {"binding": [node index per vertex]} (node indices in [0, joint_count) or -1). InputError naming
+// the file and element for a wrong count, a non-integer or an index out of range; IoError if unreadable.
+MetaballBinding parse_binding(const json_io::json& doc, std::size_t vertex_count, std::size_t joint_count,
+                              const json_io::Where& where);
+MetaballBinding load_binding(const std::string& path, std::size_t vertex_count, std::size_t joint_count);
+
+// R_j per joint: the largest |v − c_j| over the vertices bound to j, 0 when none is.
+std::vector<double> influence_radii(const std::vector<Vec3<double>>& centres, const std::vector<Vec3<double>>& rest,
+                                    const MetaballBinding& binding);
+
+// Rest centres of the skeleton's spheres, and their posed centres under a pose (forward kinematics: a
+// sphere moves with the bone it ends, the root sphere with the first bone).
+std::vector<Vec3<double>> rest_centres(const Skeleton& skeleton);
+std::vector<Vec3<double>> posed_centres(const Skeleton& skeleton, const Pose& pose);
+
+template <class T>
+class MetaballSkinner {
+    static_assert(sizeof(Vec3<T>) == 3 * sizeof(T), "Vec3 must be packed xyz");
+
+public:
+    // Checks the binding against the points and the skeleton (InputError naming `source`): one entry per
+    // point, offsets starting at 0 and non-decreasing, joint indices < sphere count; and finite points.
+    MetaballSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest, MetaballBinding binding,
+                    const std::string& source);
+
+    std::size_t size() const { return rest_.size(); }
+    const Skeleton& skeleton() const { return skeleton_; }
+    const MetaballBinding& binding() const { return binding_; }
+    const std::vector<double>& radii() const { return radii_; }  // R_j, one per sphere
+
+    // Deforms every point for one displacement d_j per sphere (finite; InputError otherwise); `out` is
+    // resized to size().
+    void deform(const std::vector<Vec3<double>>& displacements, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const;
+
+    // d_j = posed centre − rest centre of sphere j under `pose`.
+    void deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const;
+
+private:
+    Skeleton skeleton_;
+    std::vector<Vec3<T>> rest_;
+    MetaballBinding binding_;
+    std::vector<double> radii_;
+};
+
+extern template class MetaballSkinner<float>;
+extern template class MetaballSkinner<double>;
+
+}  // namespace bs

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# `baseskin drag` and `animate --method metaball` as a user meets them: outputs, exit codes, messages.
+# usage: drag.sh BASESKIN_BINARY TEST_DATA_DIR
+set -u
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+# expect CODE MESSAGE_FRAGMENT -- ARGS...
+expect() {
+    local code=$1 fragment=$2
+    shift 3
+    local out
+    out=$("$bin" "$@" 2>&1)
+    local got=$?
+    if [ "$got" -ne "$code" ] || ! grep -qF -- "$fragment" <<<"$out"; then
+        fail "baseskin $* -> exit $got (want $code), output:"
+        echo "$out" | sed 's/^/    /'
+        echo "    (wanted to contain: $fragment)"
+    fi
+}
+
+# Vertex rows of an ASCII PLY (x y z per line after the header).
+rows() { sed '1,/^end_header/d' "$1"; }
+
+# A chain along x, spheres 0..3, and points on the axis and around it, plus a triangle (faces kept).
+echo '{"spheres": [[0,0,0,1],[4,0,0,1],[7,0,0,0.8],[10,0,0,0.5]], "bones": [[0,1],[1,2],[2,3]]}' >"$tmp/skeleton.json"
+cat >"$tmp/points.ply" <<'EOF'
+ply
+format ascii 1.0
+element vertex 6
+property float x
+property float y
+property float z
+element face 1
+property list uchar int vertex_indices
+end_header
+0 1 0
+4 1 0
+7 0.8 0
+10 0 0
+10 0.5 0
+30 0 0
+3 0 1 2
+EOF
+drag=(drag --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply")
+
+expect 0 "--joint" -- drag --help
+
+# Joint 3 dragged by (0, 4, 0) along 3 joints: joint 2 moves by half of it, joint 1 is held. The vertex
+# at joint 3's centre moves by the whole drag; the far vertex (nearest to joint 3, and its R) stays.
+expect 0 "dragged joint 3 along 3 joints: 1 -> (4, 0, 0) 2 -> (7, 2, 0) 3 -> (10, 4, 0)" -- "${drag[@]}" --joint 3 --to 10,4,0 --out "$tmp/dragged.ply"
+[ "$(rows "$tmp/dragged.ply" | sed -n 4p)" = "10 4 0" ] || fail "the vertex at the dragged joint did not follow it: $(rows "$tmp/dragged.ply" | sed -n 4p)"
+[ "$(rows "$tmp/dragged.ply" | sed -n 6p)" = "30 0 0" ] || fail "the farthest vertex of a region moved: $(rows "$tmp/dragged.ply" | sed -n 6p)"
+[ "$(rows "$tmp/dragged.ply" | sed -n 1p)" = "0 1 0" ] || fail "a vertex of a held joint moved"
+[ "$(rows "$tmp/dragged.ply" | sed -n 7p)" = "3 0 1 2" ] || fail "the face was not kept"
+head -2 "$tmp/dragged.ply" | grep -q "format ascii" || fail "ASCII input did not give ASCII output"
+
+# The default chain is 3 joints, or as many as the walk holds: joint 1 has only the root above it.
+expect 0 "dragged joint 1 along 2 joints" -- "${drag[@]}" --joint 1 --to 4,1,0 --out "$tmp/short.ply"
+# From the root the chain walks towards the tip.
+expect 0 "dragged joint 0 along 4 joints: 3 -> (10, 0, 0)" -- "${drag[@]}" --joint 0 --to -2,0,0 --chain 4 --out "$tmp/root.ply"
+# Keeping lengths: an out-of-reach target straightens the chain towards it (bones 4, 3, 3 from the origin).
+expect 0 "0 -> (0, 0, 0) 1 -> (0, 4, 0) 2 -> (0, 7, 0) 3 -> (0, 10, 0)" -- "${drag[@]}" --joint 3 --to 0,20,0 --chain 4 --keep-lengths --out "$tmp/lengths.ply"
+
+# A binding file (as written by the Reeb extraction): vertex 4 is unbound, and the moved joints 1 and 2
+# bind no vertex at all (R = 0): no field, no NaN, nothing moves.
+echo '{"binding": [0, 3, 3, 3, -1, 3]}' >"$tmp/binding.json"
+expect 0 "wrote 6 points" -- "${drag[@]}" --joint 2 --to 7,3,0 --chain 3 --binding "$tmp/binding.json" --out "$tmp/bound.ply"
+if rows "$tmp/bound.ply" | grep -qiE "nan|inf"; then fail "non-finite output for a joint with no bound vertex"; fi
+[ "$(rows "$tmp/bound.ply" | sed -n 5p)" = "10 0.5 0" ] || fail "an unbound vertex moved"
+
+# A skeleton with a junction (as the automatic rig writes them) can be dragged; the other branch stays.
+echo '{"spheres": [[0,0,0,1],[4,0,0,1],[7,2,0,0.5],[7,-2,0,0.5]], "bones": [[0,1],[1,2],[1,3]]}' >"$tmp/y.json"
+expect 0 "dragged joint 3 along 3 joints: 0 -> (0, 0, 0) 1 -> (4, -1, 0) 3 -> (7, -4, 0)" -- drag --skeleton "$tmp/y.json" --points "$tmp/points.ply" --joint 3 --to 7,-4,0 --out "$tmp/y.ply"
+
+# The extraction's binding beside the skeleton (S.json -> S.binding.json) is picked up without --binding.
+cp "$tmp/skeleton.json" "$tmp/rigged.json"
+echo '{"binding": [0, 1, 2, -1, 3, 3], "reeb": {}}' >"$tmp/rigged.binding.json"
+expect 0 "binding: $tmp/rigged.binding.json" -- drag --skeleton "$tmp/rigged.json" --points "$tmp/points.ply" --joint 3 --to 10,4,0 --out "$tmp/rigged.ply"
+[ "$(rows "$tmp/rigged.ply" | sed -n 4p)" = "10 0 0" ] || fail "the binding file's unbound vertex moved"
+expect 0 "binding: nearest joint sphere" -- "${drag[@]}" --joint 3 --to 10,4,0 --out "$tmp/nearest.ply"
+
+# A mesh (read through the mesh loader) comes back as a binary PLY with its triangles.
+printf 'v 0 1 0\nv 4 1 0\nv 10 0 0\nv 10 0.5 0\nf 1 2 3\nf 2 3 4\n' >"$tmp/mesh.obj"
+expect 0 "wrote 4 points" -- drag --skeleton "$tmp/skeleton.json" --mesh "$tmp/mesh.obj" --joint 3 --to 10,4,0 --out "$tmp/mesh.ply"
+head -c 400 "$tmp/mesh.ply" | grep -aq "element face 2" || fail "the mesh's triangles were not written"
+expect 1 "--points or --mesh is required" -- drag --skeleton "$tmp/skeleton.json" --joint 3 --to 1,2,3 --out "$tmp/o.ply"
+expect 1 "excludes" -- drag --skeleton "$tmp/skeleton.json" --mesh "$tmp/mesh.obj" --points "$tmp/points.ply" --joint 3 --to 1,2,3 --out "$tmp/o.ply"
+
+# Bad input, one check each.
+expect 2 "drag: joint 4 out of range [0, 4)" -- "${drag[@]}" --joint 4 --to 1,2,3 --out "$tmp/o.ply"
+expect 2 "drag: joint -1 out of range [0, 4)" -- "${drag[@]}" --joint -1 --to 1,2,3 --out "$tmp/o.ply"
+expect 2 "drag: the target position is not finite" -- "${drag[@]}" --joint 3 --to nan,0,0 --out "$tmp/o.ply"
+expect 2 "drag: the target position is not finite" -- "${drag[@]}" --joint 3 --to 1,inf,0 --out "$tmp/o.ply"
+expect 2 "drag: chain length 5 out of range [2, 4]" -- "${drag[@]}" --joint 3 --to 1,2,3 --chain 5 --out "$tmp/o.ply"
+expect 2 "drag: chain length 1 out of range [2, 4]" -- "${drag[@]}" --joint 3 --to 1,2,3 --chain 1 --out "$tmp/o.ply"
+expect 2 "drag: chain length 3 out of range [2, 2]" -- "${drag[@]}" --joint 1 --to 1,2,3 --chain 3 --out "$tmp/o.ply"
+expect 1 "expected x,y,z" -- "${drag[@]}" --joint 3 --to 1,2 --out "$tmp/o.ply"
+expect 1 "expected x,y,z" -- "${drag[@]}" --joint 3 --to 1,2,3,4 --out "$tmp/o.ply"
+expect 1 "--to is required" -- "${drag[@]}" --joint 3 --out "$tmp/o.ply"
+echo '{"binding": [0, 1]}' >"$tmp/short_binding.json"
+expect 2 "short_binding.json: binding: expected one node index per vertex (6), got 2" -- "${drag[@]}" --joint 3 --to 1,2,3 --binding "$tmp/short_binding.json" --out "$tmp/o.ply"
+echo '{"binding": [0, 1, 2, 3, 4, 9]}' >"$tmp/far_binding.json"
+expect 2 "far_binding.json: binding[4]: index 4 out of range [0, 4)" -- "${drag[@]}" --joint 3 --to 1,2,3 --binding "$tmp/far_binding.json" --out "$tmp/o.ply"
+expect 3 "cannot" -- "${drag[@]}" --joint 3 --to 1,2,3 --out "$tmp/no/such/dir/o.ply"
+
+# The fourth method of animate: a root translation moves the vertex at a joint's centre with it.
+echo '{"root": {"translation": [0, 0, 2]}}' >"$tmp/lift.json"
+expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/lift.json" --method metaball --out "$tmp/lifted.ply"
+[ "$(rows "$tmp/lifted.ply" | sed -n 4p)" = "10 0 2" ] || fail "metaball animate: the vertex at joint 3 did not follow it: $(rows "$tmp/lifted.ply" | sed -n 4p)"
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures drag check(s) failed"
+    exit 1
+fi
+echo "all drag checks passed"

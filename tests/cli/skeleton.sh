@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# `baseskin skeleton` as a user meets it: a capsule mesh (OFF) and its vertices as a point set (PLY) give
+# a skeleton and a binding; bad command lines and bad files give the documented exit codes.
+# usage: skeleton.sh BASESKIN_BINARY TEST_DATA_DIR
+set -u
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+# expect CODE MESSAGE_FRAGMENT -- ARGS...
+expect() {
+    local code=$1 fragment=$2
+    shift 3
+    local out
+    out=$("$bin" "$@" 2>&1)
+    local got=$?
+    if [ "$got" -ne "$code" ] || ! grep -qF -- "$fragment" <<<"$out"; then
+        echo "FAIL: baseskin $* -> exit $got (want $code), output:"
+        echo "$out" | sed 's/^/    /'
+        echo "    (wanted to contain: $fragment)"
+        failures=$((failures + 1))
+    fi
+}
+
+# A capsule about x (radius 1, axis from -2 to 2): rings of 24 vertices, a pole at each end.
+awk 'BEGIN {
+    pi = 3.14159265358979; seg = 24; n = 0
+    for (i = 1; i < 6; ++i) { a = pi / 2 * i / 6; x[n] = -2 - cos(a); r[n] = sin(a); ++n }
+    for (i = 0; i <= 12; ++i) { x[n] = -2 + 4 * i / 12; r[n] = 1; ++n }
+    for (i = 5; i >= 1; --i) { a = pi / 2 * i / 6; x[n] = 2 + cos(a); r[n] = sin(a); ++n }
+    verts = n * seg + 2; faces = 2 * seg * n
+    print "OFF"; print verts, faces, 0
+    print -3, 0, 0
+    for (k = 0; k < n; ++k) for (s = 0; s < seg; ++s) print x[k], r[k] * cos(2 * pi * s / seg), r[k] * sin(2 * pi * s / seg)
+    print 3, 0, 0
+    for (s = 0; s < seg; ++s) print 3, 0, 1 + (s + 1) % seg, 1 + s
+    for (k = 0; k + 1 < n; ++k) for (s = 0; s < seg; ++s) {
+        a = 1 + k * seg + s; b = 1 + k * seg + (s + 1) % seg; c = b + seg; d = a + seg
+        print 3, a, b, c; print 3, a, c, d
+    }
+    last = verts - 1
+    for (s = 0; s < seg; ++s) print 3, last, 1 + (n - 1) * seg + s, 1 + (n - 1) * seg + (s + 1) % seg
+}' >"$tmp/capsule.off"
+{
+    printf 'ply\nformat ascii 1.0\nelement vertex %s\nproperty float x\nproperty float y\nproperty float z\nend_header\n' \
+        "$(sed -n 2p "$tmp/capsule.off" | cut -d' ' -f1)"
+    sed -n "3,$(( $(sed -n 2p "$tmp/capsule.off" | cut -d' ' -f1) + 2 ))p" "$tmp/capsule.off"
+} >"$tmp/capsule_points.ply"
+
+expect 0 "--intervals" -- skeleton --help
+expect 0 "wrote $tmp/s.json and $tmp/s.binding.json" -- skeleton --mesh "$tmp/capsule.off" --out "$tmp/s.json"
+grep -q '"spheres"' "$tmp/s.json" || { echo "FAIL: no skeleton written"; failures=$((failures + 1)); }
+grep -q '"binding"' "$tmp/s.binding.json" || { echo "FAIL: no binding written"; failures=$((failures + 1)); }
+expect 0 "0 junctions" -- skeleton --points "$tmp/capsule_points.ply" --intervals 6 --radius-coeff 0.01 --threads 1 --out "$tmp/p.json"
+
+expect 1 "--mesh or --points" -- skeleton --out "$tmp/x.json"
+expect 1 "excludes" -- skeleton --mesh "$tmp/capsule.off" --points "$tmp/capsule_points.ply" --out "$tmp/x.json"
+expect 1 "--intervals" -- skeleton --mesh "$tmp/capsule.off" --intervals 1 --out "$tmp/x.json"
+expect 1 "--radius-coeff" -- skeleton --mesh "$tmp/capsule.off" --radius-coeff 0 --out "$tmp/x.json"
+expect 1 "File does not exist" -- skeleton --mesh "$tmp/none.obj" --out "$tmp/x.json"
+echo "not a mesh" >"$tmp/garbage.obj"
+expect 2 "garbage.obj: cannot read as a mesh" -- skeleton --mesh "$tmp/garbage.obj" --out "$tmp/x.json"
+printf 'OFF\n4 2 0\n0 0 0\n1 0 0\n2 0 0\n3 0 0\n3 0 1 2\n3 1 2 3\n' >"$tmp/flat.off"
+expect 2 "flat.off: the surface has no area" -- skeleton --mesh "$tmp/flat.off" --out "$tmp/x.json"
+expect 3 "cannot open for writing" -- skeleton --mesh "$tmp/capsule.off" --out "$tmp/no/such/dir/s.json"
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures check(s) failed"
+    exit 1
+fi
+echo "all skeleton CLI checks passed"

@@ -1,0 +1,59 @@
+// Baseline skinning, part 1: the per-point code is 20 bytes (DESIGN "a whole code (16–20 bytes)"), and
+// encoding is deterministic and independent of the thread count: the codes of encode_points run under
+// 1, 2 and 3 OpenMP threads, of encode_point one by one, and of two BaselineSkinners, agree byte for byte.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "engine/baseline/code.hpp"
+#include "host/baseline_rig.hpp"
+#include "host/baseline_skinner.hpp"
+#include "tests/support/baseline.hpp"
+#include "tests/support/points.hpp"
+
+namespace bs {
+namespace {
+
+TEST(BaselineCode, IsTwentyBytesOfPlainData) {
+    EXPECT_EQ(sizeof(BaselineCode), 20u);
+    EXPECT_TRUE(std::is_trivially_copyable<BaselineCode>::value);
+    EXPECT_TRUE(std::is_standard_layout<BaselineCode>::value);
+}
+
+bool same_bytes(const std::vector<BaselineCode>& a, const std::vector<BaselineCode>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(BaselineCode)) == 0;
+}
+
+// Restores OpenMP's default thread count when the test ends.
+struct ThreadCountGuard {
+    int saved = omp_get_max_threads();
+    ~ThreadCountGuard() { omp_set_num_threads(saved); }
+};
+
+TEST(BaselineCode, EncodingIsDeterministicAndIndependentOfTheThreadCount) {
+    ThreadCountGuard guard;
+    for (const auto& chain : testing::all_chains()) {
+        std::vector<BaselineBone<double>> bones = make_baseline_bones(chain.skeleton);
+        // More points than one dynamic-schedule chunk per thread, so threads really split the work.
+        std::vector<Vec3<double>> points = testing::points_around(chain.skeleton, 12000, 19, -1.0, 2.0);
+        std::vector<BaselineCode> one_by_one;
+        for (const auto& p : points) one_by_one.push_back(encode_point(bones, p));
+        for (int threads : {1, 2, 3}) {
+            omp_set_num_threads(threads);
+            std::vector<BaselineCode> codes = encode_points(bones, points, chain.name);
+            EXPECT_TRUE(same_bytes(codes, one_by_one)) << chain.name << ": " << threads << " threads";
+        }
+        // Padding-free: the struct's bytes are all fields, so byte equality is field equality.
+        static_assert(sizeof(BaselineCode) == 2 * sizeof(std::uint16_t) + 4 * sizeof(float), "no padding");
+        omp_set_num_threads(guard.saved);
+        BaselineSkinner<float> first(chain.skeleton, points, chain.name), second(chain.skeleton, points, chain.name);
+        EXPECT_TRUE(same_bytes(first.codes(), second.codes())) << chain.name;
+        EXPECT_TRUE(same_bytes(first.codes(), one_by_one)) << chain.name;
+    }
+}
+
+}  // namespace
+}  // namespace bs

@@ -1,0 +1,159 @@
+#include "host/auto_rig.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "host/errors.hpp"
+#include "host/json_io.hpp"
+#include "tests/support/shapes.hpp"
+#include "tests/support/temp_file.hpp"
+
+namespace bs {
+namespace {
+
+constexpr double kRadius = 1.0, kHalfLength = 2.0;
+
+const TriangleMesh& capsule() {
+    static const TriangleMesh mesh = testing::capsule_mesh(kRadius, kHalfLength, 48);
+    return mesh;
+}
+
+std::vector<int> sphere_degrees(const Skeleton& s) {
+    std::vector<int> degree(s.spheres.size(), 0);
+    for (const auto& b : s.bones) {
+        ++degree[b[0]];
+        ++degree[b[1]];
+    }
+    return degree;
+}
+
+// A chain along the capsule's axis, every sphere inside the capsule (to `inside_tolerance` × radius), and
+// the spheres of the cylindrical section (centre between the two hemisphere centres) within 10% of the
+// capsule's radius.
+void expect_capsule_rig(const Skeleton& s, double axis_tolerance, double inside_tolerance) {
+    std::vector<int> degree = sphere_degrees(s);
+    EXPECT_EQ(std::count(degree.begin(), degree.end(), 1), 2);
+    EXPECT_EQ(std::count(degree.begin(), degree.end(), 2), int(s.spheres.size()) - 2);
+    int cylinder_spheres = 0;
+    for (std::size_t i = 0; i < s.spheres.size(); ++i) {
+        const Sphere<double>& sphere = s.spheres[i];
+        const double off_axis = std::hypot(sphere.centre.y, sphere.centre.z);
+        EXPECT_LT(off_axis, axis_tolerance) << "sphere " << i;
+        const double to_axis = testing::distance_to_segment(sphere.centre, {-kHalfLength, 0, 0}, {kHalfLength, 0, 0});
+        EXPECT_LE(to_axis + sphere.radius, kRadius * (1 + inside_tolerance)) << "sphere " << i << " leaves the capsule";
+        if (std::fabs(sphere.centre.x) <= kHalfLength) {
+            ++cylinder_spheres;
+            EXPECT_NEAR(sphere.radius, kRadius, 0.1 * kRadius) << "sphere " << i;
+        }
+    }
+    EXPECT_GE(cylinder_spheres, 5);
+}
+
+TEST(AutoRig, CapsuleGivesChainOfSpheresWithTheTubeRadius) {
+    ReebGraph g = extract_reeb_graph(capsule(), {}, "capsule");
+    AutoRig rig = build_auto_rig(g, capsule(), "capsule");
+    expect_capsule_rig(rig.skeleton, 0.01 * kRadius, 1e-9);
+    EXPECT_TRUE(rig.cut_edges.empty());
+    EXPECT_EQ(rig.skeleton.root_sphere, rig.sphere_of_node[0]);  // the middle band, lowest μ
+}
+
+TEST(AutoRig, NestedSpheresOfTheRoundedEndsCollapse) {
+    ReebGraph g = extract_reeb_graph(capsule(), {}, "capsule");
+    AutoRigOptions options;
+    AutoRig rig = build_auto_rig(g, capsule(), "capsule", options);
+    EXPECT_LT(rig.skeleton.spheres.size(), g.nodes.size());
+    for (const auto& b : rig.skeleton.bones) {
+        const Sphere<double>& a = rig.skeleton.spheres[b[0]];
+        const Sphere<double>& c = rig.skeleton.spheres[b[1]];
+        EXPECT_GE(norm(a.centre - c.centre) - std::fabs(a.radius - c.radius),
+                  options.nesting_margin * std::max(a.radius, c.radius));
+    }
+    // Every node is carried by a sphere, and the binding follows the nodes.
+    for (std::size_t v = 0; v < capsule().vertices.size(); ++v)
+        EXPECT_EQ(rig.sphere_of_vertex[v], rig.sphere_of_node[g.node_of_vertex[v]]);
+}
+
+TEST(AutoRig, CapsulePointSetGivesTheSameKindOfRig) {
+    const std::vector<Vec3<double>> points = testing::capsule_points(kRadius, kHalfLength, 6000, 7);
+    AutoRig rig = build_auto_rig(extract_reeb_graph(points, {}, "points"), points, "points");
+    // The nearest sample is a little farther than the surface, and centroids of random samples are a little
+    // off the axis.
+    expect_capsule_rig(rig.skeleton, 0.1 * kRadius, 0.02);
+}
+
+TEST(AutoRig, YTubeHasOneJunctionSphere) {
+    const TriangleMesh y = testing::y_tube_mesh(0.5, 2.0, 0.1);
+    AutoRig rig = build_auto_rig(extract_reeb_graph(y, {}, "y"), y, "y");
+    std::vector<int> degree = sphere_degrees(rig.skeleton);
+    EXPECT_EQ(std::count(degree.begin(), degree.end(), 3), 1);
+    EXPECT_EQ(std::count(degree.begin(), degree.end(), 1), 3);
+    const int junction = int(std::find(degree.begin(), degree.end(), 3) - degree.begin());
+    EXPECT_EQ(rig.skeleton.root_sphere, junction);  // the Y's centre has the lowest μ
+    EXPECT_NEAR(rig.skeleton.spheres[junction].radius, 0.5, 0.05);
+}
+
+TEST(AutoRig, TorusLoopIsCutIntoATree) {
+    const TriangleMesh torus = testing::torus_mesh(2.0, 0.7, 120, 40);
+    ReebGraph g = extract_reeb_graph(torus, {}, "torus");
+    AutoRig rig = build_auto_rig(g, torus, "torus");
+    EXPECT_EQ(rig.cut_edges.size(), 1u);
+    EXPECT_EQ(rig.skeleton.bones.size(), rig.skeleton.spheres.size() - 1);
+}
+
+TEST(AutoRig, SkeletonAndBindingFilesRoundTrip) {
+    ReebGraph g = extract_reeb_graph(capsule(), {}, "capsule");
+    AutoRig rig = build_auto_rig(g, capsule(), "capsule");
+    const std::string skeleton_path = testing::temp_path("rig.json");
+    const std::string binding_path = binding_path_for(skeleton_path);
+    save_skeleton(skeleton_path, rig.skeleton);
+    save_binding(binding_path, rig, g);
+    Skeleton loaded = load_skeleton(skeleton_path, SkeletonRules::Tree);
+    EXPECT_EQ(loaded.bones, rig.skeleton.bones);
+    json_io::json doc = json_io::load(binding_path);
+    EXPECT_EQ(doc["binding"].get<std::vector<int>>(), rig.sphere_of_vertex);
+    EXPECT_EQ(doc["reeb"]["nodes"].size(), g.nodes.size());
+    EXPECT_EQ(doc["reeb"]["loops"].get<int>(), 0);
+}
+
+TEST(AutoRig, BindingPathSitsNextToTheSkeleton) {
+    EXPECT_EQ(binding_path_for("out/body.json"), "out/body.binding.json");
+    EXPECT_EQ(binding_path_for("body"), "body.binding.json");
+}
+
+TEST(AutoRigInvalid, BallLikeBodyCollapsesIntoOneSphere) {
+    // Three nodes on the axis of a ball, at heights 0, 0.3 and 0.6: their largest empty balls (radii 1, 0.7,
+    // 0.4) all touch the ball's surface at its pole, nested: everything collapses into the first.
+    const std::vector<Vec3<double>> surface = testing::capsule_points(1.0, 0.0, 4000, 3);
+    ReebGraph g;
+    g.intervals = 3;
+    for (int i = 0; i < 3; ++i) g.nodes.push_back({i, 1.0, {0.3 * i, 0, 0}, {}});
+    g.edges = {{0, 1}, {1, 2}};
+    g.node_of_vertex.assign(surface.size(), 0);
+    try {
+        build_auto_rig(g, surface, "ball.obj");
+        FAIL() << "expected an error";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("ball.obj: the skeleton collapses into a single sphere", 0), 0u) << e.what();
+    }
+}
+
+TEST(AutoRigInvalid, OptionsOutOfRange) {
+    ReebGraph g = extract_reeb_graph(capsule(), {}, "capsule");
+    AutoRigOptions no_margin;
+    no_margin.nesting_margin = 0;
+    EXPECT_THROW(build_auto_rig(g, capsule(), "capsule", no_margin), InputError);
+    AutoRigOptions no_floor;
+    no_floor.min_radius_fraction = -1;
+    EXPECT_THROW(build_auto_rig(g, capsule(), "capsule", no_floor), InputError);
+}
+
+TEST(AutoRigInvalid, SurfaceThatIsNotTheGraphs) {
+    ReebGraph g = extract_reeb_graph(capsule(), {}, "capsule");
+    std::vector<Vec3<double>> too_few(capsule().vertices.begin(), capsule().vertices.end() - 1);
+    EXPECT_THROW(build_auto_rig(g, too_few, "points"), InputError);
+}
+
+}  // namespace
+}  // namespace bs

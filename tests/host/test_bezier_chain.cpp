@@ -1,0 +1,197 @@
+// Bézier propagation along a chain (seed 001 §1.2, DESIGN §3): the paper's update is P1' = P1 + vec/2,
+// so along a chain the motion halves at each joint; the length-keeping variant keeps lengths to 1e-6;
+// the chain a drag walks; and one test per invalid input.
+#include "host/bezier_chain.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "host/errors.hpp"
+#include "tests/support/chains.hpp"
+#include "tests/support/random.hpp"
+
+namespace bs {
+namespace {
+
+void expect_near(Vec3<double> a, Vec3<double> b, double tol) {
+    EXPECT_NEAR(a.x, b.x, tol);
+    EXPECT_NEAR(a.y, b.y, tol);
+    EXPECT_NEAR(a.z, b.z, tol);
+}
+
+// A wiggly chain of n joints with bones 0.5 .. 2 long.
+std::vector<Vec3<double>> random_chain(testing::Random& rng, int n) {
+    std::vector<Vec3<double>> chain{rng.in_box(2)};
+    for (int i = 1; i < n; ++i) chain.push_back(chain.back() + rng.uniform(0.5, 2) * rng.unit_vector());
+    return chain;
+}
+
+std::vector<double> lengths(const std::vector<Vec3<double>>& chain) {
+    std::vector<double> out;
+    for (std::size_t i = 1; i < chain.size(); ++i) out.push_back(norm(chain[i] - chain[i - 1]));
+    return out;
+}
+
+double total_length(const std::vector<Vec3<double>>& chain) {
+    double total = 0;
+    for (double l : lengths(chain)) total += l;
+    return total;
+}
+
+TEST(BezierChain, CurveInterpolatesItsEndsAndTheParameterIsTheDistanceRatio) {
+    Vec3<double> p0{0, 0, 0}, p1{3, 4, 0}, p2{3, 14, 0};
+    expect_near(quadratic_bezier(p0, p1, p2, 0), p0, 0);
+    expect_near(quadratic_bezier(p0, p1, p2, 1), p2, 0);
+    expect_near(quadratic_bezier(p0, p1, p2, 0.5), 0.25 * p0 + 0.5 * p1 + 0.25 * p2, 1e-15);
+    EXPECT_DOUBLE_EQ(paper_parameter(p0, p1, p2), 5.0 / 15.0);
+}
+
+TEST(BezierChain, PaperUpdateMovesTheInnerJointByHalfTheDrag) {
+    testing::Random rng(1);
+    for (int i = 0; i < 1000; ++i) {
+        std::vector<Vec3<double>> c = random_chain(rng, 3);
+        Vec3<double> vec = rng.in_box(3);
+        Vec3<double> moved = propagate_unit(c[0], c[1], c[2], c[2] + vec);
+        expect_near(moved, c[1] + 0.5 * vec, 1e-12);
+    }
+}
+
+TEST(BezierChain, AlongAChainTheMotionHalvesAtEachJoint) {
+    testing::Random rng(2);
+    for (int n : {2, 3, 4, 7}) {
+        std::vector<Vec3<double>> c = random_chain(rng, n);
+        Vec3<double> vec = rng.in_box(2);
+        std::vector<Vec3<double>> moved = propagate_chain(c, c.back() + vec, ChainMode::paper);
+        ASSERT_EQ(moved.size(), c.size());
+        EXPECT_EQ(norm(moved[0] - c[0]), 0.0);
+        for (int k = 0; k < n - 1; ++k) expect_near(moved[n - 1 - k] - c[n - 1 - k], std::ldexp(1.0, -k) * vec, 1e-11);
+    }
+}
+
+TEST(BezierChain, PaperUpdateDoesNotKeepLengths) {
+    std::vector<Vec3<double>> c{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
+    std::vector<Vec3<double>> moved = propagate_chain(c, {2, 1, 0}, ChainMode::paper);
+    EXPECT_GT(std::fabs(norm(moved[2] - moved[1]) - 1.0), 0.1);
+}
+
+TEST(BezierChain, KeepingLengthsKeepsEveryLengthAndTheHeldEnd) {
+    testing::Random rng(3);
+    for (int i = 0; i < 500; ++i) {
+        int n = 2 + int(rng.uniform(0, 6 - 1e-9));
+        std::vector<Vec3<double>> c = random_chain(rng, n);
+        Vec3<double> target = c.back() + rng.in_box(0.8 * total_length(c));
+        std::vector<Vec3<double>> moved = propagate_chain(c, target, ChainMode::keep_lengths);
+        std::vector<double> before = lengths(c), after = lengths(moved);
+        for (std::size_t k = 0; k < before.size(); ++k) EXPECT_NEAR(after[k], before[k], 1e-6) << i << " bone " << k;
+        EXPECT_EQ(norm(moved[0] - c[0]), 0.0);
+    }
+}
+
+TEST(BezierChain, KeepingLengthsReachesAReachableTarget) {
+    testing::Random rng(4);
+    for (int i = 0; i < 200; ++i) {
+        std::vector<Vec3<double>> c = random_chain(rng, 5);
+        // Within reach: no farther than 0.6 of the chain's length from P0, no nearer than any bone could fold.
+        double total = total_length(c);
+        Vec3<double> target = c[0] + rng.uniform(0.3, 0.6) * total * rng.unit_vector();
+        std::vector<Vec3<double>> moved = propagate_chain(c, target, ChainMode::keep_lengths);
+        EXPECT_LT(norm(moved.back() - target), 1e-8 * total) << i;
+    }
+}
+
+TEST(BezierChain, KeepingLengthsStretchesStraightTowardsAnOutOfReachTarget) {
+    std::vector<Vec3<double>> c{{0, 0, 0}, {1, 1, 0}, {2, 0, 0}, {3, 1, 0}};
+    Vec3<double> target{0, 10, 0};
+    std::vector<Vec3<double>> moved = propagate_chain(c, target, ChainMode::keep_lengths);
+    double sum = 0;
+    for (std::size_t k = 1; k < c.size(); ++k) {
+        sum += norm(c[k] - c[k - 1]);
+        expect_near(moved[k], Vec3<double>{0, sum, 0}, 1e-12);
+    }
+}
+
+TEST(BezierChain, RefusesTooShortChainsNonFiniteTargetsAndCoincidentJoints) {
+    std::vector<Vec3<double>> c{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
+    EXPECT_THROW(propagate_chain({{0, 0, 0}}, {1, 1, 1}, ChainMode::paper), InputError);
+    EXPECT_THROW(propagate_chain(c, {NAN, 0, 0}, ChainMode::paper), InputError);
+    EXPECT_THROW(propagate_chain(c, {0, INFINITY, 0}, ChainMode::keep_lengths), InputError);
+    EXPECT_THROW(propagate_chain({{0, 0, 0}, {0, 0, 0}, {2, 0, 0}}, {2, 1, 0}, ChainMode::paper), InputError);
+    EXPECT_THROW(paper_parameter({0, 0, 0}, {2, 0, 0}, {2, 0, 0}), InputError);
+}
+
+// straight_chain(): spheres 0 (root) - 1 - 2 - 3 along x.
+TEST(BezierDrag, ChainWalksTowardsTheRootOrFromTheRootTowardsTheTip) {
+    Skeleton s = testing::straight_chain();
+    EXPECT_EQ(chain_capacity(s, 3), 4);
+    EXPECT_EQ(chain_capacity(s, 1), 2);
+    EXPECT_EQ(chain_capacity(s, 0), 4);
+    EXPECT_EQ(drag_chain(s, 3, 3), (std::vector<int>{1, 2, 3}));
+    EXPECT_EQ(drag_chain(s, 2, 3), (std::vector<int>{0, 1, 2}));
+    EXPECT_EQ(drag_chain(s, 0, 3), (std::vector<int>{2, 1, 0}));
+}
+
+// A Y: root 0 - 1, then sphere 1 forks into 2 and 3 (automatic rigs have junctions).
+Skeleton y_tree() {
+    return make_skeleton({{{0, 0, 0}, 1.0}, {{4, 0, 0}, 1.0}, {{7, 2, 0}, 0.5}, {{7, -2, 0}, 0.5}},
+                         {{0, 1}, {1, 2}, {1, 3}}, {}, "y tree", SkeletonRules::Tree);
+}
+
+TEST(BezierDrag, OnATreeTheChainWalksThroughJunctionsToTheRoot) {
+    Skeleton s = y_tree();
+    EXPECT_EQ(drag_chain(s, 3, 3), (std::vector<int>{0, 1, 3}));
+    EXPECT_EQ(chain_capacity(s, 0), 2);  // from the root: down to the junction, included
+    std::vector<Vec3<double>> centres = drag_joint(s, 3, {7, -4, 0}, 3, ChainMode::paper);
+    expect_near(centres[1], {4, -1, 0}, 1e-12);
+    expect_near(centres[2], s.spheres[2].centre, 0);  // the other branch stays
+}
+
+TEST(BezierDrag, RefusesARootCarryingSeveralBones) {
+    Skeleton s = make_skeleton({{{0, 0, 0}, 1.0}, {{4, 0, 0}, 1.0}, {{-4, 0, 0}, 1.0}}, {{0, 1}, {0, 2}}, {}, "v",
+                               SkeletonRules::Tree);
+    EXPECT_EQ(chain_capacity(s, 0), 1);
+    EXPECT_THROW(drag_joint(s, 0, {0, 1, 0}, 2, ChainMode::paper), InputError);
+    EXPECT_EQ(drag_chain(s, 2, 2), (std::vector<int>{0, 2}));
+}
+
+TEST(BezierDrag, MovesTheChainAndNothingElse) {
+    Skeleton s = testing::straight_chain();
+    Vec3<double> target{7, 2, 0};
+    std::vector<Vec3<double>> centres = drag_joint(s, 2, target, 2, ChainMode::paper);
+    ASSERT_EQ(centres.size(), 4u);
+    expect_near(centres[2], target, 0);
+    for (int j : {0, 1, 3}) expect_near(centres[j], s.spheres[j].centre, 0);
+    centres = drag_joint(s, 3, {9, 4, 0}, 4, ChainMode::paper);
+    expect_near(centres[2], s.spheres[2].centre + Vec3<double>{0, 2, 0}, 1e-12);
+    expect_near(centres[1], s.spheres[1].centre + Vec3<double>{0, 1, 0}, 1e-12);
+    expect_near(centres[0], s.spheres[0].centre, 0);
+}
+
+TEST(BezierDrag, RefusesAJointOutOfRange) {
+    Skeleton s = testing::straight_chain();
+    EXPECT_THROW(drag_joint(s, 4, {0, 0, 0}, 2, ChainMode::paper), InputError);
+    EXPECT_THROW(drag_joint(s, -1, {0, 0, 0}, 2, ChainMode::paper), InputError);
+    EXPECT_THROW(chain_capacity(s, 17), InputError);
+}
+
+TEST(BezierDrag, RefusesANonFiniteTarget) {
+    Skeleton s = testing::straight_chain();
+    EXPECT_THROW(drag_joint(s, 3, {NAN, 0, 0}, 3, ChainMode::paper), InputError);
+    EXPECT_THROW(drag_joint(s, 3, {0, 0, -INFINITY}, 3, ChainMode::keep_lengths), InputError);
+}
+
+TEST(BezierDrag, RefusesAChainLengthOutOfRange) {
+    Skeleton s = testing::straight_chain();
+    for (int length : {-1, 0, 1, 5}) EXPECT_THROW(drag_joint(s, 3, {9, 1, 0}, length, ChainMode::paper), InputError) << length;
+    EXPECT_THROW(drag_joint(s, 1, {4, 1, 0}, 3, ChainMode::paper), InputError);  // sphere 1 has one joint above it
+    try {
+        drag_chain(s, 3, 5);
+        ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("chain length 5 out of range [2, 4]"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace bs

@@ -1,0 +1,115 @@
+#include "host/mesh_io.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "host/errors.hpp"
+#include "tests/support/temp_file.hpp"
+
+namespace bs {
+namespace {
+
+// A unit cube as eight corners and six quads (1-based for OBJ, 0-based for OFF and PLY).
+const char* kCubeCorners = "0 0 0\n1 0 0\n1 1 0\n0 1 0\n0 0 1\n1 0 1\n1 1 1\n0 1 1\n";
+const int kCubeQuads[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}};
+
+std::string cube_obj() {
+    std::string text;
+    for (const char* c = kCubeCorners; *c;) {
+        const char* end = std::strchr(c, '\n');
+        text += "v " + std::string(c, end) + "\n";
+        c = end + 1;
+    }
+    for (const auto& q : kCubeQuads)
+        text += "f " + std::to_string(q[0] + 1) + " " + std::to_string(q[1] + 1) + " " + std::to_string(q[2] + 1) + " " +
+                std::to_string(q[3] + 1) + "\n";
+    return text;
+}
+
+std::string cube_off() {
+    std::string text = std::string("OFF\n8 6 0\n") + kCubeCorners;
+    for (const auto& q : kCubeQuads)
+        text += "4 " + std::to_string(q[0]) + " " + std::to_string(q[1]) + " " + std::to_string(q[2]) + " " +
+                std::to_string(q[3]) + "\n";
+    return text;
+}
+
+double total_area(const TriangleMesh& mesh) {
+    double area = 0;
+    for (const auto& t : mesh.triangles)
+        area += 0.5 * norm(cross(mesh.vertices[t[1]] - mesh.vertices[t[0]], mesh.vertices[t[2]] - mesh.vertices[t[0]]));
+    return area;
+}
+
+std::string load_error(const std::string& suffix, const std::string& text) {
+    std::string path = testing::write_temp(suffix, text);
+    try {
+        load_triangle_mesh(path);
+    } catch (const InputError& e) {
+        std::string message = e.what();
+        EXPECT_EQ(message.rfind(path, 0), 0u) << "message must start with the file: " << message;
+        return message;
+    }
+    return "";
+}
+
+TEST(MeshIo, ObjCornersAreWeldedAndQuadsFanned) {
+    // assimp delivers OBJ as one vertex per face corner; the loader welds them back to the 8 corners.
+    TriangleMesh mesh = load_triangle_mesh(testing::write_temp("cube.obj", cube_obj()));
+    EXPECT_EQ(mesh.vertices.size(), 8u);
+    EXPECT_EQ(mesh.triangles.size(), 12u);
+    EXPECT_NEAR(total_area(mesh), 6.0, 1e-12);
+}
+
+TEST(MeshIo, OffKeepsTheFileVertices) {
+    TriangleMesh mesh = load_triangle_mesh(testing::write_temp("cube.off", cube_off()));
+    ASSERT_EQ(mesh.vertices.size(), 8u);
+    EXPECT_EQ(mesh.vertices[6].x, 1.0);
+    EXPECT_EQ(mesh.vertices[6].z, 1.0);
+    EXPECT_EQ(mesh.triangles.size(), 12u);
+    EXPECT_NEAR(total_area(mesh), 6.0, 1e-12);
+}
+
+TEST(MeshIo, PlyKeepsVertexOrderAndUnreferencedVertices) {
+    // A tetrahedron plus an unreferenced vertex (index 2): per-vertex results must line up with the file.
+    TriangleMesh mesh = load_triangle_mesh(testing::write_temp("tetra.ply",
+        "ply\nformat ascii 1.0\nelement vertex 5\nproperty float x\nproperty float y\nproperty float z\n"
+        "element face 4\nproperty list uchar int vertex_indices\nend_header\n"
+        "0 0 0\n1 0 0\n7 7 7\n0 1 0\n0 0 1\n3 0 3 1\n3 0 1 4\n3 1 3 4\n3 0 4 3\n"));
+    ASSERT_EQ(mesh.vertices.size(), 5u);
+    EXPECT_EQ(mesh.vertices[2].x, 7.0);
+    EXPECT_EQ(mesh.vertices[4].z, 1.0);
+    EXPECT_EQ(mesh.triangles.size(), 4u);
+    EXPECT_EQ(mesh.triangles[0], (std::array<int, 3>{0, 3, 1}));
+}
+
+TEST(MeshIo, WeldKeepsFirstOccurrencesAndTreatsSignedZerosAlike) {
+    WeldedPositions w = weld_identical_positions({{1, 2, 3}, {0, 0, 0}, {1, 2, 3}, {-0.0, 0, 0}, {4, 5, 6}});
+    ASSERT_EQ(w.positions.size(), 3u);
+    EXPECT_EQ(w.positions[2].x, 4.0);
+    EXPECT_EQ(w.index_of, (std::vector<int>{0, 1, 0, 1, 2}));
+}
+
+TEST(MeshIoInvalid, MissingFile) {
+    EXPECT_THROW(load_triangle_mesh(testing::temp_path("missing.obj")), IoError);
+}
+TEST(MeshIoInvalid, NotAMesh) {
+    EXPECT_NE(load_error("garbage.obj", "this is not a mesh\n").find("cannot read as a mesh"), std::string::npos);
+}
+TEST(MeshIoInvalid, OnlyLines) {
+    EXPECT_NE(load_error("lines.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nl 1 2\nl 2 3\n").find("no polygons"), std::string::npos);
+}
+TEST(MeshIoInvalid, FaceIndexOutOfRange) {
+    std::string message = load_error("bad_index.ply",
+        "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
+        "element face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 9\n");
+    EXPECT_NE(message.find("out of range"), std::string::npos) << message;
+}
+TEST(MeshIoInvalid, TruncatedOff) {
+    // assimp's own triangulation asserts (aborts) on this file; the loader must report it instead.
+    EXPECT_NE(load_error("truncated.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n"), "");
+}
+
+}  // namespace
+}  // namespace bs

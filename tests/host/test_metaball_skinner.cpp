@@ -1,0 +1,205 @@
+// Metaball skinning on the host (seed 001 §1.3): the binding rules, R_j, posed joint centres, the
+// deformation against hand-computed values, the Skinner front, and one test per invalid input.
+#include "host/metaball_skinner.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "host/errors.hpp"
+#include "host/skinner.hpp"
+#include "tests/support/chains.hpp"
+#include "tests/support/points.hpp"
+#include "tests/support/temp_file.hpp"
+
+namespace bs {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+void expect_near(Vec3<double> a, Vec3<double> b, double tol) {
+    EXPECT_NEAR(a.x, b.x, tol);
+    EXPECT_NEAR(a.y, b.y, tol);
+    EXPECT_NEAR(a.z, b.z, tol);
+}
+
+std::vector<int> regions(const MetaballBinding& b) {
+    std::vector<int> out;
+    for (std::size_t i = 0; i < b.vertex_count(); ++i) {
+        EXPECT_LE(b.offsets[i + 1] - b.offsets[i], 1u);
+        out.push_back(b.offsets[i + 1] > b.offsets[i] ? int(b.joints[b.offsets[i]]) : kNoRegion);
+    }
+    return out;
+}
+
+// straight_chain(): spheres (0,0,0; 1), (4,0,0; 1), (7,0,0; 0.7), (9,0,0; 0.45).
+TEST(MetaballSkinner, NearestSphereIsMeasuredToTheSurfaceWithTiesToTheLowestIndex) {
+    Skeleton s = testing::straight_chain();
+    std::vector<Vec3<double>> points{{-1, 0, 0}, {2, 0, 0}, {2, 3, 0}, {5.6, 0, 0}, {5.4, 0, 0}, {8.2, 0, 0}, {20, 0, 0}};
+    // x = 2 is 1 from both surfaces (tie -> 0); x = 5.6 is 0.6 from sphere 1, 0.7 from sphere 2 (its surface,
+    // not its centre, decides); x = 8.2 is 0.5 from sphere 2's surface and 0.35 from sphere 3's.
+    EXPECT_EQ(regions(nearest_sphere_binding(s, points)), (std::vector<int>{0, 0, 0, 1, 1, 3, 3}));
+}
+
+TEST(MetaballSkinner, RegionsBecomeACompressedBinding) {
+    MetaballBinding b = binding_from_regions({2, kNoRegion, 0, 2});
+    EXPECT_EQ(b.offsets, (std::vector<std::uint32_t>{0, 1, 1, 2, 3}));
+    EXPECT_EQ(b.joints, (std::vector<std::uint32_t>{2, 0, 2}));
+    EXPECT_EQ(b.vertex_count(), 4u);
+}
+
+TEST(MetaballSkinner, RadiusIsTheFarthestBoundVertexAndZeroForAnEmptyRegion) {
+    std::vector<Vec3<double>> centres{{0, 0, 0}, {10, 0, 0}, {20, 0, 0}};
+    std::vector<Vec3<double>> rest{{1, 0, 0}, {0, 3, 0}, {11, 1, 0}, {0, 0, 2}};
+    std::vector<double> radii = influence_radii(centres, rest, binding_from_regions({0, 0, 1, kNoRegion}));
+    EXPECT_DOUBLE_EQ(radii[0], 3.0);
+    EXPECT_DOUBLE_EQ(radii[1], std::sqrt(2.0));
+    EXPECT_EQ(radii[2], 0.0);
+}
+
+TEST(MetaballSkinner, PosedCentresFollowForwardKinematics) {
+    Skeleton s = testing::straight_chain();
+    Pose pose = Pose::rest(s);
+    std::vector<Vec3<double>> centres = posed_centres(s, pose);
+    for (std::size_t j = 0; j < centres.size(); ++j) expect_near(centres[j], s.spheres[j].centre, 0);
+    pose.root.translation = {1, 2, 3};
+    pose.joints[1].swing = axis_angle(Vec3<double>{0, 0, 1}, kPi / 2);  // bend at sphere 1
+    centres = posed_centres(s, pose);
+    expect_near(centres[0], {1, 2, 3}, 1e-12);
+    expect_near(centres[1], {5, 2, 3}, 1e-12);
+    expect_near(centres[2], {5, 5, 3}, 1e-12);
+    expect_near(centres[3], {5, 7, 3}, 1e-12);
+}
+
+TEST(MetaballSkinner, PosedCentresOfATreeMoveEveryBranch) {
+    Skeleton s = make_skeleton({{{0, 0, 0}, 1.0}, {{4, 0, 0}, 1.0}, {{7, 2, 0}, 0.5}, {{7, -2, 0}, 0.5}},
+                               {{0, 1}, {1, 2}, {1, 3}}, {}, "y tree", SkeletonRules::Tree);
+    Pose pose = Pose::rest(s);
+    pose.joints[0].swing = axis_angle(Vec3<double>{0, 0, 1}, kPi);  // the whole Y turns about sphere 0
+    std::vector<Vec3<double>> centres = posed_centres(s, pose);
+    for (std::size_t j = 0; j < centres.size(); ++j) {
+        Vec3<double> c = s.spheres[j].centre;
+        expect_near(centres[j], {-c.x, -c.y, c.z}, 1e-12);
+    }
+}
+
+TEST(MetaballSkinner, RestPoseMovesNothing) {
+    Skeleton s = testing::straight_chain();
+    auto points = testing::points_around(s, 3000, 1);
+    MetaballSkinner<double> skinner(s, points, nearest_sphere_binding(s, points), "test");
+    std::vector<Vec3<double>> out;
+    skinner.deform(Pose::rest(s), out);
+    for (std::size_t i = 0; i < points.size(); ++i) expect_near(out[i], points[i], 0);
+}
+
+TEST(MetaballSkinner, DisplacementIsScaledByTheFieldOfTheBindingJoint) {
+    Skeleton s = testing::straight_chain();
+    // Sphere 3's region: the points nearest its surface; R_3 = the farthest of them, (9, 2, 0).
+    std::vector<Vec3<double>> points{{9, 0, 0}, {9, 1, 0}, {9, 2, 0}, {0, 0, 0}};
+    MetaballSkinner<double> skinner(s, points, binding_from_regions({3, 3, 3, 0}), "test");
+    EXPECT_DOUBLE_EQ(skinner.radii()[3], 2.0);
+    EXPECT_DOUBLE_EQ(skinner.radii()[0], 0.0);  // one vertex, at the centre
+    std::vector<Vec3<double>> d(4, Vec3<double>{0, 0, 0});
+    d[3] = {0, 0, 4};
+    d[0] = {1, 1, 1};
+    std::vector<Vec3<double>> out;
+    skinner.deform(d, out);
+    expect_near(out[0], {9, 0, 4}, 1e-15);
+    expect_near(out[1], {9, 1, 2}, 1e-15);  // f(R/2) = 1/2
+    expect_near(out[2], {9, 2, 0}, 0);      // f(R) = 0
+    expect_near(out[3], {0, 0, 0}, 0);      // R_0 = 0: no field, no NaN
+}
+
+TEST(MetaballSkinner, JointWithNoBoundVertexHasNoRadiusAndMovesNothing) {
+    Skeleton s = testing::straight_chain();
+    std::vector<Vec3<double>> points{{0.5, 0, 0}, {4, 0.5, 0}, {4.2, 0, 0}};
+    MetaballSkinner<float> skinner(s, points, binding_from_regions({0, 1, 1}), "test");
+    EXPECT_EQ(skinner.radii()[2], 0.0);
+    EXPECT_EQ(skinner.radii()[3], 0.0);
+    std::vector<Vec3<double>> d{{0, 0, 0}, {0, 0, 0}, {5, 5, 5}, {-3, 2, 1}};
+    std::vector<Vec3<float>> out;
+    skinner.deform(d, out);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        EXPECT_TRUE(all_finite(out[i]));
+        expect_near(Vec3<double>(out[i]), points[i], 1e-6);  // the rest point, rounded to float
+    }
+}
+
+TEST(MetaballSkinner, BindingFileIsReadWithUnboundVertices) {
+    std::string path = testing::write_temp("binding.json", R"({"binding": [1, -1, 0], "nodes": 2})");
+    EXPECT_EQ(regions(load_binding(path, 3, 2)), (std::vector<int>{1, kNoRegion, 0}));
+}
+
+TEST(MetaballSkinner, BindingFileWithTheWrongCountIsRefused) {
+    std::string path = testing::write_temp("binding.json", R"({"binding": [1, 0]})");
+    try {
+        load_binding(path, 3, 2);
+        ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("binding: expected one node index per vertex (3), got 2"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(MetaballSkinner, BindingFileWithANodeOutOfRangeIsRefused) {
+    std::string path = testing::write_temp("binding.json", R"({"binding": [1, 2, 0]})");
+    try {
+        load_binding(path, 3, 2);
+        ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("binding[1]: index 2 out of range [0, 2)"), std::string::npos) << e.what();
+    }
+}
+
+TEST(MetaballSkinner, BindingFileWithoutTheListOrWithANonIntegerIsRefused) {
+    EXPECT_THROW(load_binding(testing::write_temp("a.json", R"({"nodes": [1]})"), 1, 2), InputError);
+    EXPECT_THROW(load_binding(testing::write_temp("b.json", R"({"binding": [0.5]})"), 1, 2), InputError);
+    EXPECT_THROW(load_binding(testing::write_temp("c.json", R"({"binding": [-2]})"), 1, 2), InputError);
+    EXPECT_THROW(load_binding(testing::write_temp("d.json", R"([0])"), 1, 2), InputError);
+    EXPECT_THROW(load_binding(testing::temp_path("missing.json"), 1, 2), IoError);
+}
+
+TEST(MetaballSkinner, BindingThatDoesNotFitThePointsOrTheSkeletonIsRefused) {
+    Skeleton s = testing::straight_chain();
+    std::vector<Vec3<double>> points{{0, 0, 0}, {1, 0, 0}};
+    EXPECT_THROW(MetaballSkinner<float>(s, points, binding_from_regions({0}), "test"), InputError);
+    EXPECT_THROW(MetaballSkinner<float>(s, points, binding_from_regions({0, 4}), "test"), InputError);
+    MetaballBinding bad_offsets = binding_from_regions({0, 1});
+    bad_offsets.offsets = {0, 2, 1};
+    EXPECT_THROW(MetaballSkinner<float>(s, points, bad_offsets, "test"), InputError);
+}
+
+TEST(MetaballSkinner, NonFinitePointsAndDisplacementsAreRefused) {
+    Skeleton s = testing::straight_chain();
+    std::vector<Vec3<double>> points{{0, 0, 0}, {1, NAN, 0}};
+    EXPECT_THROW(MetaballSkinner<float>(s, points, binding_from_regions({0, 0}), "test"), InputError);
+    points[1].y = 0;
+    MetaballSkinner<float> skinner(s, points, binding_from_regions({0, 0}), "test");
+    std::vector<Vec3<float>> out;
+    EXPECT_THROW(skinner.deform(std::vector<Vec3<double>>(4, {0, 0, INFINITY}), out), InputError);
+    EXPECT_THROW(skinner.deform(std::vector<Vec3<double>>(3, {0, 0, 0}), out), InputError);
+}
+
+TEST(MetaballSkinner, IsAMethodOfTheSkinnerFront) {
+    EXPECT_EQ(parse_method("metaball"), Method::metaball);
+    EXPECT_STREQ(method_name(Method::metaball), "metaball");
+    Skeleton s = testing::straight_chain();
+    auto points = testing::points_around(s, 500, 2);
+    Skinner skinner(Method::metaball, s, points, {}, "test");
+    Pose pose = Pose::rest(s);
+    pose.root.translation = {0, 0, 1};
+    std::vector<Vec3<float>> out;
+    skinner.deform(pose, out);
+    ASSERT_EQ(out.size(), points.size());
+    // A root translation moves every joint by the same d: each point moves by d·f, between 0 and d.
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        Vec3<double> moved = Vec3<double>(out[i]) - points[i];
+        EXPECT_NEAR(moved.x, 0, 1e-5);
+        EXPECT_NEAR(moved.y, 0, 1e-5);
+        EXPECT_GE(moved.z, -1e-6);
+        EXPECT_LE(moved.z, 1 + 1e-6);
+    }
+}
+
+}  // namespace
+}  // namespace bs
