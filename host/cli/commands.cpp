@@ -70,9 +70,12 @@ void add_demo_command(CLI::App& app, DemoOptions& o) {
 }
 
 void run_animate(const AnimateOptions& o) {
-    Skeleton skeleton = load_skeleton(o.skeleton);
+    // Baseline skinning needs chains (junctions come with the whole-body work); the other methods take
+    // any tree, such as the rigs `baseskin skeleton` extracts.
+    const Method method = parse_method(o.method);
+    Skeleton skeleton = load_skeleton(o.skeleton, method == Method::baseline ? SkeletonRules::Chain : SkeletonRules::Tree);
     PointSet set = read_point_set(o.points);
-    Skinner skinner(parse_method(o.method), skeleton, set.positions,
+    Skinner skinner(method, skeleton, set.positions,
                     o.auto_weights ? std::vector<Influences>{} : set.influences, o.points);
     const PlyFormat format = output_format(o.format, set.file);
     std::vector<Vec3<float>> deformed;

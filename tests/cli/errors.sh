@@ -53,6 +53,12 @@ expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply
 echo '{"bones": [{"bone": 1, "axis": [0,0,1], "degrees": 175}]}' >"$tmp/fold.json"
 expect 4 "unsupported: this pose folds a joint to 175" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/fold.json" --out "$tmp/folded.ply" --method baseline
 
+# A skeleton with a junction: the classical methods and metaball take it, the baseline method needs chains.
+echo '{"spheres": [[0,0,0,1],[4,0,0,1],[7,2,0,0.6],[7,-2,0,0.6]], "bones": [[0,1],[1,2],[1,3]]}' >"$tmp/junction.json"
+expect 0 "" -- animate --skeleton "$tmp/junction.json" --points "$tmp/points.ply" --pose "$tmp/twist.json" --out "$tmp/j.ply" --method dqs
+expect 0 "" -- animate --skeleton "$tmp/junction.json" --points "$tmp/points.ply" --pose "$tmp/twist.json" --out "$tmp/j.ply" --method metaball
+expect 2 "junction.json: spheres[1]: sphere has 3 bones" -- animate --skeleton "$tmp/junction.json" --points "$tmp/points.ply" --pose "$tmp/twist.json" --out "$tmp/j.ply" --method baseline
+
 # Success paths: a pose gives one PLY with the input's format, a motion a folder of frames.
 expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/posed.ply" --method lbs
 head -2 "$tmp/posed.ply" | grep -q "format ascii" || { echo "FAIL: ASCII input did not give ASCII output"; failures=$((failures + 1)); }
