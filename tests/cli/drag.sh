@@ -1,30 +1,7 @@
 #!/usr/bin/env bash
 # `baseskin drag` and `animate --method metaball` as a user meets them: outputs, exit codes, messages.
 # usage: drag.sh BASESKIN_BINARY TEST_DATA_DIR
-set -u
-bin=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
-
-# expect CODE MESSAGE_FRAGMENT -- ARGS...
-expect() {
-    local code=$1 fragment=$2
-    shift 3
-    local out
-    out=$("$bin" "$@" 2>&1)
-    local got=$?
-    if [ "$got" -ne "$code" ] || ! grep -qF -- "$fragment" <<<"$out"; then
-        fail "baseskin $* -> exit $got (want $code), output:"
-        echo "$out" | sed 's/^/    /'
-        echo "    (wanted to contain: $fragment)"
-    fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib/expect.sh"
 
 # Vertex rows of an ASCII PLY (x y z per line after the header).
 rows() { sed '1,/^end_header/d' "$1"; }

@@ -1,27 +1,8 @@
 #!/usr/bin/env bash
 # The CLI as a user meets it: exit codes and messages for bad command lines and bad files.
 # usage: errors.sh BASESKIN_BINARY TEST_DATA_DIR
-set -u
-bin=$1
+source "$(dirname "${BASH_SOURCE[0]}")/lib/expect.sh"
 data=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-# expect CODE MESSAGE_FRAGMENT -- ARGS...
-expect() {
-    local code=$1 fragment=$2
-    shift 3
-    local out
-    out=$("$bin" "$@" 2>&1)
-    local got=$?
-    if [ "$got" -ne "$code" ] || ! grep -qF -- "$fragment" <<<"$out"; then
-        echo "FAIL: baseskin $* -> exit $got (want $code), output:"
-        echo "$out" | sed 's/^/    /'
-        echo "    (wanted to contain: $fragment)"
-        failures=$((failures + 1))
-    fi
-}
 
 echo '{"spheres": [[0,0,0,1],[4,0,0,1],[7,0,0,0.5]], "bones": [[0,1],[1,2]]}' >"$tmp/skeleton.json"
 printf 'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nend_header\n1 1 0\n4 0 1\n6 0.5 0\n' >"$tmp/points.ply"
@@ -61,11 +42,11 @@ expect 2 "junction.json: spheres[1]: sphere has 3 bones" -- animate --skeleton "
 
 # Success paths: a pose gives one PLY with the input's format, a motion a folder of frames.
 expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/posed.ply" --method lbs
-head -2 "$tmp/posed.ply" | grep -q "format ascii" || { echo "FAIL: ASCII input did not give ASCII output"; failures=$((failures + 1)); }
+head -2 "$tmp/posed.ply" | grep -q "format ascii" || fail "ASCII input did not give ASCII output"
 expect 0 "wrote 2 frames of 3 points" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --out "$tmp/frames"
-[ -f "$tmp/frames/frame_00001.ply" ] || { echo "FAIL: motion frames missing"; failures=$((failures + 1)); }
+[ -f "$tmp/frames/frame_00001.ply" ] || fail "motion frames missing"
 expect 0 "points/s" -- demo --points 2000 --frames 3 --out "$tmp/demo"
-[ -f "$tmp/demo/frame_00002.ply" ] && [ -f "$tmp/demo/skeleton.json" ] || { echo "FAIL: demo files missing"; failures=$((failures + 1)); }
+[ -f "$tmp/demo/frame_00002.ply" ] && [ -f "$tmp/demo/skeleton.json" ] || fail "demo files missing"
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures CLI check(s) failed"

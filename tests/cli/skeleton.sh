@@ -2,26 +2,7 @@
 # `baseskin skeleton` as a user meets it: a capsule mesh (OFF) and its vertices as a point set (PLY) give
 # a skeleton and a binding; bad command lines and bad files give the documented exit codes.
 # usage: skeleton.sh BASESKIN_BINARY TEST_DATA_DIR
-set -u
-bin=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-# expect CODE MESSAGE_FRAGMENT -- ARGS...
-expect() {
-    local code=$1 fragment=$2
-    shift 3
-    local out
-    out=$("$bin" "$@" 2>&1)
-    local got=$?
-    if [ "$got" -ne "$code" ] || ! grep -qF -- "$fragment" <<<"$out"; then
-        echo "FAIL: baseskin $* -> exit $got (want $code), output:"
-        echo "$out" | sed 's/^/    /'
-        echo "    (wanted to contain: $fragment)"
-        failures=$((failures + 1))
-    fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib/expect.sh"
 
 # A capsule about x (radius 1, axis from -2 to 2): rings of 24 vertices, a pole at each end.
 awk 'BEGIN {
@@ -50,8 +31,8 @@ awk 'BEGIN {
 
 expect 0 "--intervals" -- skeleton --help
 expect 0 "wrote $tmp/s.json and $tmp/s.binding.json" -- skeleton --mesh "$tmp/capsule.off" --out "$tmp/s.json"
-grep -q '"spheres"' "$tmp/s.json" || { echo "FAIL: no skeleton written"; failures=$((failures + 1)); }
-grep -q '"binding"' "$tmp/s.binding.json" || { echo "FAIL: no binding written"; failures=$((failures + 1)); }
+grep -q '"spheres"' "$tmp/s.json" || fail "no skeleton written"
+grep -q '"binding"' "$tmp/s.binding.json" || fail "no binding written"
 expect 0 "0 junctions" -- skeleton --points "$tmp/capsule_points.ply" --intervals 6 --radius-coeff 0.01 --threads 1 --out "$tmp/p.json"
 
 expect 1 "--mesh or --points" -- skeleton --out "$tmp/x.json"

@@ -9,22 +9,14 @@
 #include <string>
 
 #include "engine/geometry/belt.hpp"
+#include "tests/support/geometry_expect.hpp"
 
 namespace bs {
 namespace {
 
 using V3 = Vec3<double>;
-
-void expect_vec_near(V3 a, V3 b, double tolerance, const std::string& what = "") {
-    EXPECT_NEAR(a.x, b.x, tolerance) << what;
-    EXPECT_NEAR(a.y, b.y, tolerance) << what;
-    EXPECT_NEAR(a.z, b.z, tolerance) << what;
-}
-
-V3 random_unit(std::mt19937& rng) {
-    std::normal_distribution<double> g;
-    return normalized(V3{g(rng), g(rng), g(rng)});
-}
+using testing::expect_vec_near;
+using testing::random_unit;
 
 struct Chain {
     Sphere<double> s[3];

@@ -7,22 +7,14 @@
 #include <vector>
 
 #include "engine/geometry/cone.hpp"
+#include "tests/support/geometry_expect.hpp"
 
 namespace bs {
 namespace {
 
 using V3 = Vec3<double>;
-
-void expect_vec_near(V3 a, V3 b, double tolerance) {
-    EXPECT_NEAR(a.x, b.x, tolerance);
-    EXPECT_NEAR(a.y, b.y, tolerance);
-    EXPECT_NEAR(a.z, b.z, tolerance);
-}
-
-V3 random_unit(std::mt19937& rng) {
-    std::normal_distribution<double> g;
-    return normalized(V3{g(rng), g(rng), g(rng)});
-}
+using testing::expect_vec_near;
+using testing::random_unit;
 
 TEST(GeometryCone, CylinderHasZeroAngleAndApexAtInfinity) {
     Cone<double> c = make_cone<double>({{1, 2, 3}, 0.5}, {{1, 2, 7}, 0.5});

@@ -7,22 +7,14 @@
 #include <random>
 
 #include "engine/geometry/fan.hpp"
+#include "tests/support/geometry_expect.hpp"
 
 namespace bs {
 namespace {
 
 using V3 = Vec3<double>;
-
-void expect_vec_near(V3 a, V3 b, double tolerance) {
-    EXPECT_NEAR(a.x, b.x, tolerance);
-    EXPECT_NEAR(a.y, b.y, tolerance);
-    EXPECT_NEAR(a.z, b.z, tolerance);
-}
-
-V3 random_unit(std::mt19937& rng) {
-    std::normal_distribution<double> g;
-    return normalized(V3{g(rng), g(rng), g(rng)});
-}
+using testing::expect_vec_near;
+using testing::random_unit;
 
 // A segment P0 → P1 in a random plane, with sphere centres Q0, Q1 on the inner side of it (depths
 // d0, d1 below the segment, shifted along it by s0, s1); ends' directions from the centres.

@@ -5,22 +5,14 @@
 #include <random>
 
 #include "engine/geometry/joint.hpp"
+#include "tests/support/geometry_expect.hpp"
 
 namespace bs {
 namespace {
 
 using V3 = Vec3<double>;
-
-void expect_vec_near(V3 a, V3 b, double tolerance) {
-    EXPECT_NEAR(a.x, b.x, tolerance);
-    EXPECT_NEAR(a.y, b.y, tolerance);
-    EXPECT_NEAR(a.z, b.z, tolerance);
-}
-
-V3 random_unit(std::mt19937& rng) {
-    std::normal_distribution<double> g;
-    return normalized(V3{g(rng), g(rng), g(rng)});
-}
+using testing::expect_vec_near;
+using testing::random_unit;
 
 // Implicit form of the infinite double cone of the bone from `far` to the joint, written from scratch:
 // |x − C|² − r² − ((x − C)·u − r sin θ)² / cos² θ with u the unit axis into the joint and

@@ -10,11 +10,8 @@
 #include <vector>
 
 #include "kernels/passes.hpp"
+#include "tests/support/cuda_buffers.hpp"
 #include "tests/support/random.hpp"
-
-#if defined(BASESKIN_HAVE_CUDA)
-#include <cuda_runtime.h>
-#endif
 
 namespace bs {
 namespace {
@@ -170,19 +167,10 @@ TEST(MetaballPass, OutputIsIdenticalForAnyThreadCount) {
     }
 }
 
-#if defined(BASESKIN_HAVE_CUDA)
-template <class T>
-T* to_device(const std::vector<T>& host) {
-    T* device = nullptr;
-    EXPECT_EQ(cudaMalloc(&device, host.size() * sizeof(T)), cudaSuccess);
-    EXPECT_EQ(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-    return device;
-}
-#endif
-
 TEST(MetaballPass, CudaMatchesCpu) {
     if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
 #if defined(BASESKIN_HAVE_CUDA)
+    using testing::to_device;
     Scene s = random_scene(100000, 12, 7);
     std::vector<float> rest(s.rest.begin(), s.rest.end()), cpu_out(s.rest.size()), gpu_out(s.rest.size());
     std::vector<MetaballJoint<float>> table = s.table<float>();

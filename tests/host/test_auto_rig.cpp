@@ -13,12 +13,8 @@
 namespace bs {
 namespace {
 
-constexpr double kRadius = 1.0, kHalfLength = 2.0;
-
-const TriangleMesh& capsule() {
-    static const TriangleMesh mesh = testing::capsule_mesh(kRadius, kHalfLength, 48);
-    return mesh;
-}
+constexpr double kRadius = testing::kCapsuleRadius, kHalfLength = testing::kCapsuleHalfLength;
+using testing::capsule;
 
 std::vector<int> sphere_degrees(const Skeleton& s) {
     std::vector<int> degree(s.spheres.size(), 0);

@@ -9,6 +9,7 @@
 #include "host/errors.hpp"
 #include "host/skinner.hpp"
 #include "tests/support/chains.hpp"
+#include "tests/support/geometry_expect.hpp"
 #include "tests/support/points.hpp"
 #include "tests/support/temp_file.hpp"
 
@@ -17,11 +18,7 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-void expect_near(Vec3<double> a, Vec3<double> b, double tol) {
-    EXPECT_NEAR(a.x, b.x, tol);
-    EXPECT_NEAR(a.y, b.y, tol);
-    EXPECT_NEAR(a.z, b.z, tol);
-}
+using testing::expect_vec_near;
 
 std::vector<int> regions(const MetaballBinding& b) {
     std::vector<int> out;
@@ -61,14 +58,14 @@ TEST(MetaballSkinner, PosedCentresFollowForwardKinematics) {
     Skeleton s = testing::straight_chain();
     Pose pose = Pose::rest(s);
     std::vector<Vec3<double>> centres = posed_centres(s, pose);
-    for (std::size_t j = 0; j < centres.size(); ++j) expect_near(centres[j], s.spheres[j].centre, 0);
+    for (std::size_t j = 0; j < centres.size(); ++j) expect_vec_near(centres[j], s.spheres[j].centre, 0);
     pose.root.translation = {1, 2, 3};
     pose.joints[1].swing = axis_angle(Vec3<double>{0, 0, 1}, kPi / 2);  // bend at sphere 1
     centres = posed_centres(s, pose);
-    expect_near(centres[0], {1, 2, 3}, 1e-12);
-    expect_near(centres[1], {5, 2, 3}, 1e-12);
-    expect_near(centres[2], {5, 5, 3}, 1e-12);
-    expect_near(centres[3], {5, 7, 3}, 1e-12);
+    expect_vec_near(centres[0], {1, 2, 3}, 1e-12);
+    expect_vec_near(centres[1], {5, 2, 3}, 1e-12);
+    expect_vec_near(centres[2], {5, 5, 3}, 1e-12);
+    expect_vec_near(centres[3], {5, 7, 3}, 1e-12);
 }
 
 TEST(MetaballSkinner, PosedCentresOfATreeMoveEveryBranch) {
@@ -79,7 +76,7 @@ TEST(MetaballSkinner, PosedCentresOfATreeMoveEveryBranch) {
     std::vector<Vec3<double>> centres = posed_centres(s, pose);
     for (std::size_t j = 0; j < centres.size(); ++j) {
         Vec3<double> c = s.spheres[j].centre;
-        expect_near(centres[j], {-c.x, -c.y, c.z}, 1e-12);
+        expect_vec_near(centres[j], {-c.x, -c.y, c.z}, 1e-12);
     }
 }
 
@@ -89,7 +86,7 @@ TEST(MetaballSkinner, RestPoseMovesNothing) {
     MetaballSkinner<double> skinner(s, points, nearest_sphere_binding(s, points), "test");
     std::vector<Vec3<double>> out;
     skinner.deform(Pose::rest(s), out);
-    for (std::size_t i = 0; i < points.size(); ++i) expect_near(out[i], points[i], 0);
+    for (std::size_t i = 0; i < points.size(); ++i) expect_vec_near(out[i], points[i], 0);
 }
 
 TEST(MetaballSkinner, DisplacementIsScaledByTheFieldOfTheBindingJoint) {
@@ -104,10 +101,10 @@ TEST(MetaballSkinner, DisplacementIsScaledByTheFieldOfTheBindingJoint) {
     d[0] = {1, 1, 1};
     std::vector<Vec3<double>> out;
     skinner.deform(d, out);
-    expect_near(out[0], {9, 0, 4}, 1e-15);
-    expect_near(out[1], {9, 1, 2}, 1e-15);  // f(R/2) = 1/2
-    expect_near(out[2], {9, 2, 0}, 0);      // f(R) = 0
-    expect_near(out[3], {0, 0, 0}, 0);      // R_0 = 0: no field, no NaN
+    expect_vec_near(out[0], {9, 0, 4}, 1e-15);
+    expect_vec_near(out[1], {9, 1, 2}, 1e-15);  // f(R/2) = 1/2
+    expect_vec_near(out[2], {9, 2, 0}, 0);      // f(R) = 0
+    expect_vec_near(out[3], {0, 0, 0}, 0);      // R_0 = 0: no field, no NaN
 }
 
 TEST(MetaballSkinner, JointWithNoBoundVertexHasNoRadiusAndMovesNothing) {
@@ -121,7 +118,7 @@ TEST(MetaballSkinner, JointWithNoBoundVertexHasNoRadiusAndMovesNothing) {
     skinner.deform(d, out);
     for (std::size_t i = 0; i < points.size(); ++i) {
         EXPECT_TRUE(all_finite(out[i]));
-        expect_near(Vec3<double>(out[i]), points[i], 1e-6);  // the rest point, rounded to float
+        expect_vec_near(Vec3<double>(out[i]), points[i], 1e-6);  // the rest point, rounded to float
     }
 }
 

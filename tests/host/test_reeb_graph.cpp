@@ -11,12 +11,8 @@
 namespace bs {
 namespace {
 
-constexpr double kRadius = 1.0, kHalfLength = 2.0;
-
-const TriangleMesh& capsule() {
-    static const TriangleMesh mesh = testing::capsule_mesh(kRadius, kHalfLength, 48);
-    return mesh;
-}
+constexpr double kRadius = testing::kCapsuleRadius, kHalfLength = testing::kCapsuleHalfLength;
+using testing::capsule;
 
 const std::vector<Vec3<double>>& capsule_samples() {
     static const std::vector<Vec3<double>> points = testing::capsule_points(kRadius, kHalfLength, 6000, 7);

@@ -7,11 +7,8 @@
 #include <cstring>
 #include <vector>
 
+#include "tests/support/cuda_buffers.hpp"
 #include "tests/support/random.hpp"
-
-#if defined(BASESKIN_HAVE_CUDA)
-#include <cuda_runtime.h>
-#endif
 
 namespace bs {
 namespace {
@@ -78,19 +75,10 @@ TEST(SkinningPasses, StridedOutputLeavesTheFourthComponentAlone) {
     }
 }
 
-#if defined(BASESKIN_HAVE_CUDA)
-template <class T>
-T* to_device(const std::vector<T>& host) {
-    T* device = nullptr;
-    EXPECT_EQ(cudaMalloc(&device, host.size() * sizeof(T)), cudaSuccess);
-    EXPECT_EQ(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-    return device;
-}
-#endif
-
 TEST(SkinningPasses, CudaMatchesCpu) {
     if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
 #if defined(BASESKIN_HAVE_CUDA)
+    using testing::to_device;
     Scene s = random_scene(100000, 8, 13);
     const std::size_t n = s.influences.size();
     float* rest = to_device(s.rest);

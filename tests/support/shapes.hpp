@@ -190,4 +190,13 @@ inline std::vector<Vec3<double>> capsule_points(double radius, double half_lengt
     return points;
 }
 
+// The capsule the rig and Reeb-graph tests share: radius 1, hemisphere centres at x = ±2, 48 segments
+// around; built once.
+inline constexpr double kCapsuleRadius = 1.0, kCapsuleHalfLength = 2.0;
+
+inline const TriangleMesh& capsule() {
+    static const TriangleMesh mesh = capsule_mesh(kCapsuleRadius, kCapsuleHalfLength, 48);
+    return mesh;
+}
+
 }  // namespace bs::testing
