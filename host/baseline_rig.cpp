@@ -161,8 +161,15 @@ int nearest_bone(const std::vector<Bone>& bones, Vec3<double> p) {
 std::vector<Bone> make_baseline_bones(const Skeleton& skeleton) {
     const std::size_t n = skeleton.bone_count();
     std::vector<int> next(n, -1);
-    for (std::size_t k = 0; k < n; ++k)
-        if (skeleton.parent_bone[k] >= 0) next[skeleton.parent_bone[k]] = int(k);
+    for (std::size_t k = 0; k < n; ++k) {
+        int parent = skeleton.parent_bone[k];
+        if (parent < 0) continue;
+        if (next[parent] >= 0)
+            throw InputError("baseline skinning: bones " + std::to_string(next[parent]) + " and " + std::to_string(k) +
+                             " both start where bone " + std::to_string(parent) +
+                             " ends (a junction); the baseline method needs a chain until junctions are supported");
+        next[parent] = int(k);
+    }
     std::vector<Bone> bones(n);
     for (std::size_t k = 0; k < n; ++k) {
         const Sphere<double>& a = skeleton.spheres[skeleton.bones[k][0]];

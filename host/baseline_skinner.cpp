@@ -51,6 +51,13 @@ void BaselineSkinner<T>::deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu
         throw UnsupportedError("this pose folds a joint to " + std::to_string(angle) +
                                " degrees between consecutive bone axes; the baseline method accepts up to " +
                                std::to_string(kMaxJointAngleDegrees) + " (use --method dqs or lbs beyond)");
+    for (std::size_t k = 0; k < bones_.size(); ++k) {
+        int parent = bones_[k].previous;
+        if (parent >= 0 && !pose_joint(bones_[parent].cone, bones_[k].cone, pose.joints[k].swing).pivot.cuts_sphere)
+            throw UnsupportedError("this pose folds the joint between bones " + std::to_string(parent) + " and " +
+                                   std::to_string(k) + " so far that the plane where their cones meet misses the joint "
+                                   "sphere; the baseline construction needs it (use --method dqs or lbs)");
+    }
     std::vector<BaselineBonePose<double>> table = baseline_pose_table(skeleton_, pose);
     out.resize(rest_.size());
     cpu::deform_baseline(BaselineJob<T>{{&rest_.data()->x, 3}, codes_.data(), rest_.size(), bones_.data(), table.data(),

@@ -1,8 +1,9 @@
 // Baseline skinning of a point set on the CPU backend: encodes the rest points once (double), then
 // deforms them per pose with the per-point pass (points in float or double, geometry in double).
 // Bends, twists of any size and rigid motions are deformed; a pose that folds a joint beyond
-// kMaxJointAngleDegrees between consecutive posed bone axes is refused (UnsupportedError): there the two
-// cones no longer cross in a plane and the separator construction breaks down.
+// kMaxJointAngleDegrees between consecutive posed bone axes, or so far that the plane where two cones meet
+// misses their joint sphere (tapered bones reach that first), is refused (UnsupportedError): the
+// separator and pivot-circle construction breaks down there.
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
 // The per-point code of baseline skinning: everything the deformation needs about a point, computed
-// once at rest by the encoder (host/baseline_encoder.cpp), read by the per-point pass every frame.
+// once at rest by the encoder (host/baseline_rig.cpp), read by the per-point pass every frame.
 // 20 bytes, plain data (DESIGN "Which baseline a point is on": (bone, φ, t, h) plus flags).
 #pragma once
 

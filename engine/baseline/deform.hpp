@@ -6,7 +6,7 @@
 // arcs or crease pieces up to the moved anchors, and the base-point keeps its curvilinear ratio t on it.
 // The detail direction at the posed base-point is rebuilt from the posed bundle (the sphere-mesh as
 // posed, seen from bone k's frame); p' = F⁰_k(b' + h n'). Codes with rigid_blend > 0 blend toward the
-// bone's rigid motion at the same turn angle.
+// rigid field of rigid_motion().
 #pragma once
 
 #include "engine/baseline/code.hpp"
@@ -23,27 +23,29 @@ struct PosedSection {
     BS_HD T length() const { return parent.length() + segment_length() + child.length(); }
 };
 
-// `local` must outlive the result (the section points into it).
 template <class T>
 BS_HD inline PosedSection<T> make_posed_section(const LocalChain<T>& local, const BaselineBone<T>* bones,
                                                 const BaselineBonePose<T>* poses, int k, const Section<T>& rest) {
-    DeformedSegment<T> segment{&local.bones[1], rest.U, rest.along, segment_turn(bones, poses, k, rest)};
+    const Cone<T>& cone = local.bones[1].cone;
+    DeformedSegment<T> segment{cone.parent.centre, cone.axis, rest.U, rest.along, segment_turn(bones, poses, k, rest)};
     T middle = (rest.parent.sigma + rest.child.sigma) / T(2);
     PosedSection<T> s{segment, posed_parent_end(local, segment, middle), posed_child_end(local, segment, middle)};
     if (s.child.sigma < s.parent.sigma) {  // the two crops overlap: collapse the segment between them
         s.parent.sigma = s.child.sigma = (s.parent.sigma + s.child.sigma) / T(2);
         s.parent.flags |= kSectionCollapsed;
+        // Re-pin the creases to the moved crop points.
+        Vec3<T> crop = segment.at(s.parent.sigma);
+        if (s.parent.kind == EndKind::Concave) s.parent.crease = make_crease(cone, s.parent.crease.plane, s.parent.crease.at(T(0)), crop);
+        if (s.child.kind == EndKind::Concave) s.child.crease = make_crease(cone, s.child.crease.plane, crop, s.child.crease.at(T(1)));
     }
     return s;
 }
 
-// The posed base-point of a (non-cap) code in its bone's frame F⁰_k, its detail direction, and the angle
-// its generator turned by about the axis there.
+// The posed base-point of a (non-cap) code in its bone's frame F⁰_k, and its detail direction.
 template <class T>
 struct PosedBase {
     Vec3<T> base;
     Vec3<T> direction;
-    T turn;
 };
 
 template <class T>
@@ -53,10 +55,10 @@ BS_HD inline PosedBase<T> place_on_posed_section(const PosedSection<T>& s, const
     if (ell < parent_part) {
         if (s.parent.kind == EndKind::Convex) {
             Vec3<T> b = arc_point(s.parent.arc, s.parent.arc_begin + ell / s.parent.arc.radius);
-            return {b, direction_from_centre(bone.cone.parent.centre, b), s.segment.turn.at(s.parent.sigma)};
+            return {b, direction_from_centre(bone.cone.parent.centre, b)};
         }
         Vec3<T> b = s.parent.crease.at(ell / parent_part);
-        return {b, direction_from_centre(bone.cone.parent.centre, b), s.segment.turn.at(s.parent.sigma)};
+        return {b, direction_from_centre(bone.cone.parent.centre, b)};
     }
     T beyond = ell - parent_part - segment;
     if (beyond <= T(0) || s.child.kind == EndKind::Free) {
@@ -65,16 +67,18 @@ BS_HD inline PosedBase<T> place_on_posed_section(const PosedSection<T>& s, const
         Vec3<T> d = b - bone.cone.parent.centre;
         Vec3<T> radial = normalized(d - dot(d, bone.cone.axis) * bone.cone.axis);
         Section<T> bundle = bone_section(local.bones, 1, radial);  // the posed bundle through b's generator
-        return {b, segment_direction(bundle, b), s.segment.turn.at(sigma)};
+        return {b, segment_direction(bundle, b)};
     }
     const T child_part = s.child.length();
     if (s.child.kind == EndKind::Convex) {
-        T angle = s.child.arc_begin + (beyond < child_part ? beyond : child_part) / s.child.arc.radius;
+        // An arc of radius 0 (plane tangent to the sphere) has length 0: its start is the point.
+        T angle = child_part > T(0) ? s.child.arc_begin + (beyond < child_part ? beyond : child_part) / s.child.arc.radius
+                                    : s.child.arc_begin;
         Vec3<T> b = arc_point(s.child.arc, angle);
-        return {b, direction_from_centre(bone.cone.child.centre, b), s.segment.turn.at(s.child.sigma)};
+        return {b, direction_from_centre(bone.cone.child.centre, b)};
     }
     Vec3<T> b = s.child.crease.at(child_part > T(0) ? clamp_value(beyond / child_part, T(0), T(1)) : T(1));
-    return {b, direction_from_centre(bone.cone.child.centre, b), s.segment.turn.at(s.child.sigma)};
+    return {b, direction_from_centre(bone.cone.child.centre, b)};
 }
 
 template <class T>

@@ -66,7 +66,7 @@ struct SegmentTurn {
 
     BS_HD T at(T sigma) const {
         T span = sigma_end - sigma_start;
-        T d = span > T(0) ? clamp_value((sigma - sigma_start) / span, T(0), T(1)) : T(1);
+        T d = span > T(0) ? clamp_value((sigma - sigma_start) / span, T(0), T(1)) : (sigma <= sigma_start ? T(0) : T(1));
         return at_parent * cubic_profile(T(1) - d) + at_child * cubic_profile(d);
     }
 };
@@ -91,30 +91,37 @@ BS_HD inline SegmentTurn<T> segment_turn(const BaselineBone<T>* bones, const Bas
 
 template <class T>
 struct DeformedSegment {
-    const BaselineBone<T>* bone;
-    Vec3<T> U, along;  // the rest generator: U + σ along
+    Vec3<T> axis_point, axis;  // the bone's axis line (its parent centre, unit direction)
+    Vec3<T> U, along;          // the rest generator: U + σ along
     SegmentTurn<T> turn;
 
-    BS_HD Vec3<T> at(T sigma) const { return rotate_about_axis(*bone, turn.at(sigma), U + sigma * along); }
+    BS_HD Vec3<T> at(T sigma) const {
+        return axis_point + rotate(axis_angle(axis, turn.at(sigma)), U + sigma * along - axis_point);
+    }
 };
 
-// A crease piece: the points where the generators of the bone's cone between two radials cross a plane.
+// A crease piece: the points where the generators of the bone's cone between two radials cross a plane,
+// from `from` to `to`. Its ends are pinned to those two points exactly (a crop point that could not be
+// placed on the plane — flagged — would otherwise leave a gap to the segment): the correction is spread
+// linearly along the piece and vanishes when the ends lie on the plane.
 template <class T>
 struct Crease {
-    const Cone<T>* cone;
+    Cone<T> cone;
     SeparatorPlane<T> plane;
     Vec3<T> from_radial;
     T sweep;   // signed angle about the axis from `from_radial` to the other end's radial
+    Vec3<T> from_offset, to_offset;  // from − raw(0), to − raw(1)
     T length;  // polyline length (kCreaseChords chords)
 
-    BS_HD Vec3<T> at(T u) const {
-        Vec3<T> radial = rotate(axis_angle(cone->axis, u * sweep), from_radial);
-        Vec3<T> U = tangency_point(*cone, BoneEnd::Parent, radial);
-        Vec3<T> along = normalized(tangency_point(*cone, BoneEnd::Child, radial) - U);
+    BS_HD Vec3<T> raw(T u) const {
+        Vec3<T> radial = rotate(axis_angle(cone.axis, u * sweep), from_radial);
+        Vec3<T> U = tangency_point(cone, BoneEnd::Parent, radial);
+        Vec3<T> along = normalized(tangency_point(cone, BoneEnd::Child, radial) - U);
         T rate = dot(plane.normal, along);
         T sigma = std::fabs(rate) > relative_zero<T>() ? -signed_distance(plane, U) / rate : T(0);
         return U + sigma * along;
     }
+    BS_HD Vec3<T> at(T u) const { return raw(u) + (T(1) - u) * from_offset + u * to_offset; }
 };
 
 constexpr int kCreaseChords = 4;
@@ -125,10 +132,12 @@ template <class T> BS_HD inline Crease<T> make_crease(const Cone<T>& cone, const
         return normalized(d - dot(d, cone.axis) * cone.axis);
     };
     Vec3<T> r0 = radial_of(from);
-    Crease<T> c{&cone, plane, r0, angle_about(cone.axis, r0, radial_of(to)), T(0)};
+    Crease<T> c{cone, plane, r0, angle_about(cone.axis, r0, radial_of(to)), {}, {}, T(0)};
+    c.from_offset = from - c.raw(T(0));
+    c.to_offset = to - c.raw(T(1));
     Vec3<T> previous = from;
     for (int i = 1; i <= kCreaseChords; ++i) {
-        Vec3<T> next = i == kCreaseChords ? to : c.at(T(i) / T(kCreaseChords));
+        Vec3<T> next = c.at(T(i) / T(kCreaseChords));
         c.length += norm(next - previous);
         previous = next;
     }

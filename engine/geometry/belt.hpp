@@ -106,15 +106,19 @@ BS_HD inline void place_generators(const Cone<T>& incoming, const Cone<T>& outgo
     belt.flags = g_in.plane_cuts_cone && g_out.plane_cuts_cone ? 0u : unsigned(kBeltPlaneMissesCone);
 }
 
-// Concave side: crop both segments at their crossing V + λ t_V (λ < 0, from tangent lengths).
+// Concave side: crop both segments at their crossing V + λ t_V (λ < 0, from tangent lengths). When the
+// crossing lies beyond U or Y (a joint folded until the generators are nearly parallel, where λ grows
+// without bound) the anchor is clamped to the shorter segment's length back from V, and flagged.
 template <class T> BS_HD inline void crop_at_crossing(T ahead, T chord_squared, Vec3<T> travel_at_V, Belt<T>& belt) {
     T lambda = chord_squared / (T(2) * ahead);
-    belt.anchor = belt.V + lambda * travel_at_V;
     belt.anchor_angle = T(0);
     belt.joint_arc.sweep = T(0);
-    T tangent_length = -lambda;
-    if (tangent_length > norm(belt.V - belt.U) || tangent_length > norm(belt.Y - belt.X))
+    T reach = norm(belt.V - belt.U) < norm(belt.Y - belt.X) ? norm(belt.V - belt.U) : norm(belt.Y - belt.X);
+    if (-lambda > reach) {
         belt.flags |= kBeltCrossingOffSegments;
+        lambda = -reach;
+    }
+    belt.anchor = belt.V + lambda * travel_at_V;
 }
 
 // The belt of the plane `plane` (built through a point lying on `point_bone`) at the joint between

@@ -110,8 +110,15 @@ bool check_belt(const Chain& ch, const Belt<double>& belt, const SheafPlane<doub
                                   : side_sign(a1, s[1].centre, q, plane.normal);
     EXPECT_EQ(side_sign(a0, s[0].centre, belt.V, plane.normal), q_side) << what;
     EXPECT_EQ(side_sign(a1, s[1].centre, belt.X, plane.normal), q_side) << what;
-    // Anchor on the separator.
+    // Anchor on the separator — except where the crossing lies beyond U or Y: then it is clamped to the
+    // shorter segment's length back from V along V → U, and flagged.
     SeparatorPlane<double> separator = separator_plane(ch.in(), ch.out());
+    const bool clamped = (belt.flags & kBeltCrossingOffSegments) != 0;
+    if (clamped) {
+        double reach = std::min(norm(belt.V - belt.U), norm(belt.Y - belt.X));
+        expect_vec_near(belt.anchor, belt.V + reach * normalized(belt.U - belt.V), tol, what + " clamped anchor");
+        return false;
+    }
     EXPECT_NEAR(signed_distance(separator, belt.anchor), 0.0, tol) << what;
     // Convex or concave, from the test's own crossing of lines UV and XY: concave iff it is before V.
     LineCrossing crossing = cross_lines(belt.U, belt.V - belt.U, belt.X, belt.Y - belt.X);
@@ -303,7 +310,10 @@ TEST(GeometryBelt, CrossingBeyondAShortBoneIsFlagged) {
     Belt<double> belt = belt_at_joint(in, out, separator_plane(in, out), plane, ChainBone::Incoming);
     EXPECT_TRUE(belt.concave);
     EXPECT_TRUE(belt.flags & kBeltCrossingOffSegments);
-    EXPECT_NEAR(signed_distance(separator_plane(in, out), belt.anchor), 0.0, 1e-12);
+    // The anchor is clamped to the shorter segment's length back from V (the crossing lies beyond it).
+    double reach = std::min(norm(belt.V - belt.U), norm(belt.Y - belt.X));
+    EXPECT_NEAR(norm(belt.anchor - belt.V), reach, 1e-12);
+    EXPECT_NEAR(norm(cross(belt.anchor - belt.V, belt.U - belt.V)), 0.0, 1e-12);
 }
 
 TEST(GeometryBelt, PlaneGrazingTheConeIsFlagged) {
