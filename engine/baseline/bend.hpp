@@ -55,11 +55,6 @@ BS_HD inline PosedJoint<T> pose_joint(const Cone<T>& parent, const Cone<T>& chil
     return j;
 }
 
-// The baseline of the posed plane of the sheaf through q (q on the bone `bone` of the joint).
-template <class T> BS_HD inline Belt<T> posed_belt_through(const PosedJoint<T>& j, Vec3<T> q, ChainBone bone) {
-    return belt_at_joint(j.parent, j.child, j.separator, sheaf_plane(j.parent, j.child, q), bone);
-}
-
 // β of a belt: where its arc V → X (on a concave side, the arc between the tangency points) crosses the
 // separator plane, as an angle on the pivot circle.
 template <class T> BS_HD inline T belt_beta(const PosedJoint<T>& j, const Belt<T>& belt, Vec3<T> plane_normal) {
@@ -76,6 +71,16 @@ template <class T> BS_HD inline T beta_through(const PosedJoint<T>& j, Vec3<T> q
     return belt_beta(j, belt_at_joint(j.parent, j.child, j.separator, plane, bone), plane.normal);
 }
 
+// Of the two generators of `cone` in a plane through its apex, the one whose tangency point with the
+// sphere at `end` is nearer to `near`. The side rule applied at E_m flips where E_m passes the parent's
+// axis plane, far from V; V' is the moved end of V, so it is taken nearest to V.
+template <class T>
+BS_HD inline Vec3<T> nearest_generator(const Cone<T>& cone, const SheafPlane<T>& plane, BoneEnd end, Vec3<T> near) {
+    Vec3<T> a = generator_in_plane(cone, plane.point, plane.normal, T(1)).radial;
+    Vec3<T> b = generator_in_plane(cone, plane.point, plane.normal, T(-1)).radial;
+    return norm2(tangency_point(cone, end, a) - near) <= norm2(tangency_point(cone, end, b) - near) ? a : b;
+}
+
 template <class T>
 struct BendTargets {
     T parent_angle;  // θ_V: about the parent's axis, at its child end
@@ -85,16 +90,25 @@ struct BendTargets {
 };
 
 // Steps of the swing's scaling used to follow β_YX − β_UV continuously from rest.
-constexpr int kBendContinuationSteps = 4;
+constexpr int kBendContinuationSteps = 16;
 
-// Targets for the rest baseline whose parent generator has radial `parent_radial`.
+// The rest baseline at a joint seen from one of its bones: the belt of the plane of the sheaf through
+// that bone's tangency point with the joint sphere (V for the parent, X for the child). Near a joint's
+// convex/concave change the pairing of generators is only consistent when taken from the point's own
+// bone, so the bend of a baseline always starts from this belt.
+template <class T>
+BS_HD inline Belt<T> rest_belt_from(const Cone<T>& parent, const Cone<T>& child_rest, Vec3<T> radial, ChainBone bone) {
+    Vec3<T> q = bone == ChainBone::Incoming ? tangency_point(parent, BoneEnd::Child, radial)
+                                           : tangency_point(child_rest, BoneEnd::Parent, radial);
+    return belt_at_joint(parent, child_rest, separator_plane(parent, child_rest), sheaf_plane(parent, child_rest, q), bone);
+}
+
+// Targets for the rest baseline `rest` (V on the parent, X on the child) when the child turns by `swing`.
 template <class T>
 BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& child_rest, Quat<T> swing,
-                                         Vec3<T> parent_radial) {
+                                         const Belt<T>& rest) {
     const Vec3<T> C = parent.child.centre;
-    Vec3<T> V = tangency_point(parent, BoneEnd::Child, parent_radial);
-    Belt<T> rest = belt_at_joint(parent, child_rest, separator_plane(parent, child_rest),
-                                 sheaf_plane(parent, child_rest, V), ChainBone::Incoming);
+    const Vec3<T> V = rest.V;
     BendTargets<T> none{T(0), T(0), V, rest.X, rest.anchor, true};
     if (rotation_angle(swing) <= relative_zero<T>()) return none;
 
@@ -112,9 +126,14 @@ BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& c
     }
     T beta_m = beta_uv + difference / T(2);
     Vec3<T> E_m = j.pivot.circle.centre + j.pivot.circle.radius * (std::cos(beta_m) * j.pivot_u0 + std::sin(beta_m) * j.pivot_u1);
-    Belt<T> target = posed_belt_through(j, E_m, ChainBone::Incoming);
-    return {angle_about(parent.axis, V - C, target.V - C), angle_about(j.child.axis, X_rot - C, target.X - C),
-            target.V, target.X, E_m, true};
+    SheafPlane<T> plane = sheaf_plane(j.parent, j.child, E_m);
+    // V' is the parent's generator in that plane nearer to V; X' the child's on the same side (the belt
+    // side rule), so that the posed belt through V' — built from either bone — pairs V' with X'.
+    Vec3<T> V_prime = tangency_point(j.parent, BoneEnd::Child, nearest_generator(j.parent, plane, BoneEnd::Child, V));
+    T side = side_of_axis(j.parent, plane.normal, V_prime);
+    Vec3<T> X_prime = tangency_point(j.child, BoneEnd::Parent, generator_in_plane(j.child, plane.point, plane.normal, side).radial);
+    return {angle_about(parent.axis, V - C, V_prime - C), angle_about(j.child.axis, X_rot - C, X_prime - C), V_prime,
+            X_prime, E_m, true};
 }
 
 }  // namespace bs

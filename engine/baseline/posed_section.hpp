@@ -77,14 +77,15 @@ BS_HD inline SegmentTurn<T> segment_turn(const BaselineBone<T>* bones, const Bas
                                          const Section<T>& rest) {
     const BaselineBone<T>& bone = bones[k];
     SegmentTurn<T> turn{T(0), poses[k].twist, rest.parent.sigma, rest.child.sigma};
-    if (bone.next >= 0)
-        turn.at_child += bend_targets(bone.cone, bones[bone.next].cone, poses[bone.next].swing, rest.radial).parent_angle;
+    if (bone.next >= 0) {
+        const Cone<T>& next = bones[bone.next].cone;
+        Belt<T> rest_belt = rest_belt_from(bone.cone, next, rest.radial, ChainBone::Incoming);
+        turn.at_child += bend_targets(bone.cone, next, poses[bone.next].swing, rest_belt).parent_angle;
+    }
     if (bone.previous >= 0) {
         const Cone<T>& previous = bones[bone.previous].cone;
-        Vec3<T> U = tangency_point(bone.cone, BoneEnd::Parent, rest.radial);
-        Belt<T> belt = belt_at_joint(previous, bone.cone, bone.parent_separator, sheaf_plane(previous, bone.cone, U),
-                                     ChainBone::Outgoing);
-        turn.at_parent = bend_targets(previous, bone.cone, poses[k].swing, belt.radial_incoming).child_angle;
+        Belt<T> rest_belt = rest_belt_from(previous, bone.cone, rest.radial, ChainBone::Outgoing);
+        turn.at_parent = bend_targets(previous, bone.cone, poses[k].swing, rest_belt).child_angle;
     }
     return turn;
 }

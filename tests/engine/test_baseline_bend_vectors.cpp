@@ -31,7 +31,7 @@ TEST(BaselineBendVectors, TargetsMatchTheIndependentConstruction) {
         SCOPED_TRACE(c["case"].get<std::string>());
         Vec3<double> V = v3(c["V"]);
         Vec3<double> radial = normalized((V - parent.child.centre) - dot(V - parent.child.centre, parent.axis) * parent.axis);
-        BendTargets<double> t = bend_targets(parent, child, swing, radial);
+        BendTargets<double> t = bend_targets(parent, child, swing, rest_belt_from(parent, child, radial, ChainBone::Incoming));
         ASSERT_TRUE(t.valid);
         expect_near(t.E_m, v3(c["E_m"]), 1e-9, "E_m");
         expect_near(t.V_prime, v3(c["V_prime"]), 1e-9, "V'");
@@ -44,7 +44,8 @@ TEST(BaselineBendVectors, TargetsMatchTheIndependentConstruction) {
 TEST(BaselineBendVectors, NoSwingNoTargets) {
     Cone<double> parent = make_cone(Sphere<double>{{0, 0, 0}, 1.5}, Sphere<double>{{5, 0, 0}, 1.0});
     Cone<double> child = make_cone(Sphere<double>{{5, 0, 0}, 1.0}, Sphere<double>{{8.5, 2.5, 0}, 0.6});
-    BendTargets<double> t = bend_targets(parent, child, Quat<double>::identity(), Vec3<double>{0, 0.6, 0.8});
+    BendTargets<double> t = bend_targets(parent, child, Quat<double>::identity(),
+                                         rest_belt_from(parent, child, Vec3<double>{0, 0.6, 0.8}, ChainBone::Incoming));
     EXPECT_EQ(t.parent_angle, 0.0);
     EXPECT_EQ(t.child_angle, 0.0);
 }
