@@ -9,7 +9,8 @@
 //   their tangency points) cross the posed separator plane, i.e. two angles β on the pivot circle;
 //   E_m is at their mean β_m, on the branch of β_YX − β_UV reached by scaling S from the identity
 //   (stateless, and it does not flip where the two are antipodal); the posed plane of the sheaf
-//   through E_m holds V' and X'. The targets are the angles V → V' about the parent's axis and
+//   through E_m holds V' and X' — V' the one of its two parent generators followed from V along the
+//   same scaling, X' the child's generator on V''s side. The targets are the angles V → V' about the parent's axis and
 //   X_rot → X' about the child's posed axis, right-handed.
 #pragma once
 
@@ -72,8 +73,7 @@ template <class T> BS_HD inline T beta_through(const PosedJoint<T>& j, Vec3<T> q
 }
 
 // Of the two generators of `cone` in a plane through its apex, the one whose tangency point with the
-// sphere at `end` is nearer to `near`. The side rule applied at E_m flips where E_m passes the parent's
-// axis plane, far from V; V' is the moved end of V, so it is taken nearest to V.
+// sphere at `end` is nearer to `near`.
 template <class T>
 BS_HD inline Vec3<T> nearest_generator(const Cone<T>& cone, const SheafPlane<T>& plane, BoneEnd end, Vec3<T> near) {
     Vec3<T> a = generator_in_plane(cone, plane.point, plane.normal, T(1)).radial;
@@ -90,7 +90,7 @@ struct BendTargets {
 };
 
 // Steps of the swing's scaling used to follow β_YX − β_UV continuously from rest.
-constexpr int kBendContinuationSteps = 16;
+constexpr int kBendContinuationSteps = 8;
 
 // The rest baseline at a joint seen from one of its bones: the belt of the plane of the sheaf through
 // that bone's tangency point with the joint sphere (V for the parent, X for the child). Near a joint's
@@ -112,26 +112,29 @@ BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& c
     BendTargets<T> none{T(0), T(0), V, rest.X, rest.anchor, true};
     if (rotation_angle(swing) <= relative_zero<T>()) return none;
 
-    T difference = T(0), beta_uv = T(0);
+    // Follow the construction while the swing is scaled from the identity: Δβ = β_YX − β_UV by
+    // continuity, and V' as the parent generator (in the plane through E_m) nearest to the previous
+    // step's V' — where the two candidates are equally near V itself the choice would otherwise flip.
+    T difference = T(0);
+    Vec3<T> V_prime = V, X_prime = rest.X, E_m = rest.anchor, X_rot = rest.X;
     PosedJoint<T> j{};
-    Vec3<T> X_rot{};
     for (int step = 1; step <= kBendContinuationSteps; ++step) {
         Quat<T> partial = slerp(Quat<T>::identity(), swing, T(step) / T(kBendContinuationSteps));
         j = pose_joint(parent, child_rest, partial);
         if (!j.pivot.cuts_sphere) return {T(0), T(0), V, rest.X, rest.anchor, false};
         X_rot = C + rotate(partial, rest.X - C);
-        beta_uv = beta_through(j, V, ChainBone::Incoming);
+        T beta_uv = beta_through(j, V, ChainBone::Incoming);
         T beta_yx = beta_through(j, X_rot, ChainBone::Outgoing);
         difference += wrap_angle(beta_yx - beta_uv - difference);
+        T beta_m = beta_uv + difference / T(2);
+        E_m = j.pivot.circle.centre + j.pivot.circle.radius * (std::cos(beta_m) * j.pivot_u0 + std::sin(beta_m) * j.pivot_u1);
+        // V' nearest to its previous position; X' the child's generator on the same side (the belt side
+        // rule), so that the posed belt through V' — built from either bone — pairs V' with X'.
+        SheafPlane<T> plane = sheaf_plane(j.parent, j.child, E_m);
+        V_prime = tangency_point(j.parent, BoneEnd::Child, nearest_generator(j.parent, plane, BoneEnd::Child, V_prime));
+        T side = side_of_axis(j.parent, plane.normal, V_prime);
+        X_prime = tangency_point(j.child, BoneEnd::Parent, generator_in_plane(j.child, plane.point, plane.normal, side).radial);
     }
-    T beta_m = beta_uv + difference / T(2);
-    Vec3<T> E_m = j.pivot.circle.centre + j.pivot.circle.radius * (std::cos(beta_m) * j.pivot_u0 + std::sin(beta_m) * j.pivot_u1);
-    SheafPlane<T> plane = sheaf_plane(j.parent, j.child, E_m);
-    // V' is the parent's generator in that plane nearer to V; X' the child's on the same side (the belt
-    // side rule), so that the posed belt through V' — built from either bone — pairs V' with X'.
-    Vec3<T> V_prime = tangency_point(j.parent, BoneEnd::Child, nearest_generator(j.parent, plane, BoneEnd::Child, V));
-    T side = side_of_axis(j.parent, plane.normal, V_prime);
-    Vec3<T> X_prime = tangency_point(j.child, BoneEnd::Parent, generator_in_plane(j.child, plane.point, plane.normal, side).radial);
     return {angle_about(parent.axis, V - C, V_prime - C), angle_about(j.child.axis, X_rot - C, X_prime - C), V_prime,
             X_prime, E_m, true};
 }
