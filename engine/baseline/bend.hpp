@@ -91,6 +91,8 @@ struct BendTargets {
 
 // Steps of the swing's scaling used to follow β_YX − β_UV continuously from rest.
 constexpr int kBendContinuationSteps = 8;
+constexpr double kMaxBetaStep = 0.5;           // radians of Δβ per accepted step
+constexpr double kMinBendStep = 1.0 / 1024.0;  // smallest step, as a fraction of the swing
 
 // The rest baseline at a joint seen from one of its bones: the belt of the plane of the sheaf through
 // that bone's tangency point with the joint sphere (V for the parent, X for the child). Near a joint's
@@ -118,14 +120,26 @@ BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& c
     T difference = T(0);
     Vec3<T> V_prime = V, X_prime = rest.X, E_m = rest.anchor, X_rot = rest.X;
     PosedJoint<T> j{};
-    for (int step = 1; step <= kBendContinuationSteps; ++step) {
-        Quat<T> partial = slerp(Quat<T>::identity(), swing, T(step) / T(kBendContinuationSteps));
-        j = pose_joint(parent, child_rest, partial);
-        if (!j.pivot.cuts_sphere) return {T(0), T(0), V, rest.X, rest.anchor, false};
-        X_rot = C + rotate(partial, rest.X - C);
-        T beta_uv = beta_through(j, V, ChainBone::Incoming);
-        T beta_yx = beta_through(j, X_rot, ChainBone::Outgoing);
-        difference += wrap_angle(beta_yx - beta_uv - difference);
+    // Adaptive steps: a step whose Δβ would move by more than kMaxBetaStep is halved (down to
+    // kMinBendStep of the swing), so the continuity of Δβ and V' is never decided across a fast turn.
+    T done = T(0), step = T(1) / T(kBendContinuationSteps);
+    while (done < T(1)) {
+        T next = done + step < T(1) ? done + step : T(1);
+        Quat<T> partial = slerp(Quat<T>::identity(), swing, next);
+        PosedJoint<T> trial = pose_joint(parent, child_rest, partial);
+        if (!trial.pivot.cuts_sphere) return {T(0), T(0), V, rest.X, rest.anchor, false};
+        Vec3<T> trial_X_rot = C + rotate(partial, rest.X - C);
+        T beta_uv = beta_through(trial, V, ChainBone::Incoming);
+        T beta_yx = beta_through(trial, trial_X_rot, ChainBone::Outgoing);
+        T change = wrap_angle(beta_yx - beta_uv - difference);
+        if (std::fabs(change) > T(kMaxBetaStep) && step > T(kMinBendStep)) {
+            step /= T(2);
+            continue;
+        }
+        difference += change;
+        done = next;
+        j = trial;
+        X_rot = trial_X_rot;
         T beta_m = beta_uv + difference / T(2);
         E_m = j.pivot.circle.centre + j.pivot.circle.radius * (std::cos(beta_m) * j.pivot_u0 + std::sin(beta_m) * j.pivot_u1);
         // V' nearest to its previous position; X' the child's generator on the same side (the belt side
@@ -134,6 +148,7 @@ BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& c
         V_prime = tangency_point(j.parent, BoneEnd::Child, nearest_generator(j.parent, plane, BoneEnd::Child, V_prime));
         T side = side_of_axis(j.parent, plane.normal, V_prime);
         X_prime = tangency_point(j.child, BoneEnd::Parent, generator_in_plane(j.child, plane.point, plane.normal, side).radial);
+        step = step * T(2) < T(1) / T(kBendContinuationSteps) ? step * T(2) : T(1) / T(kBendContinuationSteps);
     }
     return {angle_about(parent.axis, V - C, V_prime - C), angle_about(j.child.axis, X_rot - C, X_prime - C), V_prime,
             X_prime, E_m, true};

@@ -28,8 +28,9 @@ BS_HD inline PosedSection<T> make_posed_section(const LocalChain<T>& local, cons
                                                 const BaselineBonePose<T>* poses, int k, const Section<T>& rest) {
     const Cone<T>& cone = local.bones[1].cone;
     DeformedSegment<T> segment{cone.parent.centre, cone.axis, rest.U, rest.along, segment_turn(bones, poses, k, rest)};
-    T middle = (rest.parent.sigma + rest.child.sigma) / T(2);
-    PosedSection<T> s{segment, posed_parent_end(local, segment, middle), posed_child_end(local, segment, middle)};
+    // Each crop is searched from the segment's other end, which stays on the bone's side of this joint's
+    // separator even when a large bend and twist carry the middle of the segment past it.
+    PosedSection<T> s{segment, posed_parent_end(local, segment, rest.child.sigma), posed_child_end(local, segment, rest.parent.sigma)};
     if (s.child.sigma < s.parent.sigma) {  // the two crops overlap: collapse the segment between them
         s.parent.sigma = s.child.sigma = (s.parent.sigma + s.child.sigma) / T(2);
         s.parent.flags |= kSectionCollapsed;
