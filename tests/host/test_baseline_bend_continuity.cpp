@@ -1,0 +1,299 @@
+// Baseline skinning, part 2 (bend): the output is continuous in the point under bends (issue 4; DESIGN §2
+// "Properties": no tearing across bone, arc/segment, crease, convex/concave, cap or fallback boundaries).
+//
+// Pairs of points 1e-4 × the local radius apart at rest, deformed by random bend poses (≤150° between
+// consecutive posed bone axes, twists ±360°, root motion): the posed distance over the rest distance must
+// stay ≤ 20 in every region. Regions are decided per pose, from the codes and from where the posed
+// base-points land (testing::posed_place):
+//   fallback bands (from the codes' flags; the fan-centre band also by distance to the rest fan centre, as
+//   testing::point_region does), free caps, across the separator (codes on two bones), across the
+//   convex/concave change (one bone, the two posed sections' kinds differ at a joint), crease (a posed
+//   base-point on a crease piece or within 0.35 r of a concave end's crop), joint arc (on a posed arc),
+//   segment.
+// Pairs come from the region generators of tests/support/baseline_bend.hpp (as the twist continuity test's)
+// plus, per pose, pairs straddling each posed convex/concave change: the generator angle φ* where a
+// joint's posed end kind changes is found by scanning and bisection, and pairs at rest on either side of
+// φ* near that joint (heights −0.1 … 0.3 r) are deformed by that pose only.
+// Counts (scaled down from the issue: the suite's time budget): 16 poses per chain on the four test chains,
+// ~2,900 pairs per chain, each region ≥ 1,000 distinct pairs over the chains (a pair counts for every region
+// it falls in under some pose). The worst ratio per region is printed and recorded.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "host/baseline_skinner.hpp"
+#include "tests/support/baseline_bend.hpp"
+
+namespace bs {
+namespace {
+
+using testing::Candidate;
+using testing::Generator;
+using testing::PointPair;
+using testing::PosedPart;
+using testing::Random;
+
+constexpr double kMaxStretch = 20;
+constexpr int kPoses = 16;
+
+enum Region { kSegment, kArc, kFreeCap, kCrease, kSeparator, kConvexConcave, kNearAxis, kFanCentre, kFarBand, kRegions };
+
+const char* region_name(int r) {
+    static const char* names[] = {"segment",     "joint_arc",      "free_cap",        "crease",  "separator",
+                                  "convex_concave", "near_axis_band", "fan_centre_band", "far_band"};
+    return names[r];
+}
+
+double gap_for(double radius) { return 1e-4 * radius; }
+
+bool near_crop(const testing::PosedPlace& p, double radius) {
+    if (p.part == PosedPart::ParentCrease || p.part == PosedPart::ChildCrease) return true;
+    if (p.part != PosedPart::Segment) return false;
+    return (p.parent_kind == EndKind::Concave && p.from_parent_crop < 0.35 * radius) ||
+           (p.child_kind == EndKind::Concave && p.from_child_crop < 0.35 * radius);
+}
+
+// The region of a pair from its codes alone (fallback bands, caps, across bones), or -1: it depends on the pose.
+int code_region(const std::vector<BaselineBone<double>>& bones, const BaselineCode& a, Vec3<double> pa, const BaselineCode& b,
+                Vec3<double> pb) {
+    unsigned flags = a.flags | b.flags;
+    auto fan_band = [&](const BaselineCode& c, Vec3<double> p) {
+        return testing::point_region(bones, c, p) == testing::CodeRegion::NearFanCentre;
+    };
+    if ((flags & kCodeNearFanCentre) || fan_band(a, pa) || fan_band(b, pb)) return kFanCentre;
+    if (flags & kCodeNearAxis) return kNearAxis;
+    if (flags & kCodeFarFromSurface) return kFarBand;
+    if (flags & (kCodeParentCap | kCodeChildCap)) return kFreeCap;
+    if (a.bone != b.bone) return kSeparator;
+    return -1;
+}
+
+// Pairs (p, p + gap · random unit) from `make`, `quota` of them (or as many as 40 × quota attempts give);
+// with `target` ≥ 0, only pairs whose codes put them in that region (code_region).
+void collect(const std::vector<BaselineBone<double>>& bones, int quota, const Generator& make, Random& rng,
+             std::vector<PointPair>& pairs, int target = -1) {
+    int made = 0;
+    for (int attempt = 0; attempt < 40 * quota && made < quota; ++attempt) {
+        Candidate c;
+        if (!make(rng, c)) continue;
+        PointPair pair{c.p, c.p + gap_for(c.radius) * rng.unit_vector()};
+        if (target >= 0 && code_region(bones, encode_point(bones, pair.a), pair.a, encode_point(bones, pair.b), pair.b) != target)
+            continue;
+        pairs.push_back(pair);
+        ++made;
+    }
+}
+
+// The region of a pair of codes on one bone under a pose, from where their posed base-points land.
+int posed_region(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& table,
+                 const BaselineCode& a, const BaselineCode& b) {
+    testing::PosedPlace qa = testing::posed_place(a, bones, table), qb = testing::posed_place(b, bones, table);
+    if (qa.parent_kind != qb.parent_kind || qa.child_kind != qb.child_kind) return kConvexConcave;
+    const Cone<double>& cone = bones[a.bone].cone;
+    double r = std::min(cone.parent.radius, cone.child.radius);
+    if (near_crop(qa, r) || near_crop(qb, r)) return kCrease;
+    auto on_arc = [](PosedPart p) { return p == PosedPart::ParentArc || p == PosedPart::ChildArc; };
+    if (on_arc(qa.part) || on_arc(qb.part)) return kArc;
+    return kSegment;
+}
+
+struct Worst {
+    double ratio = 0;
+    long pairs = 0;      // distinct pairs seen in the region
+    long instances = 0;  // pair × pose
+    std::string where;
+};
+
+std::string describe_pair(const std::string& chain, const PointPair& p, const BaselineCode& ca, const BaselineCode& cb,
+                          const Pose& pose, double rest, double posed) {
+    char text[600];
+    std::snprintf(text, sizeof text,
+                  "chain %s, a = (%.12g, %.12g, %.12g) [bone %d flags %d phi %.6g t %.6g h %.6g blend %.3g], "
+                  "b = (%.12g, %.12g, %.12g) [bone %d flags %d phi %.6g t %.6g h %.6g blend %.3g]; rest %.3g, posed %.3g; pose:",
+                  chain.c_str(), p.a.x, p.a.y, p.a.z, ca.bone, ca.flags, ca.phi, ca.t, ca.h, ca.rigid_blend, p.b.x, p.b.y,
+                  p.b.z, cb.bone, cb.flags, cb.phi, cb.t, cb.h, cb.rigid_blend, rest, posed);
+    std::string s = text;
+    for (const auto& j : pose.joints) {
+        std::snprintf(text, sizeof text, " {swing [%.17g, %.17g, %.17g, %.17g], twist %.17g}", j.swing.w, j.swing.x,
+                      j.swing.y, j.swing.z, j.twist_radians);
+        s += text;
+    }
+    return s;
+}
+
+// Whether the posed section of the rest generator at angle φ on bone k is concave at one end.
+bool posed_end_concave(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& table,
+                       int k, bool child, double phi) {
+    LocalChain<double> local = posed_neighbourhood(bones.data(), table.data(), k);
+    Section<double> rest = bone_section(bones.data(), k, generator_radial(bones[k], phi));
+    PosedSection<double> s = make_posed_section(local, bones.data(), table.data(), k, rest);
+    return (child ? s.child.kind : s.parent.kind) == EndKind::Concave;
+}
+
+// Pairs straddling the posed convex/concave changes of every joint under one pose: both ends of every
+// joint (the incoming bone's child end, the outgoing bone's parent end).
+std::vector<PointPair> switch_pairs(const std::vector<BaselineBone<double>>& bones,
+                                    const std::vector<BaselineBonePose<double>>& table, Random& rng) {
+    std::vector<PointPair> pairs;
+    constexpr int kScan = 48;
+    for (int k = 0; k < int(bones.size()); ++k) {
+        for (bool child : {false, true}) {
+            if ((child ? bones[k].next : bones[k].previous) < 0) continue;
+            const BaselineBone<double>& bone = bones[k];
+            auto concave = [&](double phi) { return posed_end_concave(bones, table, k, child, phi); };
+            double step = 2 * testing::kBaselinePi / kScan, start = rng.uniform(0, step);
+            bool previous = concave(start);
+            for (int i = 1; i <= kScan; ++i) {
+                double lo = start + (i - 1) * step, hi = start + i * step;
+                bool now = concave(hi);
+                if (now == previous) continue;
+                previous = now;
+                bool at_lo = !now;
+                for (int it = 0; it < 40; ++it) {
+                    double mid = 0.5 * (lo + hi);
+                    if (concave(mid) == at_lo) lo = mid;
+                    else hi = mid;
+                }
+                const double phi = 0.5 * (lo + hi);
+                Section<double> rest = bone_section(bones.data(), k, generator_radial(bone, phi));
+                const double r = (child ? bone.cone.child : bone.cone.parent).radius;
+                for (double along : {0.05, 0.25}) {
+                    double sigma = child ? rest.child.sigma - along * r : rest.parent.sigma + along * r;
+                    for (double h : {-0.1, 0.05, 0.3}) {
+                        Vec3<double> p = rest.at_sigma(sigma) + (h * r) * cone_normal(bone.cone, rest.radial);
+                        Vec3<double> off = p - bone.cone.parent.centre;
+                        double rho = norm(off - dot(off, bone.cone.axis) * bone.cone.axis);
+                        double half = 0.5 * gap_for(r) / rho;
+                        pairs.push_back({rotate_about_axis(bone, -half, p), rotate_about_axis(bone, half, p)});
+                    }
+                }
+            }
+        }
+    }
+    return pairs;
+}
+
+// KNOWN FAILURE (reported by the test engineer against HEAD 3ec70a2; the test is kept as the
+// specification). Measured there: segment 5.71, joint arc 3.95, free cap 1.002, crease 5.46, separator 5.79,
+// fan-centre band 10.9 — and over the bound: convex/concave 5.0e4, far band 1.3e3, near-axis band 45.5.
+// Causes:
+//  1. The bend targets jump with the generator (bend_targets' choice of V' among the two parent generators
+//     in the plane through E_m): the posed section's length, its end kinds and so every base-point of the
+//     section jump; fallback bands only scale the tear down by (1 − blend). Reproductions (pose = rest but
+//     bone 1's swing, no twist anywhere; pairs 1e-4 apart; deform_baseline_point or BaselineSkinner):
+//     - testing::bent_chain(), swing [0.26676458081611837, 0.15869459413571949, -0.091625054350877297,
+//       0.94618049738371746] (150°): a = (5.00204001601, -1.25903563643, 0.327605104566),
+//       b = (5.00204001601, -1.25906081451, 0.327508326139) (bone 0, flags 0, h 0.3): θ_V -0.219 vs -2.647,
+//       ratio 4.5e4. In the 8-step continuation Δβ = β_YX − β_UV moves by 2.85 rad between steps 6 and 7
+//       (1.44 → -1.41: more than π per step, so wrap_angle takes the other branch), E_m jumps across the
+//       pivot circle and both V' candidates are then equally near the previous V' (1.442 each).
+//     - testing::sharp_elbow_chain(), swing [0.80617421376817289, 0.43456515208867386, 0.26344138454665783,
+//       -0.30304274047328039] (55° between the posed axes): a = (2.5897969205, 1.35894094908,
+//       -0.492643511088), b = (2.58985027244, 1.35892220902, -0.492725987635) (bone 0, far band, blend
+//       5e-8): ratio 998; θ_V jumps by 0.0754 rad at one generator angle (bisected to Δφ = 2e-16), where
+//       the posed child end changes from concave to convex.
+//  2. At a concave posed end the crop search starts at the segment's middle and collapses there when the
+//     middle is already past the separator (150° bend plus a large twist of the bone): the crease piece
+//     then spans up to ~3.5 of a section of length ~5 and the section jumps against its convex neighbour
+//     (see test_baseline_bend_random.cpp). E.g. testing::straight_chain(), bone 1 {swing
+//     [0.25881904510252074, 0, 0.96590946400708622, -0.0056222089753657804], twist -4.408483488062827}:
+//     a = (4.14974937186, 0.985279026859, -0.0964383993025), b = (4.14974937186, 0.985288763209,
+//     -0.0963388744137) (bone 1, flags 0, on the surface): a' = (3.39134, 0.923835, -0.341498),
+//     b' = (4.0323, 0.962248, -0.270287), ratio 6.5e3 (3.9e3 with twist 0, from cause 1 alone).
+//  3. Points deep inside, near a joint sphere's centre, are encoded on the joint arc with no near-axis
+//     band (segment_code applies it, joint_arc_code does not), though they are near both bones' axes:
+//     testing::straight_chain(), bone 1 swing [0.25881904510252074, 0, 0.78231935813298126,
+//     0.56655902056415952] (150°, no twist): a = (4.00332362515, -0.0253765086575, -0.034787876917),
+//     b = (4.00334248889, -0.0253213493571, -0.0348691272153) (bone 1, flags 0, h -0.957, 0.043 from the
+//     joint centre): ratio 53 with continuous targets (in some pose draws it lands in "crease").
+// DISABLED (open, issue 4): this property does not hold yet under the random bend poses — see
+// docs/ALGORITHM.md "Known open problem". It runs with --gtest_also_run_disabled_tests and prints the
+// worst case per region; re-enable it when the bend targets are continuous across a baseline's posed
+// convex/concave change.
+TEST(BaselineBendContinuity, DISABLED_PairsStayTogetherInEveryRegionUnderRandomBends) {
+    std::array<Worst, kRegions> worst{};
+    Random rng(5005);
+    for (const auto& chain : testing::all_chains()) {
+        const Skeleton& s = chain.skeleton;
+        std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
+        std::vector<PointPair> pairs;
+        collect(bones, 300, testing::segment_points(bones), rng, pairs);
+        collect(bones, 700, testing::joint_points(bones, 0.9, -0.1, 0.6), rng, pairs);
+        collect(bones, 150, testing::arc_points(bones), rng, pairs);
+        collect(bones, 150, testing::crease_points(bones), rng, pairs);
+        collect(bones, 300, testing::cap_points(bones), rng, pairs, kFreeCap);
+        collect(bones, 300, testing::axis_points(bones), rng, pairs, kNearAxis);
+        collect(bones, 300, testing::segment_points(bones, 0.5, 2.2), rng, pairs, kFarBand);
+        // Fan centres within 3.5 radii of their segment exist at rest on the sharp elbow only.
+        collect(bones, chain.name == "sharp_elbow" ? 1050 : 0, testing::fan_centre_points(bones), rng, pairs, kFanCentre);
+        for (int j = 0; j + 1 < int(bones.size()); ++j) {
+            auto across = testing::separator_pairs(bones, j, 56, {-0.2, 0.0, 0.05, 0.4}, gap_for(bones[j].cone.child.radius), rng);
+            pairs.insert(pairs.end(), across.begin(), across.end());
+        }
+        std::vector<Vec3<double>> points;
+        for (const auto& p : pairs) points.insert(points.end(), {p.a, p.b});
+        BaselineSkinner<double> skinner(s, points, chain.name);
+        const std::vector<BaselineCode>& codes = skinner.codes();
+        std::vector<unsigned> seen(pairs.size(), 0);  // bit per region
+        std::vector<int> fixed(pairs.size()), region(pairs.size());
+        for (std::size_t i = 0; i < pairs.size(); ++i)
+            fixed[i] = code_region(bones, codes[2 * i], pairs[i].a, codes[2 * i + 1], pairs[i].b);
+        std::vector<Vec3<double>> out;
+        long switch_pairs_made = 0;
+        for (int trial = 0; trial < kPoses; ++trial) {
+            Pose pose = testing::random_bend_pose(s, rng);
+            std::vector<BaselineBonePose<double>> table = baseline_pose_table(s, pose);
+            skinner.deform(pose, out);
+            const long n = long(pairs.size());
+#pragma omp parallel for schedule(dynamic, 64)
+            for (long i = 0; i < n; ++i)
+                region[i] = fixed[i] >= 0 ? fixed[i] : posed_region(bones, table, codes[2 * i], codes[2 * i + 1]);
+            auto note = [&](int r, double ratio, const PointPair& p, const BaselineCode& ca, const BaselineCode& cb,
+                            Vec3<double> qa, Vec3<double> qb) {
+                Worst& w = worst[r];
+                ++w.instances;
+                if (ratio <= w.ratio) return;
+                w.ratio = ratio;
+                w.where = describe_pair(chain.name, p, ca, cb, pose, norm(p.a - p.b), norm(qa - qb));
+            };
+            for (std::size_t i = 0; i < pairs.size(); ++i) {
+                int r = region[i];
+                if (!(seen[i] & (1u << r))) {
+                    seen[i] |= 1u << r;
+                    ++worst[r].pairs;
+                }
+                double ratio = norm(out[2 * i] - out[2 * i + 1]) / norm(pairs[i].a - pairs[i].b);
+                note(r, ratio, pairs[i], codes[2 * i], codes[2 * i + 1], out[2 * i], out[2 * i + 1]);
+            }
+            // Pairs across this pose's convex/concave changes, deformed by this pose only.
+            for (const PointPair& p : switch_pairs(bones, table, rng)) {
+                BaselineCode ca = encode_point(bones, p.a), cb = encode_point(bones, p.b);
+                if (ca.bone != cb.bone || ((ca.flags | cb.flags) & (kCodeParentCap | kCodeChildCap))) continue;
+                testing::PosedPlace qa = testing::posed_place(ca, bones, table), qb = testing::posed_place(cb, bones, table);
+                if (qa.parent_kind == qb.parent_kind && qa.child_kind == qb.child_kind) continue;  // not across
+                Vec3<double> da = deform_baseline_point(ca, p.a, bones.data(), table.data());
+                Vec3<double> db = deform_baseline_point(cb, p.b, bones.data(), table.data());
+                ++worst[kConvexConcave].pairs;
+                ++switch_pairs_made;
+                note(kConvexConcave, norm(da - db) / norm(p.a - p.b), p, ca, cb, da, db);
+            }
+        }
+        std::printf("[ bend continuity ] %-11s %zu pairs x %d poses, + %ld pairs across posed convex/concave changes\n",
+                    chain.name.c_str(), pairs.size(), kPoses, switch_pairs_made);
+    }
+    for (int r = 0; r < kRegions; ++r) {
+        const Worst& w = worst[r];
+        std::printf("[ bend continuity ] %-16s pairs %6ld (x poses %7ld)  worst |a'-b'|/|a-b| = %.4g\n", region_name(r),
+                    w.pairs, w.instances, w.ratio);
+        ::testing::Test::RecordProperty(std::string("worst_ratio_") + region_name(r), std::to_string(w.ratio));
+        EXPECT_GE(w.pairs, 1000) << "too few pairs land in region " << region_name(r);
+        EXPECT_LE(w.ratio, kMaxStretch) << "region " << region_name(r) << ": " << w.where;
+    }
+}
+
+}  // namespace
+}  // namespace bs

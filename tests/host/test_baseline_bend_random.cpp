@@ -1,0 +1,275 @@
+// Baseline skinning, part 2 (bend), under random poses (issue 4): no NaN or Inf, and every unflagged
+// posed base-point lies on its own bone's posed surface or on the crease.
+//
+// Poses: up to 150° between consecutive posed bone axes (a fifth of the joints at exactly 150°), twists up
+// to ±360° per bone, a random root motion and first-bone swing (testing::random_bend_pose).
+// Counts (scaled down from the issue's 1,000 poses × 10,000 points to fit the suite's time budget): per
+// chain (the four test chains) 2,000 points around the chain plus 1,000 hugging the joints, and
+// - finiteness: those plus ~300 awkward points (sphere centres, on the axes and their extensions, on the
+//   separator planes and pivot circles, 1e3 × the size away), 24 poses in double and 8 in float;
+// - surface: 30 poses (360,000 posed base-points over the four chains). In bone k's frame F⁰_k
+//   (posed_base) bone k is at rest, so a base-point is on its posed surface when its signed distance to
+//   bone k's rest hull is below 1e-4 × the local radius; otherwise it must be on the crease: on the posed
+//   separator plane and on both posed cones (the cone surfaces, extended) to 1e-4 × the radius.
+//   Unflagged: not a cap, not kCodeClamped, rigid_blend = 0.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "host/baseline_skinner.hpp"
+#include "tests/support/baseline_bend.hpp"
+
+namespace bs {
+namespace {
+
+using testing::Random;
+
+constexpr int kSurfacePoses = 30;
+constexpr int kFinitePosesDouble = 24;
+constexpr int kFinitePosesFloat = 8;
+
+std::vector<Vec3<double>> random_pose_points(const Skeleton& s, const std::vector<BaselineBone<double>>& bones,
+                                             unsigned seed) {
+    Random rng(seed);
+    std::vector<Vec3<double>> points = testing::points_around(s, 2000, seed, -0.8, 1.5);
+    auto near_joint = testing::joint_points(bones, 1.2, -0.4, 0.8);
+    for (int made = 0; made < 1000;) {
+        testing::Candidate c;
+        if (near_joint(rng, c)) {
+            points.push_back(c.p);
+            ++made;
+        }
+    }
+    return points;
+}
+
+std::vector<Vec3<double>> awkward_points(const Skeleton& s, const std::vector<BaselineBone<double>>& bones, Random& rng) {
+    std::vector<Vec3<double>> points{{0, 0, 0}};
+    const double size = testing::diagonal(s);
+    for (int i = 0; i < 40; ++i) points.push_back((1e3 * size * rng.uniform(0.5, 1.0)) * rng.unit_vector());
+    for (const auto& sphere : s.spheres) {
+        points.push_back(sphere.centre);
+        for (int i = 0; i < 8; ++i) points.push_back(sphere.centre + (sphere.radius * 1e-9) * rng.unit_vector());
+    }
+    for (const auto& bone : bones) {
+        const Cone<double>& c = bone.cone;
+        for (double f : {-3.0, -0.25, -1e-12, 0.0, 0.1, 0.5, 0.9, 1.0, 1.0 + 1e-12, 1.25, 1e3})
+            points.push_back(c.parent.centre + (f * c.length) * c.axis);
+        for (int i = 0; i < 12; ++i) {
+            Vec3<double> radial = generator_radial(bone, 2 * testing::kBaselinePi * i / 12);
+            points.push_back(tangency_point(c, BoneEnd::Parent, radial));
+            points.push_back(tangency_point(c, BoneEnd::Child, radial));
+        }
+        if (bone.next < 0) continue;
+        PivotCircle<double> pivot = pivot_circle(bone.child_separator, c.child.radius);
+        Vec3<double> e1, e2;
+        testing::orthonormal_basis(bone.child_separator.normal, e1, e2);
+        points.push_back(pivot.circle.centre);
+        for (int i = 0; i < 16; ++i) {
+            double a = 2 * testing::kBaselinePi * i / 16;
+            for (double scale : {0.5, 1.0, 1.0 + 1e-12, 1.5, 1e3})
+                points.push_back(pivot.circle.centre + (scale * pivot.circle.radius) * (std::cos(a) * e1 + std::sin(a) * e2));
+        }
+    }
+    return points;
+}
+
+template <class T>
+void check_finite(const char* type, int poses) {
+    Random rng(sizeof(T) == 4 ? 1501 : 1502);
+    for (const auto& chain : testing::all_chains()) {
+        const Skeleton& s = chain.skeleton;
+        std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
+        std::vector<Vec3<double>> points = random_pose_points(s, bones, 61);
+        std::vector<Vec3<double>> awkward = awkward_points(s, bones, rng);
+        points.insert(points.end(), awkward.begin(), awkward.end());
+        BaselineSkinner<T> skinner(s, points, chain.name);
+        std::vector<Vec3<T>> out;
+        int bad_total = 0;
+        for (int trial = 0; trial < poses; ++trial) {
+            Pose pose = testing::random_bend_pose(s, rng);
+            skinner.deform(pose, out);
+            ASSERT_EQ(out.size(), points.size());
+            int bad = 0;
+            std::size_t first = 0;
+            for (std::size_t i = 0; i < out.size(); ++i)
+                if (!all_finite(out[i]) && bad++ == 0) first = i;
+            bad_total += bad;
+            const BaselineCode& c = skinner.codes()[first];
+            EXPECT_EQ(bad, 0) << type << " " << chain.name << " trial " << trial << ": " << bad
+                              << " non-finite outputs, first at point (" << points[first].x << ", " << points[first].y
+                              << ", " << points[first].z << ") bone " << c.bone << " flags " << c.flags << " phi " << c.phi
+                              << " t " << c.t << " h " << c.h << " blend " << c.rigid_blend;
+        }
+        std::printf("[ bend finite ] %s %-11s %zu points x %d poses: %d non-finite\n", type, chain.name.c_str(),
+                    points.size(), poses, bad_total);
+    }
+}
+
+TEST(BaselineBendRandom, NoNaNOrInfUnderRandomBendPosesInDouble) { check_finite<double>("double", kFinitePosesDouble); }
+
+TEST(BaselineBendRandom, NoNaNOrInfUnderRandomBendPosesInFloat) { check_finite<float>("float", kFinitePosesFloat); }
+
+// Distance of x to the surface of the (infinite, two-sided along its generators) cone through the bone's
+// tangency circles: along · sin θ + ρ cos θ − r1 (closest_point_on_bone's cone formula, without the caps).
+double cone_surface_distance(const Cone<double>& c, Vec3<double> x) {
+    Vec3<double> d = x - c.parent.centre;
+    double along = dot(d, c.axis);
+    double rho = norm(d - along * c.axis);
+    return along * c.sin_theta + rho * c.cos_theta - c.parent.radius;
+}
+
+// Distances of a posed base-point, all over the local radius, in F⁰_k.
+struct SurfaceCheck {
+    bool checked = false;
+    bool finite = true;
+    double hull = 0;      // |signed distance to bone k's hull|
+    double crease = 0;    // on a crease: max(plane, bone k's hull, the neighbour's posed hull), the better joint
+    double extended = 0;  // the same with the two cones' surfaces extended past the bones (no caps)
+    unsigned posed_flags = 0;
+    testing::PosedPart part = testing::PosedPart::Cap;
+
+    double distance() const { return std::min(hull, crease); }
+};
+
+SurfaceCheck check_base(const BaselineCode& code, const std::vector<BaselineBone<double>>& bones,
+                        const std::vector<BaselineBonePose<double>>& table) {
+    SurfaceCheck out;
+    out.checked = true;
+    const int k = code.bone;
+    PosedBase<double> b = posed_base(code, bones.data(), table.data());
+    auto describe_place = [&] {
+        testing::PosedPlace place = testing::posed_place(code, bones, table);
+        out.posed_flags = place.flags;
+        out.part = place.part;
+    };
+    if (!all_finite(b.base) || !all_finite(b.direction)) {
+        out.finite = false;
+        describe_place();
+        return out;
+    }
+    const Cone<double>& cone = bones[k].cone;
+    const double r = testing::local_radius(cone, b.base);
+    out.hull = std::fabs(closest_point_on_bone(cone, b.base).signed_distance) / r;
+    out.crease = out.extended = INFINITY;
+    LocalChain<double> local = posed_neighbourhood(bones.data(), table.data(), k);
+    const double own_extended = std::fabs(cone_surface_distance(cone, b.base)) / r;
+    auto joint = [&](const SeparatorPlane<double>& separator, const Cone<double>& neighbour) {
+        double plane = std::fabs(signed_distance(separator, b.base)) / r;
+        double other = std::fabs(closest_point_on_bone(neighbour, b.base).signed_distance) / r;
+        double other_extended = std::fabs(cone_surface_distance(neighbour, b.base)) / r;
+        out.crease = std::min(out.crease, std::max({plane, out.hull, other}));
+        out.extended = std::min(out.extended, std::max({plane, own_extended, other_extended}));
+    };
+    if (bones[k].previous >= 0) joint(local.bones[1].parent_separator, local.bones[0].cone);
+    if (bones[k].next >= 0) joint(local.bones[1].child_separator, local.bones[2].cone);
+    if (out.distance() >= 1e-6) describe_place();  // only for the report
+    return out;
+}
+
+std::string describe(const std::string& chain, const Vec3<double>& p, const BaselineCode& c, const Pose& pose) {
+    char text[400];
+    std::snprintf(text, sizeof text, "chain %s, point (%.9g, %.9g, %.9g) bone %d flags %d phi %.9g t %.9g h %.9g; pose:",
+                  chain.c_str(), p.x, p.y, p.z, c.bone, c.flags, c.phi, c.t, c.h);
+    std::string s = text;
+    for (const auto& j : pose.joints) {
+        std::snprintf(text, sizeof text, " {swing [%.17g, %.17g, %.17g, %.17g], twist %.17g}", j.swing.w, j.swing.x,
+                      j.swing.y, j.swing.z, j.twist_radians);
+        s += text;
+    }
+    return s;
+}
+
+// "On the crease" is read as on the posed separator plane and on both bones' posed hulls (the surfaces the
+// posed body is made of, closest_point_on_bone), so a base-point on the crease is also on its own bone's
+// hull. The looser reading — on the plane and on both cones' surfaces extended past the bones — is
+// reported beside it: a base-point can meet it while lying well off the posed body.
+//
+// KNOWN FAILURE (reported by the test engineer against HEAD 3ec70a2; the test is kept as the
+// specification). Two engine causes, both at sharp bends (~150°) on a concave side:
+//  1. The crop of the deformed segment at a concave posed end is searched from the segment's middle
+//     (crossing_sigma); where the middle already lies beyond the posed separator plane — a 150° bend cuts
+//     the outgoing bone past its middle on the inside, and a large twist of the bone turns its middle onto
+//     that side — the crop collapses to the middle (kSectionCollapsed, set at pose time only: the code is
+//     unflagged) and the crease piece runs from there to the anchor around the cone: base-points off the
+//     body. Most failures here are of this kind ("posed-flagged" in the report).
+//  2. With a twist of ~±360° the deformed segment turns ~180° in its middle and crosses the separator there,
+//     at a generator nearly opposite the anchor's; the crease piece (generator angle swept the short way,
+//     ~172°) follows the plane's cut of bone k's cone extended past its parent sphere. Minimal reproduction:
+//     testing::straight_chain(), pose = rest but bone 2 {swing [0.25881904510252074, 0, -0.75565509506150075,
+//     0.6016627620185695] (150°), twist -6.2579279589831067}; point (7.92931172, -0.249004653, 0.441316506)
+//     (bone 2, flags 0, t 0.435, h -0.081): posed_base in F⁰_2 = (4.3587, -0.64821, -0.81111), 2.14
+//     (3.05 local radii) from bone 2's hull; posed section: parent end concave, crop σ 0.975 (unflagged),
+//     crease sweep 3.0025 rad, length 7.76 of a section length 8.77.
+// Measured at 3ec70a2 (30 poses): straight 2,295 of 51,510 off (2,181 posed-flagged), worst 3.05 r; bent 435
+// of 49,710 (all posed-flagged), worst 0.019 r; flared 1,045 of 49,500 (1,024 posed-flagged), worst 0.18 r;
+// sharp elbow 0 (worst 2e-15 r).
+// DISABLED (open, issue 4): this property does not hold yet under the random bend poses — see
+// docs/ALGORITHM.md "Known open problem". It runs with --gtest_also_run_disabled_tests and prints the
+// worst case per region; re-enable it when the bend targets are continuous across a baseline's posed
+// convex/concave change.
+TEST(BaselineBendRandom, DISABLED_UnflaggedPosedBasePointsLieOnTheirBonesPosedSurfaceOrOnTheCrease) {
+    constexpr double kTolerance = 1e-4;
+    Random rng(1503);
+    for (const auto& chain : testing::all_chains()) {
+        const Skeleton& s = chain.skeleton;
+        std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
+        std::vector<Vec3<double>> points = random_pose_points(s, bones, 62);
+        std::vector<BaselineCode> codes = encode_points(bones, points, chain.name);
+        long checked = 0, off = 0, off_posed_flagged = 0, off_on_extended = 0, non_finite = 0;
+        double worst = 0;  // over unflagged points: distance to the surface or the crease / local radius
+        std::string worst_case;
+        std::vector<SurfaceCheck> result(points.size());
+        for (int trial = 0; trial < kSurfacePoses; ++trial) {
+            Pose pose = testing::random_bend_pose(s, rng);
+            std::vector<BaselineBonePose<double>> table = baseline_pose_table(s, pose);
+            const long n = long(points.size());
+#pragma omp parallel for schedule(dynamic, 64)
+            for (long i = 0; i < n; ++i) {
+                const BaselineCode& c = codes[i];
+                bool exempt = (c.flags & (kCodeParentCap | kCodeChildCap | kCodeClamped)) || c.rigid_blend != 0.0f;
+                result[i] = exempt ? SurfaceCheck{} : check_base(c, bones, table);
+            }
+            for (std::size_t i = 0; i < points.size(); ++i) {
+                const SurfaceCheck& r = result[i];
+                if (!r.checked) continue;
+                ++checked;
+                if (!r.finite) {
+                    ++non_finite;
+                    ADD_FAILURE() << "non-finite posed base-point: " << describe(chain.name, points[i], codes[i], pose);
+                    continue;
+                }
+                if (r.distance() >= kTolerance) {
+                    ++off;
+                    if (r.posed_flags) ++off_posed_flagged;
+                    if (r.extended < kTolerance) ++off_on_extended;
+                }
+                if (!(r.distance() <= worst)) {
+                    worst = r.distance();
+                    char text[300];
+                    std::snprintf(text, sizeof text,
+                                  "; posed part %s, posed-section flags %u, |sd| to bone k's hull %.3g r, on the crease "
+                                  "of the extended cones to %.3g r",
+                                  testing::posed_part_name(r.part), r.posed_flags, r.hull, r.extended);
+                    worst_case = describe(chain.name, points[i], codes[i], pose) + text;
+                }
+            }
+        }
+        EXPECT_EQ(non_finite, 0) << chain.name;
+        EXPECT_GT(checked, long(kSurfacePoses) * 1500) << chain.name;
+        EXPECT_EQ(off, 0) << chain.name << ": " << off << " posed base-points off their bone's posed surface and the "
+                          << "crease (" << off_on_extended << " of them on the crease of the extended cones, "
+                          << off_posed_flagged << " in a posed section flagged at pose time)";
+        std::printf("[ bend surface ] %-11s %ld checks, %ld off the surface and crease (%ld on the extended cones' "
+                    "crease, %ld posed-flagged); worst distance / local radius %.3g\n",
+                    chain.name.c_str(), checked, off, off_on_extended, off_posed_flagged, worst);
+        if (worst >= kTolerance) std::printf("    worst: %s\n", worst_case.c_str());
+        ::testing::Test::RecordProperty("worst_relative_distance_" + chain.name, std::to_string(worst));
+    }
+}
+
+}  // namespace
+}  // namespace bs
