@@ -119,8 +119,13 @@ Attempt joint_arc_code(const std::vector<Bone>& bones, int k, BoneEnd end, Vec3<
     double ell = at_child ? s.parent_arc_length() + s.segment_length() + (angle - e.arc_begin) * e.arc.radius
                           : (angle - e.arc_begin) * e.arc.radius;
     double t = s.length() > 0 ? ell / s.length() : 0.0;
-    return {make_code(k, clamp_flag(s.parent.flags | s.child.flags), generator_angle(bone, radial), t, q.signed_distance, 0),
-            kStay};
+    // Near the joint sphere's centre the plane of the sheaf through q turns fast with p (every direction
+    // from the centre is a different baseline): the same blend as near a bone's axis.
+    const Sphere<double>& joint = at_child ? bone.cone.child : bone.cone.parent;
+    double blend = 1 - smoothstep01(norm(p - joint.centre) / (options.axis_band * joint.radius));
+    std::uint16_t flags = clamp_flag(s.parent.flags | s.child.flags);
+    if (blend > 0) flags |= kCodeNearAxis;
+    return {make_code(k, flags, generator_angle(bone, radial), t, q.signed_distance, blend), kStay};
 }
 
 Attempt encode_on_bone(const std::vector<Bone>& bones, int k, Vec3<double> p, bool may_move, const EncodeOptions& options) {

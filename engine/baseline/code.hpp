@@ -13,7 +13,7 @@ enum BaselineCodeFlag : std::uint16_t {
     kCodeParentCap = 1u << 0,
     kCodeChildCap = 1u << 1,
     // Fallbacks (DESIGN "Fallbacks are blended, never switched"); rigid_blend > 0 for these.
-    kCodeNearAxis = 1u << 2,     // close to the bone's axis, where the generator is undefined
+    kCodeNearAxis = 1u << 2,     // close to the bone's axis or a joint sphere's centre (generator undefined)
     kCodeNearFanCentre = 1u << 3,  // close to or beyond the fan centre I of its segment
     kCodeFarFromSurface = 1u << 5,  // more than half a local radius over a segment
     // The baseline construction was clamped somewhere for this point (a belt flag, a collapsed
