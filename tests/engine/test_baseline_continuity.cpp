@@ -16,11 +16,14 @@
 #include "host/baseline_rig.hpp"
 #include "host/baseline_skinner.hpp"
 #include "tests/support/baseline.hpp"
+#include "tests/support/baseline_bend.hpp"
 
 namespace bs {
 namespace {
 
+using testing::Candidate;
 using testing::CodeRegion;
+using testing::Generator;
 using testing::PointPair;
 using testing::Random;
 
@@ -28,13 +31,6 @@ constexpr double kMaxStretch = 20;
 constexpr int kRegions = int(CodeRegion::Count);
 
 double gap_for(double radius) { return 1e-4 * radius; }
-
-// A candidate point for a region, with the length that scales its pair's gap; false: none this time.
-struct Candidate {
-    Vec3<double> p;
-    double radius;
-};
-using Generator = std::function<bool(Random&, Candidate&)>;
 
 // Pairs (p, p + gap · random unit) from `make` whose codes put the pair in region `target`, until
 // `quota` are found or the attempts run out.
@@ -50,115 +46,6 @@ void collect(const std::vector<BaselineBone<double>>& bones, CodeRegion target, 
         pairs.push_back(pair);
         ++made;
     }
-}
-
-const BaselineBone<double>& random_bone(const std::vector<BaselineBone<double>>& bones, Random& rng, int& k) {
-    k = std::min(int(rng.uniform(0, double(bones.size()))), int(bones.size()) - 1);
-    return bones[k];
-}
-
-Vec3<double> random_radial(const BaselineBone<double>& bone, Random& rng) {
-    return generator_radial(bone, rng.uniform(-testing::kBaselinePi, testing::kBaselinePi));
-}
-
-// Segment: over the middle of a bone, heights from slightly inside to a radius out.
-Generator segment_points(const std::vector<BaselineBone<double>>& bones) {
-    return [&bones](Random& rng, Candidate& c) {
-        int k;
-        const auto& bone = random_bone(bones, rng, k);
-        Vec3<double> centre = bone.cone.parent.centre + (rng.uniform(0.15, 0.85) * bone.cone.length) * bone.cone.axis;
-        double r = testing::local_radius(bone.cone, centre);
-        c = {testing::point_at_height(bones, centre, random_radial(bone, rng), rng.uniform(-0.15, 1.0) * r, 8 * r), r};
-        return true;
-    };
-}
-
-// Joint arcs: a point of a convex joint arc of a random generator (the incoming bone's child arc or the
-// outgoing bone's parent arc), pushed along the sphere normal by −0.1 … 0.8 × the joint radius.
-Generator arc_points(const std::vector<BaselineBone<double>>& bones) {
-    return [&bones](Random& rng, Candidate& c) {
-        int k;
-        const auto& bone = random_bone(bones, rng, k);
-        Section<double> s = bone_section(bones.data(), k, random_radial(bone, rng));
-        bool child = rng.uniform(0, 1) < 0.5;
-        const SectionEnd<double>& e = child ? s.child : s.parent;
-        if (e.kind != EndKind::Convex || !(e.arc_end > e.arc_begin)) return false;
-        const Sphere<double>& sphere = child ? bone.cone.child : bone.cone.parent;
-        Vec3<double> q = arc_point(e.arc, rng.uniform(e.arc_begin, e.arc_end));
-        c = {q + (rng.uniform(-0.1, 0.8) * sphere.radius) * normalized(q - sphere.centre), sphere.radius};
-        return true;
-    };
-}
-
-// Crease: a segment point within 0.3 × the joint radius of a concave end's crossing, pushed along the
-// cone's normal by −0.1 … 0.5 × the radius.
-Generator crease_points(const std::vector<BaselineBone<double>>& bones) {
-    return [&bones](Random& rng, Candidate& c) {
-        int k;
-        const auto& bone = random_bone(bones, rng, k);
-        Vec3<double> radial = random_radial(bone, rng);
-        Section<double> s = bone_section(bones.data(), k, radial);
-        bool child = rng.uniform(0, 1) < 0.5;
-        const SectionEnd<double>& e = child ? s.child : s.parent;
-        if (e.kind != EndKind::Concave) return false;
-        double r = (child ? bone.cone.child : bone.cone.parent).radius;
-        double sigma = e.sigma + (child ? -1 : 1) * rng.uniform(0, 0.3) * r;
-        c = {s.at_sigma(sigma) + (rng.uniform(-0.1, 0.5) * r) * cone_normal(bone.cone, radial), r};
-        return true;
-    };
-}
-
-// Free ends: directions over an end cap and past its tangency circle into the cone's region.
-Generator cap_points(const std::vector<BaselineBone<double>>& bones) {
-    return [&bones](Random& rng, Candidate& c) {
-        int k;
-        const auto& bone = random_bone(bones, rng, k);
-        bool child = rng.uniform(0, 1) < 0.5;
-        if ((child ? bone.next : bone.previous) >= 0) return false;
-        const Sphere<double>& s = child ? bone.cone.child : bone.cone.parent;
-        Vec3<double> pole = child ? bone.cone.axis : -bone.cone.axis;
-        Vec3<double> dir = rng.unit_vector();
-        if (dot(dir, pole) < -0.35) return false;
-        c = {testing::point_at_height(bones, s.centre, dir, rng.uniform(-0.3, 1.0) * s.radius, 8 * s.radius), s.radius};
-        return true;
-    };
-}
-
-// Near-axis band: within 0.25 × the radius of a bone's axis, from just before its parent sphere to
-// just past its child sphere; one in eight exactly on the axis.
-Generator axis_points(const std::vector<BaselineBone<double>>& bones) {
-    return [&bones](Random& rng, Candidate& c) {
-        int k;
-        const auto& bone = random_bone(bones, rng, k);
-        Vec3<double> centre = bone.cone.parent.centre + (rng.uniform(-0.05, 1.05) * bone.cone.length) * bone.cone.axis;
-        double r = testing::local_radius(bone.cone, centre);
-        double off = rng.uniform(0, 1) < 0.125 ? 0.0 : rng.uniform(0, 0.25) * r;
-        c = {centre + off * random_radial(bone, rng), r};
-        return true;
-    };
-}
-
-// Fan-centre band: around the fan centre I of a segment whose end directions are not parallel (a
-// segment with a concave end), within 0.5 × |b − I| (the pair counts in this region when its code is
-// flagged, or within 0.25 × |b − I| of its own I), where I is within 3.5 radii of its segment (farther
-// out, a twist's legitimate stretch, which grows with the distance to the axis, would mask a tear; nearer
-// in is also where the fan folds hardest).
-Generator fan_centre_points(const std::vector<BaselineBone<double>>& bones) {
-    return [&bones](Random& rng, Candidate& c) {
-        int k;
-        const auto& bone = random_bone(bones, rng, k);
-        Section<double> s = bone_section(bones.data(), k, random_radial(bone, rng));
-        SegmentEnd<double> first{s.at_sigma(s.parent.sigma), s.parent.direction};
-        SegmentEnd<double> second{s.at_sigma(s.child.sigma), s.child.direction};
-        Vec3<double> mid = s.at_sigma(0.5 * (s.parent.sigma + s.child.sigma));
-        FanProjection<double> fan = fan_projection(first, second, mid);
-        if (!(std::fabs(fan.centre.w) > 1e-6)) return false;
-        Vec3<double> I = fan.centre.xyz / fan.centre.w;
-        double reach = norm(I - mid), r = bone.cone.parent.radius;
-        if (!(reach < 3.5 * r)) return false;
-        c = {I + (0.5 * reach * std::sqrt(rng.uniform(0, 1))) * rng.unit_vector(), r};
-        return true;
-    };
 }
 
 // Bone k's rigid twist motion of p: its frame F⁰_k, turned about the axis by the twist profile at p's
@@ -193,12 +80,15 @@ TEST(BaselineContinuity, PairsStayTogetherInEveryRegionUnderRandomTwists) {
         std::vector<PointPair> pairs;
         // Quotas: each region gets ≥ 1,000 pairs over the four chains (the crease exists on the three
         // bent or flared chains; a fan centre within 3.5 radii of its segment only on the sharp elbow).
-        collect(bones, CodeRegion::Segment, 260, segment_points(bones), rng, pairs);
-        collect(bones, CodeRegion::JointArc, 260, arc_points(bones), rng, pairs);
-        collect(bones, CodeRegion::Crease, 350, crease_points(bones), rng, pairs);
-        collect(bones, CodeRegion::FreeCap, 260, cap_points(bones), rng, pairs);
-        collect(bones, CodeRegion::NearAxis, 260, axis_points(bones), rng, pairs);
-        collect(bones, CodeRegion::NearFanCentre, 1050, fan_centre_points(bones), rng, pairs);
+        // Region generators from tests/support/baseline_bend.hpp (segment heights −0.15 … 1 radius; fan
+        // centres within 3.5 radii of their segment: farther out, a twist's legitimate stretch, which grows
+        // with the distance to the axis, would mask a tear; nearer in is also where the fan folds hardest).
+        collect(bones, CodeRegion::Segment, 260, testing::segment_points(bones), rng, pairs);
+        collect(bones, CodeRegion::JointArc, 260, testing::arc_points(bones), rng, pairs);
+        collect(bones, CodeRegion::Crease, 350, testing::crease_points(bones), rng, pairs);
+        collect(bones, CodeRegion::FreeCap, 260, testing::cap_points(bones), rng, pairs);
+        collect(bones, CodeRegion::NearAxis, 260, testing::axis_points(bones), rng, pairs);
+        collect(bones, CodeRegion::NearFanCentre, 1050, testing::fan_centre_points(bones, 3.5), rng, pairs);
         for (int j = 0; j + 1 < int(bones.size()); ++j) {
             double gap = gap_for(bones[j].cone.child.radius);
             auto across = testing::separator_pairs(bones, j, 56, {-0.2, 0.0, 0.05, 0.4}, gap, rng);

@@ -117,11 +117,7 @@ std::string describe_pair(const std::string& chain, const PointPair& p, const Ba
                   chain.c_str(), p.a.x, p.a.y, p.a.z, ca.bone, ca.flags, ca.phi, ca.t, ca.h, ca.rigid_blend, p.b.x, p.b.y,
                   p.b.z, cb.bone, cb.flags, cb.phi, cb.t, cb.h, cb.rigid_blend, rest, posed);
     std::string s = text;
-    for (const auto& j : pose.joints) {
-        std::snprintf(text, sizeof text, " {swing [%.17g, %.17g, %.17g, %.17g], twist %.17g}", j.swing.w, j.swing.x,
-                      j.swing.y, j.swing.z, j.twist_radians);
-        s += text;
-    }
+    testing::append_pose(s, pose);
     return s;
 }
 

@@ -91,33 +91,13 @@ HeightCheck check_height(const BaselineCode& code, Vec3<double> posed_point, con
     return out;
 }
 
-std::string describe(const std::string& chain, const Vec3<double>& p, const BaselineCode& c, const Pose& pose) {
-    char text[400];
-    std::snprintf(text, sizeof text, "chain %s, point (%.9g, %.9g, %.9g) bone %d flags %d phi %.9g t %.9g h %.9g; pose:",
-                  chain.c_str(), p.x, p.y, p.z, c.bone, c.flags, c.phi, c.t, c.h);
-    std::string s = text;
-    for (const auto& j : pose.joints) {
-        std::snprintf(text, sizeof text, " {swing [%.17g, %.17g, %.17g, %.17g], twist %.17g}", j.swing.w, j.swing.x,
-                      j.swing.y, j.swing.z, j.twist_radians);
-        s += text;
-    }
-    return s;
-}
-
 TEST(BaselineBendHeight, PointsOverConvexSectionsKeepTheirHeightOverThePosedSurface) {
     Random rng(4404);
     for (const auto& chain : testing::all_chains()) {
         const Skeleton& s = chain.skeleton;
         std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
         std::vector<Vec3<double>> points = testing::points_around(s, 2500, 44, -0.5, 0.6);
-        auto near_joint = testing::joint_points(bones, 1.2, -0.3, 0.5);
-        for (int made = 0; made < 1000;) {
-            testing::Candidate c;
-            if (near_joint(rng, c)) {
-                points.push_back(c.p);
-                ++made;
-            }
-        }
+        testing::add_joint_points(points, bones, rng, 1000, 1.2, -0.3, 0.5);
         BaselineSkinner<double> skinner(s, points, chain.name);
         const std::vector<BaselineCode>& codes = skinner.codes();
         long checked = 0, union_checked = 0, not_convex = 0, above_gap = 0, on_arcs = 0;
@@ -144,7 +124,7 @@ TEST(BaselineBendHeight, PointsOverConvexSectionsKeepTheirHeightOverThePosedSurf
                 auto note = [&](double value, double& worst, std::string& where) {
                     if (value <= worst) return;
                     worst = value;
-                    where = describe(chain.name, points[i], codes[i], pose) + "; posed part " + testing::posed_part_name(r.part);
+                    where = testing::describe_point(chain.name, points[i], codes[i], pose) + "; posed part " + testing::posed_part_name(r.part);
                 };
                 note(r.own, worst_own, worst_own_case);
                 if (r.union_checked) {

@@ -40,14 +40,7 @@ TEST(BaselineBendLocality, PointsOfBonesNotAdjacentToABentJointMoveRigidlyWithTh
         const Skeleton& s = chain.skeleton;
         std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
         std::vector<Vec3<double>> points = testing::points_around(s, 4000, 33, -0.8, 2.5);
-        auto near_joint = testing::joint_points(bones, 1.2, -0.4, 1.0);
-        for (int made = 0; made < 1000;) {
-            testing::Candidate c;
-            if (near_joint(rng, c)) {
-                points.push_back(c.p);
-                ++made;
-            }
-        }
+        testing::add_joint_points(points, bones, rng, 1000, 1.2, -0.4, 1.0);
         BaselineSkinner<double> skinner(s, points, chain.name);
         const std::vector<BaselineCode>& codes = skinner.codes();
         double worst = 0;

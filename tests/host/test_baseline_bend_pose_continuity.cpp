@@ -45,11 +45,7 @@ std::string describe(const std::string& chain, const Vec3<double>& p, const Base
                   "blend %.3g; pose before:",
                   chain.c_str(), k, p.x, p.y, p.z, c.bone, c.flags, c.phi, c.t, c.h, c.rigid_blend);
     std::string s = text;
-    for (const auto& j : pose.joints) {
-        std::snprintf(text, sizeof text, " {swing [%.17g, %.17g, %.17g, %.17g], twist %.17g}", j.swing.w, j.swing.x,
-                      j.swing.y, j.swing.z, j.twist_radians);
-        s += text;
-    }
+    testing::append_pose(s, pose);
     return s;
 }
 
@@ -75,14 +71,7 @@ TEST(BaselineBendPoseContinuity, DISABLED_ASmallChangeOfOneJointsSwingMovesPoint
         const Skeleton& s = chain.skeleton;
         std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
         std::vector<Vec3<double>> points = testing::points_around(s, 1500, 66, -0.8, 2.0);
-        auto near_joint = testing::joint_points(bones, 1.2, -0.4, 1.0);
-        for (int made = 0; made < 500;) {
-            testing::Candidate c;
-            if (near_joint(rng, c)) {
-                points.push_back(c.p);
-                ++made;
-            }
-        }
+        testing::add_joint_points(points, bones, rng, 500, 1.2, -0.4, 1.0);
         BaselineSkinner<double> skinner(s, points, chain.name);
         const std::vector<BaselineCode>& codes = skinner.codes();
         double worst = 0;

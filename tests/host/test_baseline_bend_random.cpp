@@ -35,14 +35,7 @@ std::vector<Vec3<double>> random_pose_points(const Skeleton& s, const std::vecto
                                              unsigned seed) {
     Random rng(seed);
     std::vector<Vec3<double>> points = testing::points_around(s, 2000, seed, -0.8, 1.5);
-    auto near_joint = testing::joint_points(bones, 1.2, -0.4, 0.8);
-    for (int made = 0; made < 1000;) {
-        testing::Candidate c;
-        if (near_joint(rng, c)) {
-            points.push_back(c.p);
-            ++made;
-        }
-    }
+    testing::add_joint_points(points, bones, rng, 1000, 1.2, -0.4, 0.8);
     return points;
 }
 
@@ -170,19 +163,6 @@ SurfaceCheck check_base(const BaselineCode& code, const std::vector<BaselineBone
     return out;
 }
 
-std::string describe(const std::string& chain, const Vec3<double>& p, const BaselineCode& c, const Pose& pose) {
-    char text[400];
-    std::snprintf(text, sizeof text, "chain %s, point (%.9g, %.9g, %.9g) bone %d flags %d phi %.9g t %.9g h %.9g; pose:",
-                  chain.c_str(), p.x, p.y, p.z, c.bone, c.flags, c.phi, c.t, c.h);
-    std::string s = text;
-    for (const auto& j : pose.joints) {
-        std::snprintf(text, sizeof text, " {swing [%.17g, %.17g, %.17g, %.17g], twist %.17g}", j.swing.w, j.swing.x,
-                      j.swing.y, j.swing.z, j.twist_radians);
-        s += text;
-    }
-    return s;
-}
-
 // "On the crease" is read as on the posed separator plane and on both bones' posed hulls (the surfaces the
 // posed body is made of, closest_point_on_bone), so a base-point on the crease is also on its own bone's
 // hull. The looser reading — on the plane and on both cones' surfaces extended past the bones — is
@@ -239,7 +219,7 @@ TEST(BaselineBendRandom, DISABLED_UnflaggedPosedBasePointsLieOnTheirBonesPosedSu
                 ++checked;
                 if (!r.finite) {
                     ++non_finite;
-                    ADD_FAILURE() << "non-finite posed base-point: " << describe(chain.name, points[i], codes[i], pose);
+                    ADD_FAILURE() << "non-finite posed base-point: " << testing::describe_point(chain.name, points[i], codes[i], pose);
                     continue;
                 }
                 if (r.distance() >= kTolerance) {
@@ -254,7 +234,7 @@ TEST(BaselineBendRandom, DISABLED_UnflaggedPosedBasePointsLieOnTheirBonesPosedSu
                                   "; posed part %s, posed-section flags %u, |sd| to bone k's hull %.3g r, on the crease "
                                   "of the extended cones to %.3g r",
                                   testing::posed_part_name(r.part), r.posed_flags, r.hull, r.extended);
-                    worst_case = describe(chain.name, points[i], codes[i], pose) + text;
+                    worst_case = testing::describe_point(chain.name, points[i], codes[i], pose) + text;
                 }
             }
         }

@@ -3,13 +3,13 @@
 // its posed section the posed base-point lies on), posed hulls in world coordinates, and point generators
 // for each region of a chain (segment, joint arc, crease, free cap, the fallback bands).
 //
-// The region generators follow those of tests/engine/test_baseline_continuity.cpp (which keeps its own
-// copies in its anonymous namespace); the bend tests add the far-from-surface band and pairs across a
-// joint's posed convex/concave change.
+// The region generators are shared with tests/engine/test_baseline_continuity.cpp; the bend tests add the
+// far-from-surface band and pairs across a joint's posed convex/concave change.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <vector>
@@ -293,6 +293,42 @@ inline Generator fan_centre_points(const std::vector<BaselineBone<double>>& bone
         c = {I + (0.5 * reach * std::sqrt(rng.uniform(0, 1))) * rng.unit_vector(), r};
         return true;
     };
+}
+
+// Appends `count` points from joint_points(bones, spread, min_height, max_height), drawn with `rng`.
+inline void add_joint_points(std::vector<Vec3<double>>& points, const std::vector<BaselineBone<double>>& bones,
+                             Random& rng, int count, double spread, double min_height, double max_height) {
+    auto near_joint = joint_points(bones, spread, min_height, max_height);
+    for (int made = 0; made < count;) {
+        Candidate c;
+        if (near_joint(rng, c)) {
+            points.push_back(c.p);
+            ++made;
+        }
+    }
+}
+
+// ---- Reports ----
+
+// Appends every joint of `pose` as " {swing [w, x, y, z], twist τ}" (full precision, to replay it).
+inline void append_pose(std::string& s, const Pose& pose) {
+    char text[200];
+    for (const auto& j : pose.joints) {
+        std::snprintf(text, sizeof text, " {swing [%.17g, %.17g, %.17g, %.17g], twist %.17g}", j.swing.w, j.swing.x,
+                      j.swing.y, j.swing.z, j.twist_radians);
+        s += text;
+    }
+}
+
+// "chain C, point (x, y, z) bone k flags f phi φ t t h h; pose: {…}…".
+inline std::string describe_point(const std::string& chain, const Vec3<double>& p, const BaselineCode& c,
+                                  const Pose& pose) {
+    char text[400];
+    std::snprintf(text, sizeof text, "chain %s, point (%.9g, %.9g, %.9g) bone %d flags %d phi %.9g t %.9g h %.9g; pose:",
+                  chain.c_str(), p.x, p.y, p.z, c.bone, c.flags, c.phi, c.t, c.h);
+    std::string s = text;
+    append_pose(s, pose);
+    return s;
 }
 
 }  // namespace bs::testing
