@@ -115,13 +115,12 @@ BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& c
     if (rotation_angle(swing) <= relative_zero<T>()) return none;
 
     // Follow the construction while the swing is scaled from the identity: Δβ = β_YX − β_UV by
-    // continuity, and V' as the parent generator (in the plane through E_m) nearest to the previous
-    // step's V' — where the two candidates are equally near V itself the choice would otherwise flip.
+    // continuity, and V' along its branch (below).
     T difference = T(0);
     Vec3<T> V_prime = V, X_prime = rest.X, E_m = rest.anchor, X_rot = rest.X;
     PosedJoint<T> j{};
-    // Adaptive steps: a step whose Δβ would move by more than kMaxBetaStep is halved (down to
-    // kMinBendStep of the swing), so the continuity of Δβ and V' is never decided across a fast turn.
+    // Adaptive steps: a step whose Δβ would move by more than kMaxBetaStep, or after which V' could not be
+    // told from the other branch, is halved (down to kMinBendStep of the swing).
     T done = T(0), step = T(1) / T(kBendContinuationSteps);
     while (done < T(1)) {
         T next = done + step < T(1) ? done + step : T(1);
@@ -136,16 +135,31 @@ BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& c
             step /= T(2);
             continue;
         }
-        difference += change;
+        T trial_difference = difference + change;
+        T beta_m = beta_uv + trial_difference / T(2);
+        Vec3<T> trial_E_m = trial.pivot.circle.centre +
+                            trial.pivot.circle.radius * (std::cos(beta_m) * trial.pivot_u0 + std::sin(beta_m) * trial.pivot_u1);
+        // V' follows its branch: of the two parent generators in the plane through E_m, the one nearer to
+        // the previous step's V' — but only once it is clearly nearer (half the other's distance): where
+        // the other branch sweeps past, the step is halved until the two are told apart.
+        SheafPlane<T> plane = sheaf_plane(trial.parent, trial.child, trial_E_m);
+        Vec3<T> a = tangency_point(trial.parent, BoneEnd::Child, generator_in_plane(trial.parent, plane.point, plane.normal, T(1)).radial);
+        Vec3<T> b = tangency_point(trial.parent, BoneEnd::Child, generator_in_plane(trial.parent, plane.point, plane.normal, T(-1)).radial);
+        T to_a = norm(a - V_prime), to_b = norm(b - V_prime);
+        bool a_nearer = to_a <= to_b;
+        T near = a_nearer ? to_a : to_b, far = a_nearer ? to_b : to_a;
+        if (near > T(0.5) * far && step > T(kMinBendStep)) {
+            step /= T(2);
+            continue;
+        }
+        difference = trial_difference;
         done = next;
         j = trial;
         X_rot = trial_X_rot;
-        T beta_m = beta_uv + difference / T(2);
-        E_m = j.pivot.circle.centre + j.pivot.circle.radius * (std::cos(beta_m) * j.pivot_u0 + std::sin(beta_m) * j.pivot_u1);
-        // V' nearest to its previous position; X' the child's generator on the same side (the belt side
-        // rule), so that the posed belt through V' — built from either bone — pairs V' with X'.
-        SheafPlane<T> plane = sheaf_plane(j.parent, j.child, E_m);
-        V_prime = tangency_point(j.parent, BoneEnd::Child, nearest_generator(j.parent, plane, BoneEnd::Child, V_prime));
+        E_m = trial_E_m;
+        V_prime = a_nearer ? a : b;
+        // X': the child's generator on V''s side (the belt side rule), so that the posed belt through V' —
+        // built from either bone — pairs V' with X'.
         T side = side_of_axis(j.parent, plane.normal, V_prime);
         X_prime = tangency_point(j.child, BoneEnd::Parent, generator_in_plane(j.child, plane.point, plane.normal, side).radial);
         step = step * T(2) < T(1) / T(kBendContinuationSteps) ? step * T(2) : T(1) / T(kBendContinuationSteps);
