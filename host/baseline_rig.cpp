@@ -13,11 +13,6 @@ namespace {
 using Bone = BaselineBone<double>;
 constexpr int kStay = -1;
 
-double smoothstep01(double x) {
-    x = std::clamp(x, 0.0, 1.0);
-    return x * x * (3 - 2 * x);
-}
-
 // An encoding on one bone, or the neighbour the point belongs to instead.
 struct Attempt {
     BaselineCode code;
@@ -49,11 +44,6 @@ double angle_on_arc(const Arc<double>& arc, Vec3<double> q) {
     return std::atan2(dot(d, arc.tangent), dot(d, arc.start_dir));
 }
 
-double local_radius(const Cone<double>& cone, Vec3<double> p) {
-    double along = std::clamp(dot(p - cone.parent.centre, cone.axis) / cone.length, 0.0, 1.0);
-    return (1 - along) * cone.parent.radius + along * cone.child.radius;
-}
-
 // A point whose base-point lies on the segment of the generator through its meridian (or through the
 // given radial): the fan of the section's end directions gives base-point, direction and height.
 // `may_move` false pins the base-point to the section's ends instead of handing p to a neighbour.
@@ -73,7 +63,7 @@ Attempt segment_code(const std::vector<Bone>& bones, int k, Vec3<double> p, Vec3
 
     // Fallback bands: near the axis the generator is undefined; near (or past) I the fan folds.
     double axis_distance = norm(cross(p - bone.cone.parent.centre, bone.cone.axis));
-    double blend = 1 - smoothstep01(axis_distance / (options.axis_band * local_radius(bone.cone, p)));
+    double blend = 1 - smoothstep_unit(axis_distance / (options.axis_band * radius_at(bone.cone, p)));
     std::uint16_t flags = clamp_flag(s.parent.flags | s.child.flags);
     if (blend > 0) flags |= kCodeNearAxis;
     // The fan map p -> b stretches by |b - I| / |p - I| across the fan: blend where p nears I, on either
@@ -82,14 +72,14 @@ Attempt segment_code(const std::vector<Bone>& bones, int k, Vec3<double> p, Vec3
     if (fan.valid) {
         double reach = fan.centre.w != 0 ? norm(fan.base_point - fan.centre.xyz / fan.centre.w) : INFINITY;
         double to_centre = fan.centre.w != 0 ? norm(p - fan.centre.xyz / fan.centre.w) : INFINITY;
-        fan_blend = std::isfinite(reach) ? 1 - smoothstep01(to_centre / (options.fan_centre_band * reach)) : 0.0;
+        fan_blend = std::isfinite(reach) ? 1 - smoothstep_unit(to_centre / (options.fan_centre_band * reach)) : 0.0;
     }
     if (fan_blend > 0) flags |= kCodeNearFanCentre;
     double height = fan.valid ? fan.height : dot(p - fan.base_point, cone_normal(bone.cone, radial));
     // Far from the surface the fan's tilt, which the paper wants near it, turns a small change of the
     // point into a large one of the posed point (by |h| / |b - I|): such points blend to the rigid motion.
-    double far = (std::fabs(height) / local_radius(bone.cone, p) - options.far_band_start) / options.far_band_width;
-    double far_blend = smoothstep01(far);
+    double far = (std::fabs(height) / radius_at(bone.cone, p) - options.far_band_start) / options.far_band_width;
+    double far_blend = smoothstep_unit(far);
     if (far_blend > 0) flags |= kCodeFarFromSurface;
     blend = std::max({blend, fan_blend, far_blend});
     return {make_code(k, flags, generator_angle(bone, radial), t, height, blend), kStay};
@@ -122,7 +112,7 @@ Attempt joint_arc_code(const std::vector<Bone>& bones, int k, BoneEnd end, Vec3<
     // Near the joint sphere's centre the plane of the sheaf through q turns fast with p (every direction
     // from the centre is a different baseline): the same blend as near a bone's axis.
     const Sphere<double>& joint = at_child ? bone.cone.child : bone.cone.parent;
-    double blend = 1 - smoothstep01(norm(p - joint.centre) / (options.axis_band * joint.radius));
+    double blend = 1 - smoothstep_unit(norm(p - joint.centre) / (options.axis_band * joint.radius));
     std::uint16_t flags = clamp_flag(s.parent.flags | s.child.flags);
     if (blend > 0) flags |= kCodeNearAxis;
     return {make_code(k, flags, generator_angle(bone, radial), t, q.signed_distance, blend), kStay};

@@ -5,38 +5,23 @@
 #include <cmath>
 #include <numeric>
 
+#include "engine/geometry/cone.hpp"
 #include "host/errors.hpp"
 
 namespace bs {
 
-namespace {
-
-// s_k of the header: distance to the axis segment over the interpolated radius there.
-double scaled_axis_distance(const Skeleton& skeleton, int bone, Vec3<double> p) {
-    const Sphere<double>& a = skeleton.spheres[skeleton.bones[bone][0]];
-    const Sphere<double>& b = skeleton.spheres[skeleton.bones[bone][1]];
-    Vec3<double> u = b.centre - a.centre;
-    double along = std::clamp(dot(p - a.centre, u) / norm2(u), 0.0, 1.0);
-    double radius = (1 - along) * a.radius + along * b.radius;
-    return norm(p - (a.centre + along * u)) / radius;
-}
-
-double smoothstep01(double x) {
-    x = std::clamp(x, 0.0, 1.0);
-    return x * x * (3 - 2 * x);
-}
-
-}  // namespace
-
 Influences auto_influences(const Skeleton& skeleton, Vec3<double> p, const AutoWeightOptions& options) {
     const std::size_t n = skeleton.bone_count();
     std::vector<double> s(n);
-    for (std::size_t k = 0; k < n; ++k) s[k] = scaled_axis_distance(skeleton, int(k), p);
+    for (std::size_t k = 0; k < n; ++k) {
+        const auto& bone = skeleton.bones[k];
+        s[k] = scaled_axis_distance(make_cone(skeleton.spheres[bone[0]], skeleton.spheres[bone[1]]), p);
+    }
     double s_min = *std::min_element(s.begin(), s.end());
     std::vector<int> order(n);
     std::iota(order.begin(), order.end(), 0);
     std::vector<double> raw(n);
-    for (std::size_t k = 0; k < n; ++k) raw[k] = smoothstep01(1 - (s[k] - s_min) / options.blend);
+    for (std::size_t k = 0; k < n; ++k) raw[k] = smoothstep_unit(1 - (s[k] - s_min) / options.blend);
     std::stable_sort(order.begin(), order.end(), [&](int i, int j) { return raw[i] > raw[j]; });
 
     Influences inf{};

@@ -114,22 +114,8 @@ BS_HD inline Vec3<T> deform_cap_point(const BaselineCode& code, const BaselineBo
 // what jumps inside a fallback band and across the boundary between two bones — so the blended output is
 // continuous. At rest every R_j is the identity.
 template <class T>
-BS_HD inline T smoothstep_unit(T x) {
-    x = clamp_value(x, T(0), T(1));
-    return x * x * (T(3) - T(2) * x);
-}
-
-template <class T>
 BS_HD inline Vec3<T> rigid_motion_of_bone(const BaselineBone<T>& bone, const BaselineBonePose<T>& pose, Vec3<T> p) {
-    T along = clamp_value(dot(p - bone.cone.parent.centre, bone.cone.axis) / bone.cone.length, T(0), T(1));
-    return pose.frame.apply(rotate_about_axis(bone, pose.twist * cubic_profile(along), p));
-}
-
-// Distance from p to the bone's axis segment over the radius interpolated there (1 on a cylinder).
-template <class T> BS_HD inline T scaled_axis_distance(const Cone<T>& c, Vec3<T> p) {
-    T along = clamp_value(dot(p - c.parent.centre, c.axis) / c.length, T(0), T(1));
-    T radius = (T(1) - along) * c.parent.radius + along * c.child.radius;
-    return norm(p - (c.parent.centre + (along * c.length) * c.axis)) / radius;
+    return pose.frame.apply(rotate_about_axis(bone, pose.twist * cubic_profile(axis_fraction(bone.cone, p)), p));
 }
 
 template <class T>

@@ -78,6 +78,23 @@ template <class T> BS_HD inline Circle<T> tangency_circle(const Cone<T>& cone, B
     return {s.centre + (s.radius * cone.sin_theta) * cone.axis, cone.axis, s.radius * cone.cos_theta};
 }
 
+// Position of p's projection on the axis segment, 0 at the parent centre, 1 at the child's (clamped).
+template <class T> BS_HD inline T axis_fraction(const Cone<T>& cone, Vec3<T> p) {
+    return clamp_value(dot(p - cone.parent.centre, cone.axis) / cone.length, T(0), T(1));
+}
+
+// The radius interpolated linearly between the two spheres at p's projection on the axis segment.
+template <class T> BS_HD inline T radius_at(const Cone<T>& cone, Vec3<T> p) {
+    T along = axis_fraction(cone, p);
+    return (T(1) - along) * cone.parent.radius + along * cone.child.radius;
+}
+
+// Distance from p to the axis segment over radius_at(p): 1 on a cylinder's surface, continuous in p.
+template <class T> BS_HD inline T scaled_axis_distance(const Cone<T>& cone, Vec3<T> p) {
+    Vec3<T> foot = cone.parent.centre + (axis_fraction(cone, p) * cone.length) * cone.axis;
+    return norm(p - foot) / radius_at(cone, p);
+}
+
 enum class BonePart { ParentCap, Cone, ChildCap };
 
 template <class T>

@@ -27,6 +27,12 @@ template <class T> BS_HD inline T wrap_angle(T radians) {
 
 template <class T> BS_HD inline T clamp_value(T x, T lo, T hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
+// 3x² − 2x³ of x clamped to [0, 1]: the C¹ ramp every blend band of the project uses.
+template <class T> BS_HD inline T smoothstep_unit(T x) {
+    x = clamp_value(x, T(0), T(1));
+    return x * x * (T(3) - T(2) * x);
+}
+
 template <class T>
 struct Sphere {
     Vec3<T> centre;
