@@ -1,18 +1,28 @@
-// baseskin-bench: encoding and deformation throughput of each method on the CPU backend, at several
-// sizes, with the ratio to LBS measured in the same run (absolute times are only meaningful on the
-// machine they were taken on).
+// baseskin-bench: encoding and deformation throughput of each method on each backend, at several sizes,
+// as ratios to LBS and to a copy bandwidth measured in the same run (absolute times are only meaningful
+// on the machine they were taken on).
+//
 // Each size: the demo chain's surface points with relief; the demo's half-way pose (joint 1 bent 67.5°,
 // bone 2 twisted 90°) plus a root motion, which every method deforms; one warm-up, then `repeats` timed
-// frames; the median is reported. "encode" is the one-off rest-time work: automatic weights for LBS and
-// DQS, the per-point codes for baseline, the nearest-sphere binding and radii for metaball.
+// frames; the median is reported. "encode" is the one-off rest-time work on the host: automatic weights
+// for LBS and DQS, the per-point codes for baseline, the nearest-sphere binding and radii for metaball.
+// A GPU frame is timed from the host around deform() and a stream synchronisation, so it includes the
+// pose table's upload and the launch. "bytes/point" counts what a pass reads and writes per point (rest
+// point, influences or code, output); GB/s is that over the median time, and "of copy" that as a fraction
+// of the same backend's copy bandwidth (memcpy on the CPU, a device-to-device copy on the GPU, each
+// counted as bytes read + written, over a buffer of the same size as the method's traffic).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "host/demo_body.hpp"
+#include "host/gpu_skinner.hpp"
 #include "host/skinner.hpp"
 
 namespace {
@@ -21,13 +31,13 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-double median_deform_seconds(const bs::Skinner& skinner, const bs::Pose& pose, int repeats, int threads) {
-    std::vector<bs::Vec3<float>> out;
-    skinner.deform(pose, out, {threads});  // warm-up: page-in and first touch of the output
+template <class Frame>
+double median_seconds(int repeats, const Frame& frame) {
+    frame();  // warm-up: page-in, first touch of the output, lazy initialisation
     std::vector<double> seconds;
     for (int r = 0; r < repeats; ++r) {
         auto start = Clock::now();
-        skinner.deform(pose, out, {threads});
+        frame();
         seconds.push_back(seconds_since(start));
     }
     std::nth_element(seconds.begin(), seconds.begin() + repeats / 2, seconds.end());
@@ -40,33 +50,144 @@ bs::Pose bench_pose(const bs::Skeleton& skeleton) {
     return pose;
 }
 
+// Bytes one pass reads and writes per point (per-frame tables excluded: bones × tens of bytes).
+double pass_bytes_per_point(bs::Method method) {
+    const double point = 3 * sizeof(float);
+    switch (method) {
+        case bs::Method::lbs:
+        case bs::Method::dqs: return point + sizeof(bs::Influences) + point;
+        case bs::Method::baseline: return point + sizeof(bs::BaselineCode) + point;
+        case bs::Method::metaball: return point + 2 * sizeof(std::uint32_t) + point;  // one binding per point
+    }
+    return 0;
+}
+
+// Copy bandwidth in bytes/s (read + write) over `bytes`.
+double cpu_copy_bandwidth(std::size_t bytes, int repeats) {
+    std::vector<char> from(bytes, 1), to(bytes);
+    double s = median_seconds(repeats, [&] { std::memcpy(to.data(), from.data(), bytes); });
+    return 2.0 * double(bytes) / s;
+}
+
+double gpu_copy_bandwidth(std::size_t bytes, int repeats) {
+    bs::cuda::DeviceArray<char> from(bytes), to(bytes);
+    bs::cuda::fill_bytes(from.data(), 1, bytes, {});
+    double s = median_seconds(repeats, [&] {
+        bs::cuda::copy_on_device(to.data(), from.data(), bytes, {});
+        bs::cuda::synchronize({});
+    });
+    return 2.0 * double(bytes) / s;
+}
+
+struct Row {
+    std::size_t points;
+    std::string method, backend;
+    double encode_points_per_s, deform_seconds, bytes_per_point, copy_bandwidth, lbs_seconds;
+
+    double ns_per_point() const { return 1e9 * deform_seconds / double(points); }
+    double points_per_s() const { return double(points) / deform_seconds; }
+    double gb_per_s() const { return bytes_per_point * double(points) / deform_seconds / 1e9; }
+    double copy_fraction() const { return gb_per_s() * 1e9 / copy_bandwidth; }
+    double time_over_lbs() const { return deform_seconds / lbs_seconds; }
+};
+
+nlohmann::json to_json(const Row& r) {
+    return {{"points", r.points},
+            {"method", r.method},
+            {"backend", r.backend},
+            {"encode_points_per_s", r.encode_points_per_s},
+            {"deform_seconds", r.deform_seconds},
+            {"deform_ns_per_point", r.ns_per_point()},
+            {"deform_points_per_s", r.points_per_s()},
+            {"bytes_per_point", r.bytes_per_point},
+            {"gb_per_s", r.gb_per_s()},
+            {"copy_gb_per_s", r.copy_bandwidth / 1e9},
+            {"fraction_of_copy", r.copy_fraction()},
+            {"time_over_lbs", r.time_over_lbs()}};
+}
+
+void write_csv(const std::string& path, const std::vector<Row>& rows) {
+    std::ofstream out(path);
+    if (!out) throw std::runtime_error(path + ": cannot write");
+    out << "points,method,backend,encode_points_per_s,deform_seconds,deform_ns_per_point,deform_points_per_s,"
+           "bytes_per_point,gb_per_s,copy_gb_per_s,fraction_of_copy,time_over_lbs\n";
+    for (const Row& r : rows)
+        out << r.points << ',' << r.method << ',' << r.backend << ',' << r.encode_points_per_s << ',' << r.deform_seconds
+            << ',' << r.ns_per_point() << ',' << r.points_per_s() << ',' << r.bytes_per_point << ',' << r.gb_per_s() << ','
+            << r.copy_bandwidth / 1e9 << ',' << r.copy_fraction() << ',' << r.time_over_lbs() << '\n';
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"baseskin-bench: CPU encoding and deformation throughput per method, as ratios to LBS"};
+    CLI::App app{"baseskin-bench: encoding and deformation throughput per method and backend, as ratios to LBS"};
     std::vector<std::size_t> sizes{10000, 100000, 1000000};
+    std::vector<std::string> backends{"cpu"};
+    std::vector<std::string> methods{"lbs", "dqs", "baseline", "metaball"};
     int repeats = 7, threads = 0;
+    std::string json_path, csv_path;
     app.add_option("--sizes", sizes, "point counts")->capture_default_str();
+    app.add_option("--backend", backends, "cpu, cuda (several allowed)")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
+    app.add_option("--methods", methods, "methods to run (lbs always runs first: the ratios need it)")
+        ->check(CLI::IsMember({"lbs", "dqs", "baseline", "metaball"}))->capture_default_str();
     app.add_option("--repeats", repeats, "timed frames per size (median reported)")->check(CLI::Range(1, 1000))->capture_default_str();
     app.add_option("--threads", threads, "CPU threads (0: all cores)")->check(CLI::NonNegativeNumber);
+    app.add_option("--json", json_path, "write the rows as JSON");
+    app.add_option("--csv", csv_path, "write the rows as CSV");
     CLI11_PARSE(app, argc, argv);
+    if (std::find(methods.begin(), methods.end(), "lbs") == methods.end()) methods.insert(methods.begin(), "lbs");
+    std::stable_partition(methods.begin(), methods.end(), [](const std::string& m) { return m == "lbs"; });
+    const bool want_cuda = std::find(backends.begin(), backends.end(), "cuda") != backends.end();
+    if (want_cuda && bs::cuda::device_count() == 0) {
+        std::fprintf(stderr, "baseskin-bench: no CUDA device (or the CUDA backend is not built): cuda rows skipped\n");
+        backends.erase(std::remove(backends.begin(), backends.end(), "cuda"), backends.end());
+    }
 
     bs::Skeleton skeleton = bs::demo_chain();
     bs::Pose pose = bench_pose(skeleton);
-    std::printf("| points | method | encode points/s | deform ns/point | deform points/s | deform time / LBS |\n");
-    std::printf("|---:|---|---:|---:|---:|---:|\n");
+    std::vector<Row> rows;
     for (std::size_t n : sizes) {
         std::vector<bs::Vec3<double>> rest = bs::demo_points(skeleton, n, 7);
-        double lbs_seconds = 0;
-        for (bs::Method method : {bs::Method::lbs, bs::Method::dqs, bs::Method::baseline, bs::Method::metaball}) {
+        double lbs_seconds[2] = {0, 0};
+        for (const std::string& name : methods) {
+            bs::Method method = bs::parse_method(name);
             auto start = Clock::now();
             bs::Skinner skinner(method, skeleton, rest, {}, "bench");
-            double encode = seconds_since(start);
-            double deform = median_deform_seconds(skinner, pose, repeats, threads);
-            if (method == bs::Method::lbs) lbs_seconds = deform;
-            std::printf("| %zu | %s | %.3g | %.2f | %.3g | %.2f |\n", n, bs::method_name(method), double(n) / encode,
-                        1e9 * deform / double(n), double(n) / deform, deform / lbs_seconds);
+            double encode = double(n) / seconds_since(start);
+            double bytes = pass_bytes_per_point(method);
+            for (std::size_t b = 0; b < backends.size(); ++b) {
+                const bool cuda = backends[b] == "cuda";
+                if (cuda && method == bs::Method::metaball) continue;  // no GPU host path yet
+                double seconds, copy;
+                if (cuda) {
+                    bs::GpuSkinner gpu(skinner);
+                    bs::cuda::DeviceArray<float> out(3 * n);
+                    seconds = median_seconds(repeats, [&] {
+                        gpu.deform(pose, {out.data(), 3}, {});
+                        bs::cuda::synchronize({});
+                    });
+                    copy = gpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats);
+                } else {
+                    std::vector<bs::Vec3<float>> out;
+                    seconds = median_seconds(repeats, [&] { skinner.deform(pose, out, {threads}); });
+                    copy = cpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats);
+                }
+                if (method == bs::Method::lbs) lbs_seconds[cuda] = seconds;
+                rows.push_back({n, name, backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda]});
+            }
         }
     }
+
+    std::printf("| points | method | backend | encode points/s | deform ns/point | deform points/s | GB/s | of copy | time / LBS |\n");
+    std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
+    for (const Row& r : rows)
+        std::printf("| %zu | %s | %s | %.3g | %.3g | %.3g | %.3g | %.2f | %.2f |\n", r.points, r.method.c_str(), r.backend.c_str(),
+                    r.encode_points_per_s, r.ns_per_point(), r.points_per_s(), r.gb_per_s(), r.copy_fraction(), r.time_over_lbs());
+    if (!json_path.empty()) {
+        nlohmann::json doc = nlohmann::json::array();
+        for (const Row& r : rows) doc.push_back(to_json(r));
+        std::ofstream(json_path) << doc.dump(2) << '\n';
+    }
+    if (!csv_path.empty()) write_csv(csv_path, rows);
     return 0;
 }

@@ -42,7 +42,7 @@ BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const std::vector<Vec3<do
 }
 
 template <class T>
-void BaselineSkinner<T>::deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec) const {
+std::vector<BaselineBonePose<double>> BaselineSkinner<T>::frame(const Pose& pose) const {
     if (pose.joints.size() != skeleton_.bone_count())
         throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " +
                          std::to_string(skeleton_.bone_count()));
@@ -58,7 +58,12 @@ void BaselineSkinner<T>::deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu
                                    std::to_string(k) + " so far that the plane where their cones meet misses the joint "
                                    "sphere; the baseline construction needs it (use --method dqs or lbs)");
     }
-    std::vector<BaselineBonePose<double>> table = baseline_pose_table(skeleton_, pose);
+    return baseline_pose_table(skeleton_, pose);
+}
+
+template <class T>
+void BaselineSkinner<T>::deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec) const {
+    std::vector<BaselineBonePose<double>> table = frame(pose);
     out.resize(rest_.size());
     cpu::deform_baseline(BaselineJob<T>{{&rest_.data()->x, 3}, codes_.data(), rest_.size(), bones_.data(), table.data(),
                                         table.size(), {&out.data()->x, 3}},

@@ -36,6 +36,11 @@ public:
     const std::vector<BaselineCode>& codes() const { return codes_; }
     const std::vector<BaselineBone<double>>& bones() const { return bones_; }
     const Skeleton& skeleton() const { return skeleton_; }
+    const std::vector<Vec3<T>>& rest() const { return rest_; }
+
+    // The per-frame bone table of a pose, after checking it (InputError: bone count; UnsupportedError: a
+    // joint folded beyond what the method accepts, see above).
+    std::vector<BaselineBonePose<double>> frame(const Pose& pose) const;
 
     void deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const;
 

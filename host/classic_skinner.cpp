@@ -22,19 +22,35 @@ ClassicSkinner<T>::ClassicSkinner(Skeleton skeleton, const std::vector<Vec3<doub
 }
 
 template <class T>
-void ClassicSkinner<T>::deform(const Pose& pose, ClassicMethod method, std::vector<Vec3<T>>& out, cpu::Exec exec) const {
+std::vector<Rigid<double>> ClassicSkinner<T>::posed(const Pose& pose) const {
     if (pose.joints.size() != skeleton_.bone_count())
         throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " +
                          std::to_string(skeleton_.bone_count()));
-    out.resize(rest_.size());
-    std::vector<Rigid<double>> posed = posed_bones(skeleton_, pose);
+    return posed_bones(skeleton_, pose);
+}
+
+template <class T>
+std::vector<Mat34<T>> ClassicSkinner<T>::lbs_frame(const Pose& pose) const {
+    return lbs_table<T>(posed(pose));
+}
+
+template <class T>
+std::vector<DualQuat<T>> ClassicSkinner<T>::dqs_frame(const Pose& pose) const {
+    return dqs_table<T>(posed(pose));
+}
+
+template <class T>
+void ClassicSkinner<T>::deform(const Pose& pose, ClassicMethod method, std::vector<Vec3<T>>& out, cpu::Exec exec) const {
     ConstPointView<T> rest{&rest_.data()->x, 3};
-    PointView<T> target{&out.data()->x, 3};
     if (method == ClassicMethod::lbs) {
-        std::vector<Mat34<T>> table = lbs_table<T>(posed);
+        std::vector<Mat34<T>> table = lbs_frame(pose);
+        out.resize(rest_.size());
+        PointView<T> target{&out.data()->x, 3};
         cpu::deform_lbs(LbsJob<T>{rest, influences_.data(), rest_.size(), table.data(), table.size(), target}, exec);
     } else {
-        std::vector<DualQuat<T>> table = dqs_table<T>(posed);
+        std::vector<DualQuat<T>> table = dqs_frame(pose);
+        out.resize(rest_.size());
+        PointView<T> target{&out.data()->x, 3};
         cpu::deform_dqs(DqsJob<T>{rest, influences_.data(), rest_.size(), table.data(), table.size(), target}, exec);
     }
 }

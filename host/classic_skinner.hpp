@@ -25,10 +25,19 @@ public:
     std::size_t size() const { return rest_.size(); }
     const Skeleton& skeleton() const { return skeleton_; }
 
+    const std::vector<Vec3<T>>& rest() const { return rest_; }
+    const std::vector<Influences>& influences() const { return influences_; }
+
+    // The per-frame bone tables of a pose (one entry per bone; InputError if the pose has another bone count).
+    std::vector<Mat34<T>> lbs_frame(const Pose& pose) const;
+    std::vector<DualQuat<T>> dqs_frame(const Pose& pose) const;
+
     // Deforms every point for `pose`; `out` is resized to size().
     void deform(const Pose& pose, ClassicMethod method, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const;
 
 private:
+    std::vector<Rigid<double>> posed(const Pose& pose) const;
+
     Skeleton skeleton_;
     std::vector<Vec3<T>> rest_;
     std::vector<Influences> influences_;

@@ -1,9 +1,11 @@
 #include "host/mesh_io.hpp"
 
+#if BASESKIN_HAVE_ASSIMP
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
 #include <assimp/Importer.hpp>
+#endif
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -36,6 +38,7 @@ void require_readable(const std::string& path) {
     if (!probe) throw IoError(path + ": cannot open: " + std::strerror(errno));
 }
 
+#if BASESKIN_HAVE_ASSIMP
 // Appends one assimp mesh: its vertices, and its polygons fanned into triangles. Counts the faces skipped
 // (points and lines) and, per vertex, the polygons using it.
 void append_mesh(const aiMesh& in, const std::string& path, TriangleMesh& out, std::size_t& skipped,
@@ -67,6 +70,7 @@ void weld(TriangleMesh& mesh) {
         for (int& v : t) v = welded.index_of[v];
     mesh.vertices = std::move(welded.positions);
 }
+#endif
 
 }  // namespace
 
@@ -86,6 +90,9 @@ WeldedPositions weld_identical_positions(const std::vector<Vec3<double>>& positi
 
 TriangleMesh load_triangle_mesh(const std::string& path) {
     require_readable(path);
+#if !BASESKIN_HAVE_ASSIMP
+    throw UnsupportedError(path + ": cannot read meshes: this build has no assimp (install libassimp-dev and rebuild)");
+#else
     Assimp::Importer importer;
     // No triangulation step: assimp's asserts abort on some malformed files; fanning is done here.
     const aiScene* scene = importer.ReadFile(path, aiProcess_PreTransformVertices | aiProcess_ValidateDataStructure);
@@ -100,6 +107,7 @@ TriangleMesh load_triangle_mesh(const std::string& path) {
     // A soup (no vertex shared by two polygons) is how assimp delivers OBJ and STL: weld it.
     if (std::all_of(polygons_using.begin(), polygons_using.end(), [](int uses) { return uses <= 1; })) weld(mesh);
     return mesh;
+#endif
 }
 
 }  // namespace bs

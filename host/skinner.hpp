@@ -29,6 +29,12 @@ public:
     Method method() const { return method_; }
     void deform(const Pose& pose, std::vector<Vec3<float>>& out, cpu::Exec exec = {}) const;
 
+    // The method's own skinner (the one matching method(); the others are null), for backends that
+    // upload its per-point data (host/gpu_skinner.hpp).
+    const ClassicSkinner<float>* classic() const { return classic_.get(); }
+    const BaselineSkinner<float>* baseline() const { return baseline_.get(); }
+    const MetaballSkinner<float>* metaball() const { return metaball_.get(); }
+
 private:
     Method method_;
     std::unique_ptr<ClassicSkinner<float>> classic_;

@@ -4,14 +4,11 @@
 
 #include <cuda_runtime.h>
 
-#include <stdexcept>
 #include <string>
 
-namespace bs {
+#include "kernels/device_memory.hpp"
 
-struct CudaError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+namespace bs {
 
 inline void cuda_check(cudaError_t status, const char* call, const char* file, int line) {
     if (status == cudaSuccess) return;

@@ -1,6 +1,6 @@
-// Linked instead of the CUDA backend when nvcc was not found at configure time.
-#include <stdexcept>
-
+// Linked instead of the CUDA backend when nvcc was not found at configure time: no device, and every
+// call that needs one throws CudaUnavailable.
+#include "kernels/device_memory.hpp"
 #include "kernels/passes.hpp"
 
 namespace bs::cuda {
@@ -9,7 +9,7 @@ int device_count() { return 0; }
 
 namespace {
 [[noreturn]] void not_built() {
-    throw std::runtime_error("the CUDA backend was not built (nvcc was not found when configuring)");
+    throw CudaUnavailable("the CUDA backend was not built (nvcc was not found when configuring)");
 }
 }  // namespace
 
@@ -17,5 +17,13 @@ void deform_lbs(const LbsJob<float>&, Exec) { not_built(); }
 void deform_dqs(const DqsJob<float>&, Exec) { not_built(); }
 void deform_baseline(const BaselineJob<float>&, Exec) { not_built(); }
 void deform_metaball(const MetaballJob<float>&, Exec) { not_built(); }
+
+void* allocate(std::size_t) { not_built(); }
+void release(void*) noexcept {}
+void copy_to_device(void*, const void*, std::size_t, Exec) { not_built(); }
+void copy_to_host(void*, const void*, std::size_t, Exec) { not_built(); }
+void copy_on_device(void*, const void*, std::size_t, Exec) { not_built(); }
+void fill_bytes(void*, int, std::size_t, Exec) { not_built(); }
+void synchronize(Exec) { not_built(); }
 
 }  // namespace bs::cuda

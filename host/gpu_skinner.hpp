@@ -1,0 +1,48 @@
+// The CUDA backend of the Skinner front (LBS, DQS, baseline): the per-point data of an encoded Skinner
+// (rest points, influences or codes, the baseline's rest bones) is uploaded once at construction; per
+// frame only the pose's small table goes up (bones × a few dozen bytes), and one launch writes the
+// caller's device buffer.
+//
+// deform() is asynchronous on the caller's stream (cuda::Exec::stream; nullptr: the default stream) and
+// never synchronises: the caller waits for its stream when it needs the points. The table of the frame
+// is copied from pageable host memory, which CUDA stages before the call returns, so the next deform()
+// may run at once. `out` is a device pointer view (float xyz at a stride of 3, or xyzw at 4, ...) with
+// room for size() points, owned by the caller.
+//
+// The frame's table lives in one device buffer reused by every deform(): calls on one stream are ordered;
+// a caller alternating streams orders them itself (or keeps one GpuSkinner per stream).
+// Construction throws CudaUnavailable where the CUDA backend is not built or no device is usable (a
+// caller choosing the backend "auto" falls back to the CPU then), and UnsupportedError for the metaball
+// method (its pass has no GPU host path yet). The Skinner must outlive the GpuSkinner.
+#pragma once
+
+#include "host/skinner.hpp"
+#include "kernels/device_memory.hpp"
+
+namespace bs {
+
+class GpuSkinner {
+public:
+    explicit GpuSkinner(const Skinner& skinner, cuda::Exec exec = {});
+
+    std::size_t size() const { return count_; }
+    Method method() const { return skinner_.method(); }
+    // Device bytes held per point (rest points + influences or codes), and for the whole skinner.
+    double device_bytes_per_point() const;
+    std::size_t device_bytes() const;
+
+    void deform(const Pose& pose, PointView<float> out, cuda::Exec exec = {});
+
+private:
+    const Skinner& skinner_;
+    std::size_t count_;
+    cuda::DeviceArray<float> rest_;
+    cuda::DeviceArray<Influences> influences_;
+    cuda::DeviceArray<BaselineCode> codes_;
+    cuda::DeviceArray<BaselineBone<double>> bones_;
+    cuda::DeviceArray<Mat34<float>> lbs_frame_;
+    cuda::DeviceArray<DualQuat<float>> dqs_frame_;
+    cuda::DeviceArray<BaselineBonePose<double>> baseline_frame_;
+};
+
+}  // namespace bs

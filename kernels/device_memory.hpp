@@ -1,0 +1,90 @@
+// Device memory for the CUDA backend, usable from host code compiled without CUDA headers.
+//
+// DeviceArray<T> owns `size` elements of device memory (RAII, move-only). Copies are asynchronous on the
+// given stream (cuda::Exec::stream; nullptr is the default stream); only synchronize() waits. Every call
+// is checked: a CUDA failure throws CudaError naming the file, line, call and CUDA's message. Where the
+// CUDA backend was not built, every call throws CudaUnavailable (device_count() is then 0).
+// T must be trivially copyable (it is copied bytewise to the device).
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "kernels/passes.hpp"
+
+namespace bs {
+
+struct CudaError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The CUDA backend is not built, or there is no usable device or driver.
+struct CudaUnavailable : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+namespace cuda {
+
+void* allocate(std::size_t bytes);
+void release(void* device) noexcept;
+void copy_to_device(void* device, const void* host, std::size_t bytes, Exec exec);
+void copy_to_host(void* host, const void* device, std::size_t bytes, Exec exec);
+void copy_on_device(void* to, const void* from, std::size_t bytes, Exec exec);
+void fill_bytes(void* device, int value, std::size_t bytes, Exec exec);
+void synchronize(Exec exec);
+
+template <class T>
+class DeviceArray {
+    static_assert(std::is_trivially_copyable_v<T>, "device arrays hold plain data");
+
+public:
+    DeviceArray() = default;
+    explicit DeviceArray(std::size_t size) : data_(static_cast<T*>(allocate(size * sizeof(T)))), size_(size) {}
+    // Allocates and uploads `host` on `exec`'s stream (the host vector must outlive the copy only when the
+    // stream is not the default one; pageable memory is staged before the call returns, so it need not).
+    DeviceArray(const std::vector<T>& host, Exec exec) : DeviceArray(host.size()) { upload(host, exec); }
+    DeviceArray(DeviceArray&& other) noexcept : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+    DeviceArray& operator=(DeviceArray&& other) noexcept {
+        if (this != &other) {
+            release(data_);
+            data_ = std::exchange(other.data_, nullptr);
+            size_ = std::exchange(other.size_, 0);
+        }
+        return *this;
+    }
+    DeviceArray(const DeviceArray&) = delete;
+    DeviceArray& operator=(const DeviceArray&) = delete;
+    ~DeviceArray() { release(data_); }
+
+    T* data() { return data_; }
+    const T* data() const { return data_; }
+    std::size_t size() const { return size_; }
+    std::size_t bytes() const { return size_ * sizeof(T); }
+
+    // Uploads `host` (at most size() elements) to the front of the array.
+    void upload(const std::vector<T>& host, Exec exec) {
+        if (host.size() > size_) throw std::length_error("DeviceArray::upload: more elements than the array holds");
+        copy_to_device(data_, host.data(), host.size() * sizeof(T), exec);
+    }
+    // Resizes to `host.size()` only when it grows (a per-frame table of fixed size is allocated once).
+    void assign(const std::vector<T>& host, Exec exec) {
+        if (host.size() > size_) *this = DeviceArray(host.size());
+        upload(host, exec);
+    }
+    std::vector<T> download(Exec exec) const {
+        std::vector<T> host(size_);
+        copy_to_host(host.data(), data_, bytes(), exec);
+        synchronize(exec);
+        return host;
+    }
+
+private:
+    T* data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+}  // namespace cuda
+}  // namespace bs

@@ -1,0 +1,72 @@
+// The CUDA backend's host front (host/gpu_skinner.hpp) against the CPU reference: every method with a GPU
+// path, into a poisoned strided buffer, on a stream of the test's own. Skipped without a device; without
+// one, constructing it must fail with CudaUnavailable (the signal "auto" falls back on).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "host/gpu_skinner.hpp"
+#include "tests/support/chains.hpp"
+#include "tests/support/cuda_buffers.hpp"
+#include "tests/support/points.hpp"
+#include "tests/support/random.hpp"
+
+namespace bs {
+namespace {
+
+Pose random_bent_pose(const Skeleton& s, unsigned seed) {
+    testing::Random random(seed);
+    Pose pose = Pose::rest(s);
+    for (std::size_t k = 1; k < s.bone_count(); ++k) {
+        pose.joints[k].swing = axis_angle(Vec3<double>{0, 0, 1}, random.uniform(-1.8, 1.8));
+        pose.joints[k].twist_radians = random.uniform(-4, 4);
+    }
+    pose.root = {random.rotation(), random.in_box(3)};
+    return pose;
+}
+
+TEST(GpuSkinner, WithoutADeviceConstructionSaysSo) {
+    if (cuda::device_count() > 0) GTEST_SKIP() << "a CUDA device is present";
+    Skeleton s = testing::bent_chain();
+    Skinner skinner(Method::lbs, s, testing::points_around(s, 100, 3), {}, "test");
+    EXPECT_THROW(GpuSkinner{skinner}, CudaUnavailable);
+}
+
+TEST(GpuSkinnerCuda, MatchesTheCpuIntoAPoisonedStridedBufferOnItsStream) {
+    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
+#if defined(BASESKIN_HAVE_CUDA)
+    Skeleton s = testing::bent_chain();
+    std::vector<Vec3<double>> points = testing::points_around(s, 20000, 41);
+    cudaStream_t stream;
+    ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+    const cuda::Exec exec{stream};
+    const double tolerance = 1e-5 * testing::diagonal(s);
+    for (Method method : {Method::lbs, Method::dqs, Method::baseline}) {
+        Skinner skinner(method, s, points, {}, "test");
+        GpuSkinner gpu(skinner, exec);
+        cuda::DeviceArray<float> first(4 * points.size()), second(4 * points.size());
+        cuda::fill_bytes(first.data(), 0xff, first.bytes(), exec);  // NaN everywhere
+        cuda::fill_bytes(second.data(), 0xff, second.bytes(), exec);
+        // Two frames back to back on one stream: the second upload of the frame table must not overtake
+        // the first launch.
+        Pose a = random_bent_pose(s, 5), b = random_bent_pose(s, 6);
+        gpu.deform(a, {first.data(), 4}, exec);
+        gpu.deform(b, {second.data(), 4}, exec);
+        std::vector<float> got_a = first.download(exec), got_b = second.download(exec);
+        for (const auto& [pose, got] : {std::pair{a, got_a}, std::pair{b, got_b}}) {
+            std::vector<Vec3<float>> want;
+            skinner.deform(pose, want);
+            for (std::size_t i = 0; i < points.size(); ++i) {
+                Vec3<double> g{got[4 * i], got[4 * i + 1], got[4 * i + 2]};
+                ASSERT_LT(norm(g - Vec3<double>(want[i])), tolerance) << method_name(method) << " point " << i;
+                ASSERT_TRUE(std::isnan(got[4 * i + 3])) << "the fourth component must be left alone";
+            }
+        }
+    }
+    cudaStreamDestroy(stream);
+#endif
+}
+
+}  // namespace
+}  // namespace bs
