@@ -5,7 +5,9 @@
 // Each size: the demo chain's surface points with relief; the demo's half-way pose (joint 1 bent 67.5°,
 // bone 2 twisted 90°) plus a root motion, which every method deforms; one warm-up, then `repeats` timed
 // frames; the median is reported. "encode" is the one-off rest-time work on the host: automatic weights
-// for LBS and DQS, the per-point codes for baseline, the nearest-sphere binding and radii for metaball.
+// for LBS and DQS (computed once per size, shared by the two), the per-point codes for baseline, the
+// nearest-sphere binding and radii for metaball. "baseline" deforms through the per-frame tables (their
+// construction on the host is part of each frame's time), "baseline-exact" constructs the bend per point.
 // A GPU frame is timed from the host around deform() and a stream synchronisation, so it includes the
 // pose table's upload and the launch. "bytes/point" counts what a pass reads and writes per point (rest
 // point, influences or code, output); GB/s is that over the median time, and "of copy" that as a fraction
@@ -24,6 +26,7 @@
 #include "host/demo_body.hpp"
 #include "host/gpu_skinner.hpp"
 #include "host/skinner.hpp"
+#include "host/weights.hpp"
 
 namespace {
 
@@ -50,7 +53,7 @@ bs::Pose bench_pose(const bs::Skeleton& skeleton) {
     return pose;
 }
 
-// Bytes one pass reads and writes per point (per-frame tables excluded: bones × tens of bytes).
+// Bytes one pass reads and writes per point (per-frame tables excluded: they are reported apart).
 double pass_bytes_per_point(bs::Method method) {
     const double point = 3 * sizeof(float);
     switch (method) {
@@ -79,10 +82,23 @@ double gpu_copy_bandwidth(std::size_t bytes, int repeats) {
     return 2.0 * double(bytes) / s;
 }
 
+// Bytes of the per-frame tables a pose needs (what a GPU frame uploads).
+double frame_table_bytes(const bs::Skinner& skinner, const bs::Pose& pose) {
+    if (const bs::BaselineSkinner<float>* baseline = skinner.baseline()) {
+        if (baseline->deform_options().exact) return double(baseline->bones().size() * sizeof(bs::BaselineBonePose<double>));
+        std::vector<bs::BaselineBonePose<double>> poses = baseline->frame(pose);
+        return double(bs::build_frame_tables(baseline->bones(), poses, baseline->deform_options()).bytes() +
+                      poses.size() * sizeof(bs::BaselineBonePose<double>));
+    }
+    if (skinner.classic()) return double(pose.joints.size() * sizeof(bs::Mat34<float>));
+    return double(pose.joints.size() * sizeof(bs::Vec3<double>));
+}
+
 struct Row {
     std::size_t points;
     std::string method, backend;
     double encode_points_per_s, deform_seconds, bytes_per_point, copy_bandwidth, lbs_seconds;
+    double frame_table_bytes;  // what a frame uploads besides nothing per point
 
     double ns_per_point() const { return 1e9 * deform_seconds / double(points); }
     double points_per_s() const { return double(points) / deform_seconds; }
@@ -103,18 +119,20 @@ nlohmann::json to_json(const Row& r) {
             {"gb_per_s", r.gb_per_s()},
             {"copy_gb_per_s", r.copy_bandwidth / 1e9},
             {"fraction_of_copy", r.copy_fraction()},
-            {"time_over_lbs", r.time_over_lbs()}};
+            {"time_over_lbs", r.time_over_lbs()},
+            {"frame_table_bytes", r.frame_table_bytes}};
 }
 
 void write_csv(const std::string& path, const std::vector<Row>& rows) {
     std::ofstream out(path);
     if (!out) throw std::runtime_error(path + ": cannot write");
     out << "points,method,backend,encode_points_per_s,deform_seconds,deform_ns_per_point,deform_points_per_s,"
-           "bytes_per_point,gb_per_s,copy_gb_per_s,fraction_of_copy,time_over_lbs\n";
+           "bytes_per_point,gb_per_s,copy_gb_per_s,fraction_of_copy,time_over_lbs,frame_table_bytes\n";
     for (const Row& r : rows)
         out << r.points << ',' << r.method << ',' << r.backend << ',' << r.encode_points_per_s << ',' << r.deform_seconds
             << ',' << r.ns_per_point() << ',' << r.points_per_s() << ',' << r.bytes_per_point << ',' << r.gb_per_s() << ','
-            << r.copy_bandwidth / 1e9 << ',' << r.copy_fraction() << ',' << r.time_over_lbs() << '\n';
+            << r.copy_bandwidth / 1e9 << ',' << r.copy_fraction() << ',' << r.time_over_lbs() << ',' << r.frame_table_bytes
+            << '\n';
 }
 
 }  // namespace
@@ -123,13 +141,13 @@ int main(int argc, char** argv) {
     CLI::App app{"baseskin-bench: encoding and deformation throughput per method and backend, as ratios to LBS"};
     std::vector<std::size_t> sizes{10000, 100000, 1000000};
     std::vector<std::string> backends{"cpu"};
-    std::vector<std::string> methods{"lbs", "dqs", "baseline", "metaball"};
+    std::vector<std::string> methods{"lbs", "dqs", "baseline", "baseline-exact", "metaball"};
     int repeats = 7, threads = 0;
     std::string json_path, csv_path;
     app.add_option("--sizes", sizes, "point counts")->capture_default_str();
     app.add_option("--backend", backends, "cpu, cuda (several allowed)")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
     app.add_option("--methods", methods, "methods to run (lbs always runs first: the ratios need it)")
-        ->check(CLI::IsMember({"lbs", "dqs", "baseline", "metaball"}))->capture_default_str();
+        ->check(CLI::IsMember({"lbs", "dqs", "baseline", "baseline-exact", "metaball"}))->capture_default_str();
     app.add_option("--repeats", repeats, "timed frames per size (median reported)")->check(CLI::Range(1, 1000))->capture_default_str();
     app.add_option("--threads", threads, "CPU threads (0: all cores)")->check(CLI::NonNegativeNumber);
     app.add_option("--json", json_path, "write the rows as JSON");
@@ -148,13 +166,24 @@ int main(int argc, char** argv) {
     std::vector<Row> rows;
     for (std::size_t n : sizes) {
         std::vector<bs::Vec3<double>> rest = bs::demo_points(skeleton, n, 7);
+        std::vector<bs::Influences> influences;
+        double influences_seconds = 0;
         double lbs_seconds[2] = {0, 0};
         for (const std::string& name : methods) {
-            bs::Method method = bs::parse_method(name);
+            const bool exact = name == "baseline-exact";
+            bs::Method method = bs::parse_method(exact ? "baseline" : name);
             auto start = Clock::now();
-            bs::Skinner skinner(method, skeleton, rest, {}, "bench");
-            double encode = double(n) / seconds_since(start);
+            const bool classic = method == bs::Method::lbs || method == bs::Method::dqs;
+            if (classic && influences.empty()) {
+                influences = bs::auto_influences(skeleton, rest);
+                influences_seconds = seconds_since(start);
+            }
+            bs::BaselineDeformOptions options;
+            options.exact = exact;
+            bs::Skinner skinner(method, skeleton, rest, classic ? influences : std::vector<bs::Influences>{}, "bench", options);
+            double encode = double(n) / (seconds_since(start) + (classic ? influences_seconds : 0.0));
             double bytes = pass_bytes_per_point(method);
+            double table_bytes = frame_table_bytes(skinner, pose);
             for (std::size_t b = 0; b < backends.size(); ++b) {
                 const bool cuda = backends[b] == "cuda";
                 if (cuda && method == bs::Method::metaball) continue;  // no GPU host path yet
@@ -173,16 +202,17 @@ int main(int argc, char** argv) {
                     copy = cpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats);
                 }
                 if (method == bs::Method::lbs) lbs_seconds[cuda] = seconds;
-                rows.push_back({n, name, backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda]});
+                rows.push_back({n, name, backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda], table_bytes});
             }
         }
     }
 
-    std::printf("| points | method | backend | encode points/s | deform ns/point | deform points/s | GB/s | of copy | time / LBS |\n");
-    std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("| points | method | backend | encode points/s | deform ns/point | deform points/s | GB/s | of copy | time / LBS | frame tables kB |\n");
+    std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const Row& r : rows)
-        std::printf("| %zu | %s | %s | %.3g | %.3g | %.3g | %.3g | %.2f | %.2f |\n", r.points, r.method.c_str(), r.backend.c_str(),
-                    r.encode_points_per_s, r.ns_per_point(), r.points_per_s(), r.gb_per_s(), r.copy_fraction(), r.time_over_lbs());
+        std::printf("| %zu | %s | %s | %.3g | %.3g | %.3g | %.3g | %.2f | %.2f | %.4g |\n", r.points, r.method.c_str(),
+                    r.backend.c_str(), r.encode_points_per_s, r.ns_per_point(), r.points_per_s(), r.gb_per_s(), r.copy_fraction(),
+                    r.time_over_lbs(), r.frame_table_bytes / 1e3);
     if (!json_path.empty()) {
         nlohmann::json doc = nlohmann::json::array();
         for (const Row& r : rows) doc.push_back(to_json(r));

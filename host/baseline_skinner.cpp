@@ -19,6 +19,74 @@ std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skelet
     return table;
 }
 
+std::size_t BaselineFrameTables::bytes() const {
+    return locals.size() * sizeof(LocalChain<double>) + (sections.size() + fine.size()) * sizeof(PosedSection<double>) +
+           (fans.size() + fine_fans.size()) * sizeof(FanSample<double>) + (cells.size() + fan_cells.size()) * sizeof(int) +
+           direct.size() + fan_direct.size();
+}
+
+std::size_t BaselineFrameTables::direct_subcells() const {
+    std::size_t n = 0;
+    for (unsigned char d : direct) n += d;
+    for (unsigned char d : fan_direct) n += d;
+    return n;
+}
+
+std::vector<LocalChain<double>> local_chains(const std::vector<BaselineBone<double>>& bones,
+                                             const std::vector<BaselineBonePose<double>>& poses) {
+    std::vector<LocalChain<double>> locals(bones.size());
+    for (std::size_t k = 0; k < bones.size(); ++k) locals[k] = posed_neighbourhood(bones.data(), poses.data(), int(k));
+    return locals;
+}
+
+BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& bones,
+                                       const std::vector<BaselineBonePose<double>>& poses, const BaselineDeformOptions& options,
+                                       cpu::Exec exec) {
+    BaselineFrameTables tables;
+    tables.phi_samples = options.phi_samples;
+    tables.fan_samples = options.fan_samples;
+    tables.locals = local_chains(bones, poses);
+    const std::size_t section_cells = bones.size() * std::size_t(options.phi_samples);
+    const std::size_t fan_cells = bones.size() * std::size_t(options.fan_samples);
+    tables.sections.resize(section_cells);
+    tables.fans.resize(fan_cells);
+    std::vector<PosedSection<double>> middles(section_cells);
+    std::vector<FanSample<double>> fan_middles(fan_cells);
+    cpu::build_baseline_tables({bones.data(), poses.data(), tables.locals.data(), bones.size(), options.phi_samples,
+                                options.fan_samples, tables.sections.data(), middles.data(), tables.fans.data(),
+                                fan_middles.data()},
+                               exec);
+    std::vector<int> needs_refinement(section_cells + fan_cells);
+    cpu::check_baseline_cells({bones.data(), bones.size(), options.phi_samples, options.fan_samples, tables.sections.data(),
+                               middles.data(), tables.fans.data(), fan_middles.data(), options.cell_tolerance,
+                               needs_refinement.data()},
+                              exec);
+    // Refined cells are numbered in cell order; `cells` maps a cell to that ordinal.
+    auto list_refined = [&](std::size_t first, std::size_t count, std::vector<int>& ordinal) {
+        std::vector<int> refined;
+        ordinal.assign(count, kCoarseCell);
+        for (std::size_t c = 0; c < count; ++c) {
+            if (!needs_refinement[first + c]) continue;
+            ordinal[c] = int(refined.size());
+            refined.push_back(int(c));
+        }
+        return refined;
+    };
+    std::vector<int> refined = list_refined(0, section_cells, tables.cells);
+    std::vector<int> refined_fans = list_refined(section_cells, fan_cells, tables.fan_cells);
+    tables.fine.resize(refined.size() * kSamplesPerRefinedCell);
+    tables.fine_fans.resize(refined_fans.size() * kSamplesPerRefinedCell);
+    tables.direct.resize(refined.size() * kRefineFactor);
+    tables.fan_direct.resize(refined_fans.size() * kRefineFactor);
+    BaselineRefineJob refine{bones.data(),          poses.data(),           tables.locals.data(),  options.phi_samples,
+                             options.fan_samples,   refined.data(),         refined.size(),        refined_fans.data(),
+                             refined_fans.size(),   tables.fine.data(),     tables.fine_fans.data(), tables.direct.data(),
+                             tables.fan_direct.data(), options.cell_tolerance};
+    cpu::refine_baseline_cells(refine, exec);
+    cpu::check_baseline_subcells(refine, exec);
+    return tables;
+}
+
 double max_joint_angle_degrees(const Skeleton& skeleton, const Pose& pose) {
     double worst = 0;
     for (std::size_t k = 0; k < skeleton.bone_count(); ++k) {
@@ -62,11 +130,24 @@ std::vector<BaselineBonePose<double>> BaselineSkinner<T>::frame(const Pose& pose
 }
 
 template <class T>
+void BaselineSkinner<T>::set_deform_options(const BaselineDeformOptions& options) {
+    for (int samples : {options.phi_samples, options.fan_samples})
+        if (samples < kMinTableSamples || samples > kMaxTableSamples)
+            throw InputError("baseline table samples must be in [" + std::to_string(kMinTableSamples) + ", " +
+                             std::to_string(kMaxTableSamples) + "], got " + std::to_string(samples));
+    if (!(options.cell_tolerance > 0))
+        throw InputError("baseline table cell tolerance must be > 0, got " + std::to_string(options.cell_tolerance));
+    options_ = options;
+}
+
+template <class T>
 void BaselineSkinner<T>::deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec) const {
     std::vector<BaselineBonePose<double>> table = frame(pose);
+    BaselineFrameTables tables;
+    if (!options_.exact) tables = build_frame_tables(bones_, table, options_, exec);
     out.resize(rest_.size());
     cpu::deform_baseline(BaselineJob<T>{{&rest_.data()->x, 3}, codes_.data(), rest_.size(), bones_.data(), table.data(),
-                                        table.size(), {&out.data()->x, 3}},
+                                        table.size(), {&out.data()->x, 3}, tables.view()},
                          exec);
 }
 

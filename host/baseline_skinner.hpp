@@ -24,6 +24,50 @@ double max_joint_angle_degrees(const Skeleton& skeleton, const Pose& pose);
 // Per-frame table: each bone's posed frame without its own twist, and that twist.
 std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skeleton, const Pose& pose);
 
+// How the per-point pass gets the bend: looked up in per-frame tables (the default), or constructed per
+// point (`exact`, the reference the tables are tested against). Sample counts in [kMinTableSamples,
+// kMaxTableSamples]; cell_tolerance > 0 (infinity: refine only where a section changes structure); InputError
+// otherwise. The error each leaves is measured in tests/host/test_baseline_table.cpp and RESULTS.md.
+struct BaselineDeformOptions {
+    bool exact = false;
+    int phi_samples = kDefaultPhiSamples;
+    int fan_samples = kDefaultFanSamples;
+    double cell_tolerance = kDefaultCellTolerance;
+};
+constexpr int kMinTableSamples = 8;
+constexpr int kMaxTableSamples = 1 << 16;
+
+// One frame's tables on the host (engine/baseline/table.hpp), built by the CPU backend's table passes.
+struct BaselineFrameTables {
+    int phi_samples = 0, fan_samples = 0;
+    std::vector<LocalChain<double>> locals;
+    std::vector<PosedSection<double>> sections;
+    std::vector<FanSample<double>> fans;
+    std::vector<int> cells;  // kCoarseCell or a refined cell's ordinal (BaselineTables)
+    std::vector<PosedSection<double>> fine;
+    std::vector<unsigned char> direct;
+    std::vector<int> fan_cells;
+    std::vector<FanSample<double>> fine_fans;
+    std::vector<unsigned char> fan_direct;
+
+    BaselineTables<double> view() const {
+        return {phi_samples,   fan_samples,      locals.data(),    sections.data(), fans.data(), cells.data(),
+                fine.data(),   direct.data(),    fan_cells.data(), fine_fans.data(), fan_direct.data()};
+    }
+    std::size_t refined_cells() const { return direct.size() / kRefineFactor; }
+    std::size_t refined_fan_cells() const { return fan_direct.size() / kRefineFactor; }
+    std::size_t direct_subcells() const;
+    // What a per-point pass reads: everything above.
+    std::size_t bytes() const;
+};
+
+// Each bone's posed neighbourhood for a frame (one LocalChain per bone).
+std::vector<LocalChain<double>> local_chains(const std::vector<BaselineBone<double>>& bones,
+                                             const std::vector<BaselineBonePose<double>>& poses);
+BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& bones,
+                                       const std::vector<BaselineBonePose<double>>& poses, const BaselineDeformOptions& options,
+                                       cpu::Exec exec = {});
+
 template <class T>
 class BaselineSkinner {
     static_assert(sizeof(Vec3<T>) == 3 * sizeof(T), "Vec3 must be packed xyz");
@@ -42,6 +86,9 @@ public:
     // joint folded beyond what the method accepts, see above).
     std::vector<BaselineBonePose<double>> frame(const Pose& pose) const;
 
+    const BaselineDeformOptions& deform_options() const { return options_; }
+    void set_deform_options(const BaselineDeformOptions& options);
+
     void deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const;
 
 private:
@@ -49,6 +96,7 @@ private:
     std::vector<BaselineBone<double>> bones_;
     std::vector<Vec3<T>> rest_;
     std::vector<BaselineCode> codes_;
+    BaselineDeformOptions options_;
 };
 
 extern template class BaselineSkinner<float>;

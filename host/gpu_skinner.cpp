@@ -50,9 +50,28 @@ void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec)
         }
         return;
     }
-    baseline_frame_.assign(skinner_.baseline()->frame(pose), exec);
-    cuda::deform_baseline({rest, codes_.data(), count_, bones_.data(), baseline_frame_.data(), baseline_frame_.size(), out},
-                          exec);
+    const BaselineSkinner<float>& baseline = *skinner_.baseline();
+    std::vector<BaselineBonePose<double>> poses = baseline.frame(pose);
+    baseline_frame_.assign(poses, exec);
+    BaselineTables<double> tables{};
+    if (!baseline.deform_options().exact) tables = upload_tables(build_frame_tables(baseline.bones(), poses, baseline.deform_options()), exec);
+    cuda::deform_baseline(
+        {rest, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables}, exec);
+}
+
+BaselineTables<double> GpuSkinner::upload_tables(const BaselineFrameTables& host, cuda::Exec exec) {
+    DeviceTables& d = tables_;
+    d.locals.assign(host.locals, exec);
+    d.sections.assign(host.sections, exec);
+    d.fine.assign(host.fine, exec);
+    d.fans.assign(host.fans, exec);
+    d.fine_fans.assign(host.fine_fans, exec);
+    d.cells.assign(host.cells, exec);
+    d.fan_cells.assign(host.fan_cells, exec);
+    d.direct.assign(host.direct, exec);
+    d.fan_direct.assign(host.fan_direct, exec);
+    return {host.phi_samples, host.fan_samples, d.locals.data(),    d.sections.data(),  d.fans.data(),      d.cells.data(),
+            d.fine.data(),    d.direct.data(),  d.fan_cells.data(), d.fine_fans.data(), d.fan_direct.data()};
 }
 
 }  // namespace bs

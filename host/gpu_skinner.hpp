@@ -1,7 +1,8 @@
 // The CUDA backend of the Skinner front (LBS, DQS, baseline): the per-point data of an encoded Skinner
 // (rest points, influences or codes, the baseline's rest bones) is uploaded once at construction; per
-// frame only the pose's small table goes up (bones × a few dozen bytes), and one launch writes the
-// caller's device buffer.
+// frame only the pose's tables go up (LBS, DQS: bones × 48 or 32 bytes; baseline: its per-frame tables,
+// built on the host's cores by the same passes as the CPU backend's, about 1 MB per bone at the default
+// grid, see BaselineFrameTables::bytes), and one launch writes the caller's device buffer.
 //
 // deform() is asynchronous on the caller's stream (cuda::Exec::stream; nullptr: the default stream) and
 // never synchronises: the caller waits for its stream when it needs the points. The table of the frame
@@ -43,6 +44,15 @@ private:
     cuda::DeviceArray<Mat34<float>> lbs_frame_;
     cuda::DeviceArray<DualQuat<float>> dqs_frame_;
     cuda::DeviceArray<BaselineBonePose<double>> baseline_frame_;
+    struct DeviceTables {
+        cuda::DeviceArray<LocalChain<double>> locals;
+        cuda::DeviceArray<PosedSection<double>> sections, fine;
+        cuda::DeviceArray<FanSample<double>> fans, fine_fans;
+        cuda::DeviceArray<int> cells, fan_cells;
+        cuda::DeviceArray<unsigned char> direct, fan_direct;
+    } tables_;
+
+    BaselineTables<double> upload_tables(const BaselineFrameTables& host, cuda::Exec exec);
 };
 
 }  // namespace bs

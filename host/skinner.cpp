@@ -24,10 +24,12 @@ const char* method_name(Method method) {
 }
 
 Skinner::Skinner(Method method, const Skeleton& skeleton, const std::vector<Vec3<double>>& rest,
-                 std::vector<Influences> influences, const std::string& source)
+                 std::vector<Influences> influences, const std::string& source,
+                 const BaselineDeformOptions& baseline_options)
     : method_(method) {
     if (method == Method::baseline) {
         baseline_ = std::make_unique<BaselineSkinner<float>>(skeleton, rest, source);
+        baseline_->set_deform_options(baseline_options);
         return;
     }
     if (method == Method::metaball) {

@@ -23,8 +23,11 @@ public:
     // `influences` are used by LBS and DQS (computed from the sphere-mesh when empty); baseline
     // skinning encodes the points instead; metaball binds each point to its nearest joint sphere
     // (host/metaball_skinner.hpp). `source` names the points in error messages.
+    // `baseline_options` choose the baseline method's tables or its direct construction (ignored by the
+    // other methods; InputError when out of range).
     Skinner(Method method, const Skeleton& skeleton, const std::vector<Vec3<double>>& rest,
-            std::vector<Influences> influences, const std::string& source);
+            std::vector<Influences> influences, const std::string& source,
+            const BaselineDeformOptions& baseline_options = {});
 
     Method method() const { return method_; }
     void deform(const Pose& pose, std::vector<Vec3<float>>& out, cpu::Exec exec = {}) const;

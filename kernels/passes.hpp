@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-#include "engine/baseline/deform.hpp"
+#include "engine/baseline/table.hpp"
 #include "engine/metaball.hpp"
 #include "engine/skinning_classic.hpp"
 
@@ -48,6 +48,8 @@ template <class T> using DqsJob = ClassicSkinningJob<T, DualQuat<T>>;
 // baseline geometry is evaluated in double whatever T is: where the plane of the sheaf is nearly tangent
 // to a joint sphere (between a joint's convex and concave sides) a generator's tangency point has a
 // square-root singularity, and float's 6e-8 would become ~2e-4 of the radius (docs/ALGORITHM.md).
+// With `tables` (phi_samples > 0, built for the same poses by build_baseline_tables) the bend is looked
+// up instead of constructed (engine/baseline/table.hpp); without, it is constructed per point.
 template <class T>
 struct BaselineJob {
     ConstPointView<T> rest;
@@ -57,6 +59,57 @@ struct BaselineJob {
     const BaselineBonePose<double>* poses;
     std::size_t bone_count;
     PointView<T> out;
+    BaselineTables<double> tables{};
+};
+
+// One frame's baseline tables, in four passes (engine/baseline/table.hpp; host/baseline_skinner.cpp's
+// build_frame_tables runs them):
+//   1. BaselineTableJob: the section and fan samples of every bone and the samples at each cell's
+//      middle, from the bones, the frame's poses and each bone's posed neighbourhood (`locals`, one per
+//      bone, from posed_neighbourhood; small, built on the host);
+//   2. BaselineCellCheckJob: per section cell, then per fan cell, 1 where it must be refined, else 0;
+//   3. refine_baseline_cells: kSamplesPerRefinedCell samples across each listed cell;
+//   4. check_baseline_subcells: per sub-cell of each refined cell, 1 where it goes to the direct
+//      construction.
+// Cells are numbered bone × samples + j.
+struct BaselineTableJob {
+    const BaselineBone<double>* bones;
+    const BaselineBonePose<double>* poses;
+    const LocalChain<double>* locals;
+    std::size_t bone_count;
+    int phi_samples, fan_samples;
+    PosedSection<double>* sections;  // bone_count × phi_samples
+    PosedSection<double>* middles;   // bone_count × phi_samples
+    FanSample<double>* fans;         // bone_count × fan_samples
+    FanSample<double>* fan_middles;  // bone_count × fan_samples
+};
+
+struct BaselineCellCheckJob {
+    const BaselineBone<double>* bones;
+    std::size_t bone_count;
+    int phi_samples, fan_samples;
+    const PosedSection<double>* sections;
+    const PosedSection<double>* middles;
+    const FanSample<double>* fans;
+    const FanSample<double>* fan_middles;
+    double tolerance;       // of a bone's smaller radius (and radians for fan directions)
+    int* needs_refinement;  // bone_count × (phi_samples + fan_samples): section cells, then fan cells
+};
+
+struct BaselineRefineJob {
+    const BaselineBone<double>* bones;
+    const BaselineBonePose<double>* poses;
+    const LocalChain<double>* locals;
+    int phi_samples, fan_samples;
+    const int* cells;      // section cells to refine, in refined-cell order
+    std::size_t count;
+    const int* fan_cells;  // fan cells to refine
+    std::size_t fan_count;
+    PosedSection<double>* fine;     // count × kSamplesPerRefinedCell
+    FanSample<double>* fine_fans;   // fan_count × kSamplesPerRefinedCell
+    unsigned char* direct;          // count × kRefineFactor
+    unsigned char* fan_direct;      // fan_count × kRefineFactor
+    double tolerance;               // as BaselineCellCheckJob's
 };
 
 // One metaball job (seed 001 §1.3): point i is bound to the joints
@@ -84,6 +137,10 @@ void deform_dqs(const DqsJob<float>& job, Exec exec);
 void deform_dqs(const DqsJob<double>& job, Exec exec);
 void deform_baseline(const BaselineJob<float>& job, Exec exec);
 void deform_baseline(const BaselineJob<double>& job, Exec exec);
+void build_baseline_tables(const BaselineTableJob& job, Exec exec);
+void check_baseline_cells(const BaselineCellCheckJob& job, Exec exec);
+void refine_baseline_cells(const BaselineRefineJob& job, Exec exec);
+void check_baseline_subcells(const BaselineRefineJob& job, Exec exec);
 void deform_metaball(const MetaballJob<float>& job, Exec exec);
 void deform_metaball(const MetaballJob<double>& job, Exec exec);
 }  // namespace cpu
@@ -95,6 +152,10 @@ struct Exec {
 void deform_lbs(const LbsJob<float>& job, Exec exec);
 void deform_dqs(const DqsJob<float>& job, Exec exec);
 void deform_baseline(const BaselineJob<float>& job, Exec exec);
+void build_baseline_tables(const BaselineTableJob& job, Exec exec);
+void check_baseline_cells(const BaselineCellCheckJob& job, Exec exec);
+void refine_baseline_cells(const BaselineRefineJob& job, Exec exec);
+void check_baseline_subcells(const BaselineRefineJob& job, Exec exec);
 void deform_metaball(const MetaballJob<float>& job, Exec exec);
 
 // Number of usable CUDA devices; 0 when the backend is not built, or there is no driver or device.

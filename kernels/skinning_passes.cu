@@ -41,7 +41,86 @@ struct BaselinePass {
     BaselineJob<T> job;
     BS_HD void operator()(std::size_t i) const {
         Vec3<double> rest(load_point(job.rest, i));
-        store_point(job.out, i, Vec3<T>(deform_baseline_point(job.codes[i], rest, job.bones, job.poses)));
+        store_point(job.out, i, Vec3<T>(deform_baseline_point(job.codes[i], rest, job.bones, job.poses, job.tables)));
+    }
+};
+
+// Entry e of a frame's tables: the section samples of every bone, their cells' middles, the fan
+// samples, their cells' middles.
+struct BaselineTablePass {
+    BaselineTableJob job;
+    BS_HD void operator()(std::size_t e) const {
+        const std::size_t sections = job.bone_count * std::size_t(job.phi_samples);
+        if (e < 2 * sections) {
+            const bool middle = e >= sections;
+            std::size_t c = middle ? e - sections : e;
+            int k = int(c / job.phi_samples), j = int(c % job.phi_samples);
+            if (middle) job.middles[c] = section_sample(job.bones, job.poses, job.locals[k], k, 2 * j + 1, 2 * job.phi_samples);
+            else job.sections[c] = section_sample(job.bones, job.poses, job.locals[k], k, j, job.phi_samples);
+            return;
+        }
+        const std::size_t fans = job.bone_count * std::size_t(job.fan_samples);
+        e -= 2 * sections;
+        const bool middle = e >= fans;
+        std::size_t c = middle ? e - fans : e;
+        int k = int(c / job.fan_samples), j = int(c % job.fan_samples);
+        if (middle) job.fan_middles[c] = fan_sample(job.locals[k], 2 * j + 1, 2 * job.fan_samples);
+        else job.fans[c] = fan_sample(job.locals[k], j, job.fan_samples);
+    }
+};
+
+struct BaselineCellCheckPass {
+    BaselineCellCheckJob job;
+    BS_HD void operator()(std::size_t c) const {
+        const std::size_t sections = job.bone_count * std::size_t(job.phi_samples);
+        if (c < sections) {
+            const int n = job.phi_samples, k = int(c / n), j = int(c % n);
+            auto st = coarse_stencil(job.sections + std::size_t(k) * n, n, j, 0.5);
+            job.needs_refinement[c] = cell_is_smooth(st, job.middles[c], job.bones[k], job.tolerance) ? 0 : 1;
+            return;
+        }
+        const std::size_t f = c - sections;
+        const int n = job.fan_samples, k = int(f / n), j = int(f % n);
+        auto st = coarse_stencil(job.fans + std::size_t(k) * n, n, j, 0.5);
+        job.needs_refinement[c] = cell_is_smooth(st, job.fan_middles[f], job.bones[k], job.tolerance) ? 0 : 1;
+    }
+};
+
+// Sample q of refined cell r: the section cells' samples, then the fan cells'.
+struct BaselineRefinePass {
+    BaselineRefineJob job;
+    BS_HD void operator()(std::size_t e) const {
+        constexpr int per_cell = kSamplesPerRefinedCell, steps = 2 * kRefineFactor;
+        const std::size_t sections = job.count * per_cell;
+        if (e < sections) {
+            const int cell = job.cells[e / per_cell], q = int(e % per_cell);
+            const int k = cell / job.phi_samples, j = cell % job.phi_samples;
+            job.fine[e] = section_sample(job.bones, job.poses, job.locals[k], k, j * steps + q, job.phi_samples * steps);
+            return;
+        }
+        e -= sections;
+        const int cell = job.fan_cells[e / per_cell], q = int(e % per_cell);
+        const int k = cell / job.fan_samples, j = cell % job.fan_samples;
+        job.fine_fans[e] = fan_sample(job.locals[k], j * steps + q, job.fan_samples * steps);
+    }
+};
+
+// Sub-cell m of refined cell r, checked against its middle sample.
+struct BaselineSubcellCheckPass {
+    BaselineRefineJob job;
+    BS_HD void operator()(std::size_t e) const {
+        const std::size_t r = e / kRefineFactor, m = e % kRefineFactor;
+        if (r < job.count) {
+            const PosedSection<double>* s = job.fine + r * kSamplesPerRefinedCell + 2 * m;
+            auto st = linear_stencil(s, s + 2, 0.5, kTwoPi / job.phi_samples / kRefineFactor);
+            job.direct[e] = cell_is_smooth(st, s[1], job.bones[job.cells[r] / job.phi_samples], job.tolerance) ? 0 : 1;
+            return;
+        }
+        const std::size_t f = r - job.count;
+        const FanSample<double>* s = job.fine_fans + f * kSamplesPerRefinedCell + 2 * m;
+        auto st = linear_stencil(s, s + 2, 0.5, kTwoPi / job.fan_samples / kRefineFactor);
+        job.fan_direct[e - job.count * kRefineFactor] =
+            cell_is_smooth(st, s[1], job.bones[job.fan_cells[f] / job.fan_samples], job.tolerance) ? 0 : 1;
     }
 };
 
@@ -55,12 +134,25 @@ struct MetaballPass {
     }
 };
 
+
 }  // namespace
 
 void deform_lbs(const LbsJob<float>& job, Exec exec) { for_each_point(job.count, LbsPass<float>{job}, exec); }
 void deform_dqs(const DqsJob<float>& job, Exec exec) { for_each_point(job.count, DqsPass<float>{job}, exec); }
 void deform_baseline(const BaselineJob<float>& job, Exec exec) { for_each_point(job.count, BaselinePass<float>{job}, exec); }
 void deform_metaball(const MetaballJob<float>& job, Exec exec) { for_each_point(job.count, MetaballPass<float>{job}, exec); }
+void build_baseline_tables(const BaselineTableJob& job, Exec exec) {
+    for_each_point(job.bone_count * std::size_t(2 * (job.phi_samples + job.fan_samples)), BaselineTablePass{job}, exec);
+}
+void check_baseline_cells(const BaselineCellCheckJob& job, Exec exec) {
+    for_each_point(job.bone_count * std::size_t(job.phi_samples + job.fan_samples), BaselineCellCheckPass{job}, exec);
+}
+void refine_baseline_cells(const BaselineRefineJob& job, Exec exec) {
+    for_each_point((job.count + job.fan_count) * std::size_t(kSamplesPerRefinedCell), BaselineRefinePass{job}, exec);
+}
+void check_baseline_subcells(const BaselineRefineJob& job, Exec exec) {
+    for_each_point((job.count + job.fan_count) * std::size_t(kRefineFactor), BaselineSubcellCheckPass{job}, exec);
+}
 #if !defined(__CUDACC__)
 void deform_lbs(const LbsJob<double>& job, Exec exec) { for_each_point(job.count, LbsPass<double>{job}, exec); }
 void deform_dqs(const DqsJob<double>& job, Exec exec) { for_each_point(job.count, DqsPass<double>{job}, exec); }

@@ -49,37 +49,61 @@ struct PosedBase {
     Vec3<T> direction;
 };
 
+// Where ℓ falls on a posed section. On arcs and crease pieces the direction is the joint sphere's normal;
+// on the deformed segment it comes from the posed bundle through the point's own generator (`radial`),
+// which the caller supplies: directly (bundle_segment_ends) or from a table (engine/baseline/table.hpp).
 template <class T>
-BS_HD inline PosedBase<T> place_on_posed_section(const PosedSection<T>& s, const LocalChain<T>& local, T ell) {
-    const BaselineBone<T>& bone = local.bones[1];
+struct SectionPoint {
+    Vec3<T> base;
+    Vec3<T> direction;  // unset when on_segment
+    Vec3<T> radial;     // on_segment: the generator's radial direction through base
+    bool on_segment;
+};
+
+template <class T>
+BS_HD inline SectionPoint<T> point_on_posed_section(const PosedSection<T>& s, const Cone<T>& cone, T ell) {
     const T parent_part = s.parent.length(), segment = s.segment_length();
     if (ell < parent_part) {
-        if (s.parent.kind == EndKind::Convex) {
-            Vec3<T> b = arc_point(s.parent.arc, s.parent.arc_begin + ell / s.parent.arc.radius);
-            return {b, direction_from_centre(bone.cone.parent.centre, b)};
-        }
-        Vec3<T> b = s.parent.crease.at(ell / parent_part);
-        return {b, direction_from_centre(bone.cone.parent.centre, b)};
+        Vec3<T> b = s.parent.kind == EndKind::Convex ? arc_point(s.parent.arc, s.parent.arc_begin + ell / s.parent.arc.radius)
+                                                     : s.parent.crease.at(ell / parent_part);
+        return {b, direction_from_centre(cone.parent.centre, b), {}, false};
     }
     T beyond = ell - parent_part - segment;
     if (beyond <= T(0) || s.child.kind == EndKind::Free) {
         T sigma = s.parent.sigma + clamp_value(ell - parent_part, T(0), segment);
         Vec3<T> b = s.segment.at(sigma);
-        Vec3<T> d = b - bone.cone.parent.centre;
-        Vec3<T> radial = normalized(d - dot(d, bone.cone.axis) * bone.cone.axis);
-        Section<T> bundle = bone_section(local.bones, 1, radial);  // the posed bundle through b's generator
-        return {b, segment_direction(bundle, b)};
+        Vec3<T> d = b - cone.parent.centre;
+        return {b, {}, normalized(d - dot(d, cone.axis) * cone.axis), true};
     }
     const T child_part = s.child.length();
+    Vec3<T> b;
     if (s.child.kind == EndKind::Convex) {
         // An arc of radius 0 (plane tangent to the sphere) has length 0: its start is the point.
         T angle = child_part > T(0) ? s.child.arc_begin + (beyond < child_part ? beyond : child_part) / s.child.arc.radius
                                     : s.child.arc_begin;
-        Vec3<T> b = arc_point(s.child.arc, angle);
-        return {b, direction_from_centre(bone.cone.child.centre, b)};
+        b = arc_point(s.child.arc, angle);
+    } else {
+        b = s.child.crease.at(child_part > T(0) ? clamp_value(beyond / child_part, T(0), T(1)) : T(1));
     }
-    Vec3<T> b = s.child.crease.at(child_part > T(0) ? clamp_value(beyond / child_part, T(0), T(1)) : T(1));
-    return {b, direction_from_centre(bone.cone.child.centre, b)};
+    return {b, direction_from_centre(cone.child.centre, b), {}, false};
+}
+
+// The ends of the posed bundle's segment through a generator (bone 1 of `local`): the fan between them
+// gives the detail direction of every deformed-segment point on that generator.
+template <class T>
+BS_HD inline void bundle_segment_ends(const LocalChain<T>& local, Vec3<T> radial, SegmentEnd<T>& first, SegmentEnd<T>& second) {
+    Section<T> bundle = bone_section(local.bones, 1, radial);
+    first = {bundle.at_sigma(bundle.parent.sigma), bundle.parent.direction};
+    second = {bundle.at_sigma(bundle.child.sigma), bundle.child.direction};
+}
+
+template <class T>
+BS_HD inline PosedBase<T> place_on_posed_section(const PosedSection<T>& s, const LocalChain<T>& local, T ell) {
+    SectionPoint<T> p = point_on_posed_section(s, local.bones[1].cone, ell);
+    if (!p.on_segment) return {p.base, p.direction};
+    SegmentEnd<T> first, second;
+    bundle_segment_ends(local, p.radial, first, second);
+    return {p.base, fan_projection(first, second, p.base).direction};
 }
 
 template <class T>
@@ -142,16 +166,21 @@ BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBo
     return sum / total;
 }
 
+// p' = F⁰_k(b' + h n'), blended toward the rigid field by the code's weight.
 template <class T>
-BS_HD inline Vec3<T> deform_baseline_point(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
-                                           const BaselineBonePose<T>* poses) {
-    const BaselineBonePose<T>& pose = poses[code.bone];
-    if (code.flags & (kCodeParentCap | kCodeChildCap)) return deform_cap_point(code, bones[code.bone], pose);
-    PosedBase<T> b = posed_base(code, bones, poses);
-    Vec3<T> posed = pose.frame.apply(b.base + T(code.h) * b.direction);
+BS_HD inline Vec3<T> deform_from_base(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
+                                      const BaselineBonePose<T>* poses, PosedBase<T> b) {
+    Vec3<T> posed = poses[code.bone].frame.apply(b.base + T(code.h) * b.direction);
     if (code.rigid_blend == 0.0f) return posed;
     T w = T(code.rigid_blend);
     return w * rigid_motion(bones, poses, code.bone, rest) + (T(1) - w) * posed;
+}
+
+template <class T>
+BS_HD inline Vec3<T> deform_baseline_point(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
+                                           const BaselineBonePose<T>* poses) {
+    if (code.flags & (kCodeParentCap | kCodeChildCap)) return deform_cap_point(code, bones[code.bone], poses[code.bone]);
+    return deform_from_base(code, rest, bones, poses, posed_base(code, bones, poses));
 }
 
 }  // namespace bs

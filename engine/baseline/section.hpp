@@ -127,11 +127,4 @@ template <class T> BS_HD inline SectionPlace<T> place_on_section(const Section<T
     return {SectionPart::ChildArc, s.child.sigma, arc_point(s.child.arc, angle), T(1)};
 }
 
-// Detail direction at a segment point of the section (the fan between the segment's end directions).
-template <class T> BS_HD inline Vec3<T> segment_direction(const Section<T>& s, Vec3<T> point) {
-    SegmentEnd<T> first{s.at_sigma(s.parent.sigma), s.parent.direction};
-    SegmentEnd<T> second{s.at_sigma(s.child.sigma), s.child.direction};
-    return fan_projection(first, second, point).direction;
-}
-
 }  // namespace bs

@@ -6,6 +6,7 @@
 
 #include "host/demo_body.hpp"
 #include "host/errors.hpp"
+#include "host/gpu_skinner.hpp"
 #include "host/ply.hpp"
 #include "host/skinner.hpp"
 #include "host/weights.hpp"
@@ -14,11 +15,56 @@ namespace bs::cli {
 
 namespace {
 
-void add_common(CLI::App* command, std::string& method, int& threads, std::vector<std::string> methods) {
-    command->add_option("--method", method, "skinning method")->transform(CLI::IsMember(methods))->capture_default_str();
-    command->add_option("--threads", threads, "CPU threads (0: all cores); output is the same for any count")
+void add_common(CLI::App* command, DeformChoice& o, std::vector<std::string> methods) {
+    command->add_option("--method", o.method, "skinning method")->transform(CLI::IsMember(methods))->capture_default_str();
+    command->add_option("--backend", o.backend, "where the per-point pass runs (auto: the GPU where one is usable)")
+        ->transform(CLI::IsMember({"auto", "cpu", "cuda"}))
+        ->capture_default_str();
+    command->add_option("--threads", o.threads, "CPU threads (0: all cores); output is the same for any count")
         ->check(CLI::NonNegativeNumber);
+    command->add_flag("--exact", o.exact, "baseline: construct the bend per point (the reference) instead of per-frame tables");
+    command->add_option("--table-samples", o.table_samples, "baseline: generator-angle samples per bone in the per-frame tables")
+        ->check(CLI::Range(kMinTableSamples, kMaxTableSamples))
+        ->capture_default_str();
 }
+
+BaselineDeformOptions baseline_options(const DeformChoice& o) {
+    BaselineDeformOptions options;
+    options.exact = o.exact;
+    options.phi_samples = options.fan_samples = o.table_samples;
+    return options;
+}
+
+// Deforms into a host vector on the chosen backend: on the CPU, or on the GPU and copied back.
+class FrameDeformer {
+public:
+    FrameDeformer(const Skinner& skinner, const DeformChoice& o) : skinner_(skinner), threads_(o.threads) {
+        const bool gpu_path = skinner.method() != Method::metaball;
+        if (o.backend == "cpu" || (o.backend == "auto" && (!gpu_path || cuda::device_count() == 0))) return;
+        if (!gpu_path) throw UnsupportedError("--backend cuda: the metaball method runs on the CPU only");
+        try {
+            gpu_ = std::make_unique<GpuSkinner>(skinner);
+            device_out_ = cuda::DeviceArray<float>(3 * gpu_->size());
+        } catch (const CudaUnavailable& e) {
+            throw UnsupportedError(std::string("--backend cuda: ") + e.what());
+        }
+    }
+    const char* backend() const { return gpu_ ? "the GPU" : "the CPU"; }
+
+    void deform(const Pose& pose, std::vector<Vec3<float>>& out) {
+        if (!gpu_) return skinner_.deform(pose, out, {threads_});
+        gpu_->deform(pose, {device_out_.data(), 3});
+        std::vector<float> flat = device_out_.download({});
+        out.resize(gpu_->size());
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] = {flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]};
+    }
+
+private:
+    const Skinner& skinner_;
+    int threads_;
+    std::unique_ptr<GpuSkinner> gpu_;
+    cuda::DeviceArray<float> device_out_;
+};
 
 std::filesystem::path prepare_folder(const std::string& folder) {
     std::error_code error;
@@ -55,7 +101,7 @@ void add_animate_command(CLI::App& app, AnimateOptions& o) {
     c->add_option("--out", o.out, "output PLY (pose) or folder (motion)")->required();
     c->add_option("--format", o.format, "output PLY format")->transform(CLI::IsMember({"input", "ascii", "binary"}))->capture_default_str();
     c->add_flag("--auto-weights", o.auto_weights, "ignore the file's weights and compute them from the sphere-mesh");
-    add_common(c, o.method, o.threads, {"lbs", "dqs", "baseline", "metaball"});
+    add_common(c, o.deform, {"lbs", "dqs", "baseline", "metaball"});
     c->callback([c] {
         if (c->count("--pose") + c->count("--motion") != 1) throw CLI::RequiredError("--pose or --motion");
     });
@@ -66,21 +112,22 @@ void add_demo_command(CLI::App& app, DemoOptions& o) {
     c->add_option("--out", o.out, "output folder")->capture_default_str();
     c->add_option("--points", o.points, "number of points")->check(CLI::Range(std::size_t(1), std::size_t(100000000)))->capture_default_str();
     c->add_option("--frames", o.frames, "number of frames")->check(CLI::Range(2, 100000))->capture_default_str();
-    add_common(c, o.method, o.threads, {"lbs", "dqs", "baseline"});
+    add_common(c, o.deform, {"lbs", "dqs", "baseline"});
 }
 
 void run_animate(const AnimateOptions& o) {
     // Baseline skinning needs chains (junctions come with the whole-body work); the other methods take
     // any tree, such as the rigs `baseskin skeleton` extracts.
-    const Method method = parse_method(o.method);
+    const Method method = parse_method(o.deform.method);
     Skeleton skeleton = load_skeleton(o.skeleton, method == Method::baseline ? SkeletonRules::Chain : SkeletonRules::Tree);
     PointSet set = read_point_set(o.points);
-    Skinner skinner(method, skeleton, set.positions,
-                    o.auto_weights ? std::vector<Influences>{} : set.influences, o.points);
+    Skinner skinner(method, skeleton, set.positions, o.auto_weights ? std::vector<Influences>{} : set.influences, o.points,
+                    baseline_options(o.deform));
+    FrameDeformer deformer(skinner, o.deform);
     const PlyFormat format = output_format(o.format, set.file);
     std::vector<Vec3<float>> deformed;
     if (!o.pose.empty()) {
-        skinner.deform(load_pose(o.pose, skeleton), deformed, {o.threads});
+        deformer.deform(load_pose(o.pose, skeleton), deformed);
         store_positions(deformed, set);
         write_point_set(o.out, set, format);
         return;
@@ -88,7 +135,7 @@ void run_animate(const AnimateOptions& o) {
     Motion motion = load_motion(o.motion, skeleton);
     std::filesystem::path folder = prepare_folder(o.out);
     for (std::size_t f = 0; f < motion.frame_count(); ++f) {
-        skinner.deform(motion.frame(f), deformed, {o.threads});
+        deformer.deform(motion.frame(f), deformed);
         store_positions(deformed, set);
         write_point_set((folder / frame_name(f)).string(), set, format);
     }
@@ -100,7 +147,8 @@ void run_demo(const DemoOptions& o) {
     Skeleton skeleton = demo_chain();
     std::vector<Vec3<double>> rest = demo_points(skeleton, o.points, 2024);
     std::vector<Influences> influences = auto_influences(skeleton, rest);
-    Skinner skinner(parse_method(o.method), skeleton, rest, influences, "demo");
+    Skinner skinner(parse_method(o.deform.method), skeleton, rest, influences, "demo", baseline_options(o.deform));
+    FrameDeformer deformer(skinner, o.deform);
     std::filesystem::path folder = prepare_folder(o.out);
     save_skeleton((folder / "skeleton.json").string(), skeleton);
     PointSet set = make_point_set(rest);
@@ -112,16 +160,18 @@ void run_demo(const DemoOptions& o) {
     for (int f = 0; f < o.frames; ++f) {
         Pose pose = demo_pose(skeleton, double(f) / double(o.frames - 1));
         auto start = Clock::now();
-        skinner.deform(pose, deformed, {o.threads});
+        deformer.deform(pose, deformed);
         deform_seconds += std::chrono::duration<double>(Clock::now() - start).count();
         store_positions(deformed, set);
         write_point_set((folder / frame_name(std::size_t(f))).string(), set, PlyFormat::BinaryLittleEndian);
     }
     double points_per_second = double(o.points) * o.frames / deform_seconds;
-    std::printf("baseskin demo: %s on the CPU, %zu points x %d frames (bend 0->135 deg, twist 0->180 deg)\n",
-                o.method.c_str(), o.points, o.frames);
+    std::printf("baseskin demo: %s%s on %s, %zu points x %d frames (bend 0->135 deg, twist 0->180 deg)\n",
+                o.deform.method.c_str(), o.deform.method == "baseline" ? (o.deform.exact ? " (direct)" : " (tables)") : "",
+                deformer.backend(), o.points, o.frames);
     std::printf("wrote %s/{skeleton.json, rest.ply, frame_00000.ply ... frame_%05d.ply}\n", o.out.c_str(), o.frames - 1);
-    std::printf("deformation: %.3g points/s (%.2f ms per frame)\n", points_per_second, 1e3 * deform_seconds / o.frames);
+    std::printf("deformation: %.3g points/s (%.2f ms per frame%s)\n", points_per_second, 1e3 * deform_seconds / o.frames,
+                std::string(deformer.backend()) == "the GPU" ? ", the copy back to the host included" : "");
 }
 
 }  // namespace bs::cli

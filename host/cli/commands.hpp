@@ -3,25 +3,34 @@
 
 #include <CLI/CLI.hpp>
 
+#include "engine/baseline/table.hpp"
+
 #include <string>
 #include <vector>
 
 namespace bs::cli {
 
+// What every deforming command shares: the method, the backend and the baseline method's tables.
+struct DeformChoice {
+    std::string method;
+    std::string backend = "auto";  // "cpu", "cuda", or "auto": the GPU where one is usable, else the CPU
+    int threads = 0;
+    bool exact = false;            // baseline: the direct construction instead of the per-frame tables
+    int table_samples = kDefaultPhiSamples;  // baseline: φ and ψ samples per bone of the tables
+};
+
 struct AnimateOptions {
     std::string skeleton, points, pose, motion, out;
-    std::string method = "dqs";
     std::string format = "input";  // "input" (same as the points file), "ascii" or "binary"
     bool auto_weights = false;
-    int threads = 0;
+    DeformChoice deform{"dqs"};
 };
 
 struct DemoOptions {
     std::string out = "baseskin-demo";
     std::size_t points = 200000;
     int frames = 24;
-    std::string method = "baseline";
-    int threads = 0;
+    DeformChoice deform{"baseline"};
 };
 
 void add_animate_command(CLI::App& app, AnimateOptions& options);
