@@ -110,6 +110,22 @@ BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const std::vector<Vec3<do
 }
 
 template <class T>
+BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const SavedCodes& saved)
+    : skeleton_(std::move(skeleton)), codes_(saved.codes) {
+    bones_ = make_baseline_bones(skeleton_);
+    rest_.reserve(saved.rest.size());
+    for (const Vec3<float>& p : saved.rest) rest_.push_back(Vec3<T>(p));
+}
+
+template <class T>
+SavedCodes BaselineSkinner<T>::saved_codes() const {
+    SavedCodes saved{{}, codes_};
+    saved.rest.reserve(rest_.size());
+    for (const Vec3<T>& p : rest_) saved.rest.push_back(Vec3<float>(p));
+    return saved;
+}
+
+template <class T>
 std::vector<BaselineBonePose<double>> BaselineSkinner<T>::frame(const Pose& pose) const {
     if (pose.joints.size() != skeleton_.bone_count())
         throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " +

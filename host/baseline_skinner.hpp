@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "host/baseline_rig.hpp"
+#include "host/code_file.hpp"
 #include "host/pose.hpp"
 #include "kernels/passes.hpp"
 
@@ -75,6 +76,11 @@ class BaselineSkinner {
 public:
     BaselineSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest, const std::string& source,
                     const EncodeOptions& options = {});
+    // From codes saved earlier (host/code_file.hpp: load_codes checks them against the skeleton).
+    BaselineSkinner(Skeleton skeleton, const SavedCodes& saved);
+
+    // What save_codes writes.
+    SavedCodes saved_codes() const;
 
     std::size_t size() const { return rest_.size(); }
     const std::vector<BaselineCode>& codes() const { return codes_; }

@@ -40,6 +40,11 @@ Skinner::Skinner(Method method, const Skeleton& skeleton, const std::vector<Vec3
     classic_ = std::make_unique<ClassicSkinner<float>>(skeleton, rest, std::move(influences), source);
 }
 
+Skinner::Skinner(const Skeleton& skeleton, const SavedCodes& saved, const BaselineDeformOptions& baseline_options)
+    : method_(Method::baseline), baseline_(std::make_unique<BaselineSkinner<float>>(skeleton, saved)) {
+    baseline_->set_deform_options(baseline_options);
+}
+
 void Skinner::deform(const Pose& pose, std::vector<Vec3<float>>& out, cpu::Exec exec) const {
     if (baseline_) return baseline_->deform(pose, out, exec);
     if (metaball_) return metaball_->deform(pose, out, exec);

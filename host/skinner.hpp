@@ -29,6 +29,9 @@ public:
             std::vector<Influences> influences, const std::string& source,
             const BaselineDeformOptions& baseline_options = {});
 
+    // Baseline skinning from codes saved earlier (host/code_file.hpp), without encoding again.
+    Skinner(const Skeleton& skeleton, const SavedCodes& saved, const BaselineDeformOptions& baseline_options = {});
+
     Method method() const { return method_; }
     void deform(const Pose& pose, std::vector<Vec3<float>>& out, cpu::Exec exec = {}) const;
 

@@ -1,0 +1,120 @@
+#include "host/code_file.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "host/errors.hpp"
+
+namespace bs {
+
+namespace {
+
+constexpr char kMagic[8] = {'B', 'S', 'K', 'C', 'O', 'D', 'E', 'S'};
+constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 8 + 8;
+constexpr std::uint16_t kKnownFlags = kCodeParentCap | kCodeChildCap | kCodeNearAxis | kCodeNearFanCentre | kCodeClamped |
+                                      kCodeFarFromSurface;
+
+struct Fnv1a {
+    std::uint64_t hash = 14695981039346656037ull;
+    void add(const void* data, std::size_t bytes) {
+        const unsigned char* p = static_cast<const unsigned char*>(data);
+        for (std::size_t i = 0; i < bytes; ++i) hash = (hash ^ p[i]) * 1099511628211ull;
+    }
+    template <class T> void add(const T& value) { add(&value, sizeof value); }
+};
+
+// Appends and reads plain values in the host's byte order, which the format fixes as little-endian.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the code file is written in the host's (little-endian) order");
+
+template <class T> void put(std::string& out, const T& value) { out.append(reinterpret_cast<const char*>(&value), sizeof value); }
+template <class T> T get(const std::string& in, std::size_t& at) {
+    T value;
+    std::memcpy(&value, in.data() + at, sizeof value);
+    at += sizeof value;
+    return value;
+}
+
+}  // namespace
+
+std::uint64_t skeleton_fingerprint(const Skeleton& skeleton) {
+    Fnv1a f;
+    for (const Sphere<double>& s : skeleton.spheres) {
+        f.add(s.centre.x);
+        f.add(s.centre.y);
+        f.add(s.centre.z);
+        f.add(s.radius);
+    }
+    for (const auto& bone : skeleton.bones) {
+        f.add(std::int32_t(bone[0]));
+        f.add(std::int32_t(bone[1]));
+    }
+    return f.hash;
+}
+
+void save_codes(const std::string& path, const Skeleton& skeleton, const SavedCodes& saved) {
+    if (saved.rest.size() != saved.codes.size())
+        throw InputError(path + ": " + std::to_string(saved.rest.size()) + " rest points but " + std::to_string(saved.codes.size()) +
+                         " codes");
+    std::string bytes(kMagic, sizeof kMagic);
+    put(bytes, kCodeFileVersion);
+    put(bytes, std::uint32_t(skeleton.bone_count()));
+    put(bytes, std::uint64_t(saved.codes.size()));
+    put(bytes, skeleton_fingerprint(skeleton));
+    bytes.append(reinterpret_cast<const char*>(saved.rest.data()), saved.rest.size() * sizeof(Vec3<float>));
+    bytes.append(reinterpret_cast<const char*>(saved.codes.data()), saved.codes.size() * sizeof(BaselineCode));
+    Fnv1a checksum;
+    checksum.add(bytes.data(), bytes.size());
+    put(bytes, checksum.hash);
+    std::ofstream out(path, std::ios::binary);
+    if (!out || !out.write(bytes.data(), std::streamsize(bytes.size())))
+        throw IoError(path + ": cannot write: " + std::strerror(errno));
+}
+
+SavedCodes load_codes(const std::string& path, const Skeleton& skeleton) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw IoError(path + ": cannot open: " + std::strerror(errno));
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw IoError(path + ": cannot read: " + std::strerror(errno));
+    auto refuse = [&](const std::string& what) { throw InputError(path + ": not a usable baseskin code file: " + what); };
+    if (bytes.size() < kHeaderBytes + 8 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+        refuse("it does not start with the \"BSKCODES\" header (" + std::to_string(bytes.size()) + " bytes)");
+    std::size_t at = sizeof kMagic;
+    const auto version = get<std::uint32_t>(bytes, at);
+    if (version != kCodeFileVersion)
+        refuse("version " + std::to_string(version) + ", this build reads version " + std::to_string(kCodeFileVersion));
+    const auto bones = get<std::uint32_t>(bytes, at);
+    const auto count = get<std::uint64_t>(bytes, at);
+    const auto fingerprint = get<std::uint64_t>(bytes, at);
+    const std::uint64_t per_point = sizeof(Vec3<float>) + sizeof(BaselineCode);
+    const std::uint64_t payload = bytes.size() - kHeaderBytes - 8;
+    if (count > payload / per_point || count * per_point != payload)
+        refuse("the header announces " + std::to_string(count) + " points (" + std::to_string(count * per_point) +
+               " bytes) but " + std::to_string(payload) + " bytes follow it: truncated or padded");
+    if (bones != skeleton.bone_count() || fingerprint != skeleton_fingerprint(skeleton))
+        refuse("it was encoded for another skeleton (" + std::to_string(bones) + " bones, fingerprint " +
+               std::to_string(fingerprint) + "; this one has " + std::to_string(skeleton.bone_count()) + " bones, fingerprint " +
+               std::to_string(skeleton_fingerprint(skeleton)) + ")");
+    Fnv1a checksum;
+    checksum.add(bytes.data(), bytes.size() - 8);
+    std::size_t tail = bytes.size() - 8;
+    if (get<std::uint64_t>(bytes, tail) != checksum.hash) refuse("its checksum does not match: the file is corrupted");
+    SavedCodes saved;
+    saved.rest.resize(count);
+    saved.codes.resize(count);
+    std::memcpy(saved.rest.data(), bytes.data() + at, count * sizeof(Vec3<float>));
+    std::memcpy(saved.codes.data(), bytes.data() + at + count * sizeof(Vec3<float>), count * sizeof(BaselineCode));
+    for (std::size_t i = 0; i < count; ++i) {
+        const BaselineCode& c = saved.codes[i];
+        const Vec3<float>& p = saved.rest[i];
+        bool ok = c.bone < bones && (c.flags & ~kKnownFlags) == 0 && std::isfinite(c.phi) && std::isfinite(c.t) &&
+                  std::isfinite(c.h) && c.rigid_blend >= 0.0f && c.rigid_blend <= 1.0f && std::isfinite(p.x) &&
+                  std::isfinite(p.y) && std::isfinite(p.z);
+        if (!ok) refuse("point " + std::to_string(i) + " has an invalid code or rest position");
+    }
+    return saved;
+}
+
+}  // namespace bs

@@ -1,0 +1,122 @@
+// Saved baseline codes (host/code_file.hpp): a round trip deforms exactly as the encoder's own codes, and
+// every damaged file is refused with a message that says what is wrong.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+
+#include "host/baseline_skinner.hpp"
+#include "host/skinner.hpp"
+#include "host/errors.hpp"
+#include "tests/support/chains.hpp"
+#include "tests/support/points.hpp"
+#include "tests/support/temp_file.hpp"
+
+namespace bs {
+namespace {
+
+std::string read_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
+
+struct CodeFileTest : ::testing::Test {
+    Skeleton skeleton = testing::bent_chain();
+    BaselineSkinner<float> skinner{skeleton, testing::points_around(skeleton, 3000, 17), "test"};
+    std::string path;
+
+    void SetUp() override {
+        path = testing::temp_path("codes.bsk");
+        save_codes(path, skeleton, skinner.saved_codes());
+    }
+
+    void expect_refused(const std::string& bytes, const std::string& message) {
+        write_bytes(path, bytes);
+        try {
+            load_codes(path, skeleton);
+            ADD_FAILURE() << "a damaged file was accepted; expected: " << message;
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+        }
+    }
+};
+
+TEST_F(CodeFileTest, RoundTripDeformsExactlyAsTheEncodersCodes) {
+    BaselineSkinner<float> loaded(skeleton, load_codes(path, skeleton));
+    Pose pose = Pose::rest(skeleton);
+    pose.joints[1].swing = axis_angle(Vec3<double>{0, 0, 1}, 0.9);
+    pose.joints[2].twist_radians = 2.5;
+    std::vector<Vec3<float>> want, got;
+    skinner.deform(pose, want);
+    loaded.deform(pose, got);
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(norm(got[i] - want[i]), 0.0f) << i;
+}
+
+TEST_F(CodeFileTest, TheSkinnerFrontBuildsFromSavedCodes) {
+    Skinner front(skeleton, load_codes(path, skeleton));
+    EXPECT_EQ(front.method(), Method::baseline);
+    std::vector<Vec3<float>> want, got;
+    Pose pose = Pose::rest(skeleton);
+    pose.joints[2].swing = axis_angle(Vec3<double>{0, 1, 0}, 0.7);
+    skinner.deform(pose, want);
+    front.deform(pose, got);
+    for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(norm(got[i] - want[i]), 0.0f) << i;
+}
+
+TEST_F(CodeFileTest, RefusesATruncatedFile) {
+    std::string bytes = read_bytes(path);
+    expect_refused(bytes.substr(0, bytes.size() - 21), "truncated or padded");
+}
+
+TEST_F(CodeFileTest, RefusesAFileCutInsideItsHeader) { expect_refused(read_bytes(path).substr(0, 20), "BSKCODES"); }
+
+TEST_F(CodeFileTest, RefusesACorruptedByte) {
+    std::string bytes = read_bytes(path);
+    bytes[bytes.size() / 2] ^= 0x10;
+    expect_refused(bytes, "checksum");
+}
+
+TEST_F(CodeFileTest, RefusesAnotherVersion) {
+    std::string bytes = read_bytes(path);
+    bytes[8] = 2;
+    expect_refused(bytes, "version 2");
+}
+
+TEST_F(CodeFileTest, RefusesAnotherFormat) {
+    std::string bytes = read_bytes(path);
+    bytes[0] = 'X';
+    expect_refused(bytes, "BSKCODES");
+}
+
+TEST_F(CodeFileTest, RefusesAHeaderThatAnnouncesMorePointsThanTheFileHolds) {
+    std::string bytes = read_bytes(path);
+    const std::uint64_t huge = std::uint64_t(1) << 60;  // must not be allocated
+    bytes.replace(16, 8, reinterpret_cast<const char*>(&huge), 8);
+    expect_refused(bytes, "truncated or padded");
+}
+
+TEST_F(CodeFileTest, RefusesCodesOfAnotherSkeleton) {
+    Skeleton other = testing::straight_chain();
+    EXPECT_THROW(load_codes(path, other), InputError);
+    try {
+        load_codes(path, other);
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("another skeleton"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(CodeFileTest, RefusesAnInvalidCodeEvenWithAValidChecksum) {
+    SavedCodes saved = skinner.saved_codes();
+    saved.codes[7].bone = 99;
+    save_codes(path, skeleton, saved);
+    expect_refused(read_bytes(path), "point 7");
+}
+
+TEST_F(CodeFileTest, MissingFileIsAnIoError) { EXPECT_THROW(load_codes(path + ".missing", skeleton), IoError); }
+
+}  // namespace
+}  // namespace bs
