@@ -36,15 +36,22 @@ struct Mat34 {
     }
 };
 
-template <class T> BS_HD inline Vec3<T> lbs_point(Vec3<T> p, const Influences& inf, const Mat34<T>* bones) {
+// LBS with any number of influences: the pairs (bones[i], weights[i]), i < count.
+template <class T>
+BS_HD inline Vec3<T> lbs_point(Vec3<T> p, const std::uint32_t* bones, const float* weights, std::uint32_t count, const Mat34<T>* table) {
     Mat34<T> blended{};
-    for (int i = 0; i < kMaxInfluences; ++i) {
-        T w = T(inf.weight[i]);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        T w = T(weights[i]);
         if (w == T(0)) continue;
-        const Mat34<T>& b = bones[inf.bone[i]];
+        const Mat34<T>& b = table[bones[i]];
         for (int e = 0; e < 12; ++e) blended.m[e] += w * b.m[e];
     }
     return blended.apply(p);
+}
+
+// The 4-influence fast path (fixed size, no indirection through offsets).
+template <class T> BS_HD inline Vec3<T> lbs_point(Vec3<T> p, const Influences& inf, const Mat34<T>* bones) {
+    return lbs_point(p, inf.bone, inf.weight, kMaxInfluences, bones);
 }
 
 // Unit dual quaternion real + ε dual, with dual = ½ (0, t) · real.

@@ -44,22 +44,67 @@ std::vector<Influences> auto_influences(const Skeleton& skeleton, const std::vec
     return out;
 }
 
+namespace {
+// One vertex's pairs: finite weights >= 0 summing to 1 (1e-3), bones in range where the weight is not 0.
+void validate_pairs(const std::uint32_t* bones, const float* weights, std::size_t count, std::size_t vertex,
+                    std::size_t bone_count, const std::string& source) {
+    double total = 0;
+    for (std::size_t j = 0; j < count; ++j) {
+        std::string slot = source + ": vertex " + std::to_string(vertex) + ": influence " + std::to_string(j) + ": ";
+        if (!std::isfinite(weights[j]) || weights[j] < 0)
+            throw InputError(slot + "weight must be finite and >= 0, got " + std::to_string(weights[j]));
+        if (weights[j] > 0 && bones[j] >= bone_count)
+            throw InputError(slot + "bone index " + std::to_string(bones[j]) + " out of range [0, " + std::to_string(bone_count) + ")");
+        total += weights[j];
+    }
+    if (std::fabs(total - 1) > 1e-3)
+        throw InputError(source + ": vertex " + std::to_string(vertex) + ": weights sum to " + std::to_string(total) + ", expected 1");
+}
+}  // namespace
+
 void validate_influences(const std::vector<Influences>& influences, std::size_t bone_count, const std::string& source) {
-    for (std::size_t i = 0; i < influences.size(); ++i) {
-        const Influences& inf = influences[i];
-        double total = 0;
-        for (int j = 0; j < kMaxInfluences; ++j) {
-            std::string slot = source + ": vertex " + std::to_string(i) + ": influence " + std::to_string(j) + ": ";
-            if (!std::isfinite(inf.weight[j]) || inf.weight[j] < 0)
-                throw InputError(slot + "weight must be finite and >= 0, got " + std::to_string(inf.weight[j]));
-            if (inf.weight[j] > 0 && inf.bone[j] >= bone_count)
-                throw InputError(slot + "bone index " + std::to_string(inf.bone[j]) + " out of range [0, " +
-                                 std::to_string(bone_count) + ")");
-            total += inf.weight[j];
-        }
-        if (std::fabs(total - 1) > 1e-3)
-            throw InputError(source + ": vertex " + std::to_string(i) + ": weights sum to " + std::to_string(total) +
-                             ", expected 1");
+    for (std::size_t i = 0; i < influences.size(); ++i)
+        validate_pairs(influences[i].bone, influences[i].weight, kMaxInfluences, i, bone_count, source);
+}
+
+void SparseInfluences::add(const std::vector<std::pair<std::uint32_t, float>>& pairs) {
+    for (const auto& [bone, weight] : pairs) {
+        bones.push_back(bone);
+        weights.push_back(weight);
+    }
+    offsets.push_back(std::uint32_t(bones.size()));
+}
+
+SparseInfluences to_sparse(const std::vector<Influences>& influences) {
+    SparseInfluences out;
+    for (const Influences& inf : influences) {
+        std::vector<std::pair<std::uint32_t, float>> pairs;
+        for (int j = 0; j < kMaxInfluences; ++j)
+            if (inf.weight[j] != 0) pairs.push_back({inf.bone[j], inf.weight[j]});
+        out.add(pairs);
+    }
+    return out;
+}
+
+void validate_influences(const SparseInfluences& influences, std::size_t point_count, std::size_t bone_count,
+                         const std::string& source) {
+    const auto& offsets = influences.offsets;
+    if (offsets.size() != point_count + 1)
+        throw InputError(source + ": " + std::to_string(point_count) + " points but influence offsets for " +
+                         std::to_string(offsets.empty() ? 0 : offsets.size() - 1));
+    if (offsets[0] != 0) throw InputError(source + ": influence offsets must start at 0, got " + std::to_string(offsets[0]));
+    if (influences.bones.size() != influences.weights.size() || offsets.back() != influences.bones.size())
+        throw InputError(source + ": influence offsets end at " + std::to_string(offsets.back()) + " but there are " +
+                         std::to_string(influences.bones.size()) + " bones and " + std::to_string(influences.weights.size()) +
+                         " weights");
+    // Every range first: with offsets non-decreasing up to the pair count, no range reads past the pairs.
+    for (std::size_t i = 0; i < point_count; ++i)
+        if (offsets[i + 1] < offsets[i])
+            throw InputError(source + ": vertex " + std::to_string(i) + ": influence offsets decrease (" +
+                             std::to_string(offsets[i]) + " then " + std::to_string(offsets[i + 1]) + ")");
+    for (std::size_t i = 0; i < point_count; ++i) {
+        validate_pairs(influences.bones.data() + offsets[i], influences.weights.data() + offsets[i], offsets[i + 1] - offsets[i], i,
+                       bone_count, source);
     }
 }
 

@@ -9,6 +9,8 @@
 // blend = 0.5); a fifth bone within the band is dropped, which only happens where 5+ bones meet.
 #pragma once
 
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "engine/skinning_classic.hpp"
@@ -27,5 +29,25 @@ std::vector<Influences> auto_influences(const Skeleton& skeleton, const std::vec
 // Checks influences against a skeleton: bone indices in range, weights finite, >= 0, summing to 1
 // (within 1e-3). Throws InputError naming `source` and the point index.
 void validate_influences(const std::vector<Influences>& influences, std::size_t bone_count, const std::string& source);
+
+// Any number of influences per point, compressed: point i's pairs are (bones[j], weights[j]) for j in
+// [offsets[i], offsets[i + 1]). offsets has point_count() + 1 entries and starts at 0.
+struct SparseInfluences {
+    std::vector<std::uint32_t> offsets{0};
+    std::vector<std::uint32_t> bones;
+    std::vector<float> weights;
+
+    std::size_t point_count() const { return offsets.empty() ? 0 : offsets.size() - 1; }
+    // Appends one point's pairs.
+    void add(const std::vector<std::pair<std::uint32_t, float>>& pairs);
+};
+
+SparseInfluences to_sparse(const std::vector<Influences>& influences);
+
+// The same checks as above for any number of pairs, and the layout's own: offsets start at 0, never
+// decrease and end at the pair count; bones and weights have one entry per pair; `point_count` points.
+// InputError naming `source`, the vertex and what was expected.
+void validate_influences(const SparseInfluences& influences, std::size_t point_count, std::size_t bone_count,
+                         const std::string& source);
 
 }  // namespace bs

@@ -14,6 +14,7 @@ namespace {
 }  // namespace
 
 void deform_lbs(const LbsJob<float>&, Exec) { not_built(); }
+void deform_lbs(const SparseLbsJob<float>&, Exec) { not_built(); }
 void deform_dqs(const DqsJob<float>&, Exec) { not_built(); }
 void deform_baseline(const BaselineJob<float>&, Exec) { not_built(); }
 void deform_metaball(const MetaballJob<float>&, Exec) { not_built(); }

@@ -41,6 +41,21 @@ struct ClassicSkinningJob {
 };
 
 template <class T> using LbsJob = ClassicSkinningJob<T, Mat34<T>>;
+
+// LBS with any number of influences per point: point i's pairs are (bones[j], weights[j]) for j in
+// [offsets[i], offsets[i + 1]) (offsets: count + 1 entries from 0, non-decreasing; every bone index
+// < bone_count; checked on the host by validate_influences).
+template <class T>
+struct SparseLbsJob {
+    ConstPointView<T> rest;
+    const std::uint32_t* offsets;
+    const std::uint32_t* bones;
+    const float* weights;
+    std::size_t count;
+    const Mat34<T>* table;
+    std::size_t bone_count;
+    PointView<T> out;
+};
 template <class T> using DqsJob = ClassicSkinningJob<T, DualQuat<T>>;
 
 // One baseline-skinning job: codes from the encoder, the rest bones (BaselineBone, uploaded once) and the
@@ -133,6 +148,8 @@ struct Exec {
 };
 void deform_lbs(const LbsJob<float>& job, Exec exec);
 void deform_lbs(const LbsJob<double>& job, Exec exec);
+void deform_lbs(const SparseLbsJob<float>& job, Exec exec);
+void deform_lbs(const SparseLbsJob<double>& job, Exec exec);
 void deform_dqs(const DqsJob<float>& job, Exec exec);
 void deform_dqs(const DqsJob<double>& job, Exec exec);
 void deform_baseline(const BaselineJob<float>& job, Exec exec);
@@ -150,6 +167,7 @@ struct Exec {
     void* stream = nullptr;  // a cudaStream_t; nullptr is the default stream
 };
 void deform_lbs(const LbsJob<float>& job, Exec exec);
+void deform_lbs(const SparseLbsJob<float>& job, Exec exec);
 void deform_dqs(const DqsJob<float>& job, Exec exec);
 void deform_baseline(const BaselineJob<float>& job, Exec exec);
 void build_baseline_tables(const BaselineTableJob& job, Exec exec);

@@ -29,6 +29,16 @@ struct LbsPass {
 };
 
 template <class T>
+struct SparseLbsPass {
+    SparseLbsJob<T> job;
+    BS_HD void operator()(std::size_t i) const {
+        const std::uint32_t first = job.offsets[i];
+        store_point(job.out, i,
+                    lbs_point(load_point(job.rest, i), job.bones + first, job.weights + first, job.offsets[i + 1] - first, job.table));
+    }
+};
+
+template <class T>
 struct DqsPass {
     DqsJob<T> job;
     BS_HD void operator()(std::size_t i) const {
@@ -138,6 +148,7 @@ struct MetaballPass {
 }  // namespace
 
 void deform_lbs(const LbsJob<float>& job, Exec exec) { for_each_point(job.count, LbsPass<float>{job}, exec); }
+void deform_lbs(const SparseLbsJob<float>& job, Exec exec) { for_each_point(job.count, SparseLbsPass<float>{job}, exec); }
 void deform_dqs(const DqsJob<float>& job, Exec exec) { for_each_point(job.count, DqsPass<float>{job}, exec); }
 void deform_baseline(const BaselineJob<float>& job, Exec exec) { for_each_point(job.count, BaselinePass<float>{job}, exec); }
 void deform_metaball(const MetaballJob<float>& job, Exec exec) { for_each_point(job.count, MetaballPass<float>{job}, exec); }
@@ -155,6 +166,7 @@ void check_baseline_subcells(const BaselineRefineJob& job, Exec exec) {
 }
 #if !defined(__CUDACC__)
 void deform_lbs(const LbsJob<double>& job, Exec exec) { for_each_point(job.count, LbsPass<double>{job}, exec); }
+void deform_lbs(const SparseLbsJob<double>& job, Exec exec) { for_each_point(job.count, SparseLbsPass<double>{job}, exec); }
 void deform_dqs(const DqsJob<double>& job, Exec exec) { for_each_point(job.count, DqsPass<double>{job}, exec); }
 void deform_baseline(const BaselineJob<double>& job, Exec exec) { for_each_point(job.count, BaselinePass<double>{job}, exec); }
 void deform_metaball(const MetaballJob<double>& job, Exec exec) { for_each_point(job.count, MetaballPass<double>{job}, exec); }

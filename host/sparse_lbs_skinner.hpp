@@ -1,0 +1,40 @@
+// LBS with any number of influences per point (the 4-influence ClassicSkinner is the fast path): for
+// rigs whose vertices are bound to more than four bones, as exported by some modelling tools.
+// Owns the rest points (in T) and the compressed influences, validated at construction (InputError
+// naming `source`); deform() builds the per-frame bone table and runs the per-point pass on all cores.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "host/pose.hpp"
+#include "host/skeleton.hpp"
+#include "host/weights.hpp"
+#include "kernels/passes.hpp"
+
+namespace bs {
+
+template <class T>
+class SparseLbsSkinner {
+    static_assert(sizeof(Vec3<T>) == 3 * sizeof(T), "Vec3 must be packed xyz");
+
+public:
+    SparseLbsSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest, SparseInfluences influences,
+                     const std::string& source);
+
+    std::size_t size() const { return rest_.size(); }
+    const SparseInfluences& influences() const { return influences_; }
+    const std::vector<Vec3<T>>& rest() const { return rest_; }
+
+    void deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const;
+
+private:
+    Skeleton skeleton_;
+    std::vector<Vec3<T>> rest_;
+    SparseInfluences influences_;
+};
+
+extern template class SparseLbsSkinner<float>;
+extern template class SparseLbsSkinner<double>;
+
+}  // namespace bs

@@ -1,0 +1,197 @@
+// LBS with any number of influences per point (host/sparse_lbs_skinner.hpp): it agrees with the
+// 4-influence fast path where a point has at most four, with a direct sum of weighted bone transforms
+// where it has more, runs on the GPU as on the CPU, and refuses every malformed influence set.
+#include <gtest/gtest.h>
+
+#include "host/classic_skinner.hpp"
+#include "host/errors.hpp"
+#include "host/pose_table.hpp"
+#include "host/sparse_lbs_skinner.hpp"
+#include "tests/support/chains.hpp"
+#include "tests/support/cuda_buffers.hpp"
+#include "tests/support/points.hpp"
+#include "tests/support/random.hpp"
+
+namespace bs {
+namespace {
+
+// A chain of `bones` bones along x, and random poses of it.
+Skeleton long_straight_chain(int bones) {
+    std::vector<Sphere<double>> spheres;
+    std::vector<std::array<int, 2>> pairs;
+    for (int i = 0; i <= bones; ++i) spheres.push_back({{2.0 * i, 0, 0}, 0.5});
+    for (int i = 0; i < bones; ++i) pairs.push_back({i, i + 1});
+    return make_skeleton(spheres, pairs, {}, "test chain");
+}
+
+Pose random_pose(const Skeleton& s, testing::Random& rng) {
+    Pose pose = Pose::rest(s);
+    for (auto& j : pose.joints) {
+        j.swing = axis_angle(Vec3<double>{0, 0, 1}, rng.uniform(-1, 1));
+        j.twist_radians = rng.uniform(-2, 2);
+    }
+    pose.root = {rng.rotation(), rng.in_box(2)};
+    return pose;
+}
+
+// `pairs_per_point` random influences per point (distinct bones), weights summing to 1.
+SparseInfluences random_influences(std::size_t points, int bones, int pairs_per_point, testing::Random& rng) {
+    SparseInfluences out;
+    for (std::size_t i = 0; i < points; ++i) {
+        std::vector<std::pair<std::uint32_t, float>> pairs;
+        double total = 0;
+        for (int j = 0; j < pairs_per_point; ++j) {
+            double w = rng.uniform(0.05, 1);
+            pairs.push_back({std::uint32_t((i + j) % bones), float(w)});
+            total += w;
+        }
+        for (auto& p : pairs) p.second = float(p.second / total);
+        out.add(pairs);
+    }
+    return out;
+}
+
+TEST(SparseLbsSkinner, AgreesWithTheFourInfluencePath) {
+    Skeleton s = testing::bent_chain();
+    std::vector<Vec3<double>> points = testing::points_around(s, 3000, 5);
+    ClassicSkinner<double> four(s, points, auto_influences(s, points), "test");
+    SparseLbsSkinner<double> sparse(s, points, to_sparse(four.influences()), "test");
+    testing::Random rng(3);
+    for (int i = 0; i < 5; ++i) {
+        Pose pose = random_pose(s, rng);
+        std::vector<Vec3<double>> a, b;
+        four.deform(pose, ClassicMethod::lbs, a);
+        sparse.deform(pose, b);
+        for (std::size_t p = 0; p < points.size(); ++p) ASSERT_LT(norm(a[p] - b[p]), 1e-12) << p;
+    }
+}
+
+TEST(SparseLbsSkinner, EightInfluencesEqualTheWeightedSumOfBoneTransforms) {
+    Skeleton s = long_straight_chain(10);
+    testing::Random rng(9);
+    std::vector<Vec3<double>> points;
+    for (int i = 0; i < 2000; ++i) points.push_back(rng.in_box(8));
+    SparseInfluences influences = random_influences(points.size(), 10, 8, rng);
+    SparseLbsSkinner<double> skinner(s, points, influences, "test");
+    Pose pose = random_pose(s, rng);
+    std::vector<Vec3<double>> out;
+    skinner.deform(pose, out);
+    std::vector<Rigid<double>> posed = posed_bones(s, pose);
+    for (std::size_t p = 0; p < points.size(); ++p) {
+        Vec3<double> want{0, 0, 0};
+        for (std::uint32_t j = influences.offsets[p]; j < influences.offsets[p + 1]; ++j)
+            want += double(influences.weights[j]) * posed[influences.bones[j]].apply(points[p]);
+        ASSERT_LT(norm(out[p] - want), 1e-9) << p;
+    }
+}
+
+TEST(SparseLbsSkinnerCuda, GpuPassMatchesTheCpu) {
+    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
+#if defined(BASESKIN_HAVE_CUDA)
+    using testing::to_device;
+    testing::Random rng(21);
+    const std::size_t n = 50000;
+    std::vector<float> rest;
+    for (std::size_t i = 0; i < n; ++i) {
+        Vec3<double> p = rng.in_box(5);
+        rest.insert(rest.end(), {float(p.x), float(p.y), float(p.z)});
+    }
+    SparseInfluences inf = random_influences(n, 12, 7, rng);
+    std::vector<Mat34<float>> table;
+    for (int b = 0; b < 12; ++b) table.push_back(Mat34<float>::from_rigid(Rigid<float>(Rigid<double>{rng.rotation(), rng.in_box(3)})));
+    std::vector<float> cpu_out(3 * n), gpu_out(3 * n);
+    cpu::deform_lbs(SparseLbsJob<float>{{rest.data(), 3}, inf.offsets.data(), inf.bones.data(), inf.weights.data(), n, table.data(),
+                                        table.size(), {cpu_out.data(), 3}},
+                    {});
+    float* d_rest = to_device(rest);
+    std::uint32_t* d_offsets = to_device(inf.offsets);
+    std::uint32_t* d_bones = to_device(inf.bones);
+    float* d_weights = to_device(inf.weights);
+    Mat34<float>* d_table = to_device(table);
+    float* d_out = nullptr;
+    ASSERT_EQ(cudaMalloc(&d_out, gpu_out.size() * sizeof(float)), cudaSuccess);
+    cuda::deform_lbs(SparseLbsJob<float>{{d_rest, 3}, d_offsets, d_bones, d_weights, n, d_table, table.size(), {d_out, 3}}, {});
+    ASSERT_EQ(cudaMemcpy(gpu_out.data(), d_out, gpu_out.size() * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+    for (std::size_t i = 0; i < gpu_out.size(); ++i) ASSERT_NEAR(gpu_out[i], cpu_out[i], 1e-4f) << i;
+    for (void* p : {(void*)d_rest, (void*)d_offsets, (void*)d_bones, (void*)d_weights, (void*)d_table, (void*)d_out}) cudaFree(p);
+#endif
+}
+
+struct SparseInvalid : ::testing::Test {
+    Skeleton s = testing::bent_chain();
+    std::vector<Vec3<double>> points{{1, 0.5, 0}, {3, 0.5, 0}};
+    SparseInfluences valid() {
+        SparseInfluences inf;
+        inf.add({{0, 0.5f}, {1, 0.5f}});
+        inf.add({{1, 1.0f}});
+        return inf;
+    }
+    void expect_refused(const SparseInfluences& inf, const std::string& message) {
+        try {
+            SparseLbsSkinner<float>(s, points, inf, "weights.ply");
+            ADD_FAILURE() << "accepted; expected: " << message;
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("weights.ply"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+        }
+    }
+};
+
+TEST_F(SparseInvalid, ValidSetIsAccepted) { EXPECT_NO_THROW(SparseLbsSkinner<float>(s, points, valid(), "weights.ply")); }
+
+TEST_F(SparseInvalid, WrongPointCount) {
+    SparseInfluences inf = valid();
+    inf.offsets.pop_back();
+    inf.bones.pop_back();
+    inf.weights.pop_back();
+    expect_refused(inf, "2 points but influence offsets for 1");
+}
+
+TEST_F(SparseInvalid, OffsetsNotStartingAtZero) {
+    SparseInfluences inf = valid();
+    inf.offsets[0] = 1;
+    expect_refused(inf, "must start at 0");
+}
+
+TEST_F(SparseInvalid, DecreasingOffsets) {
+    SparseInfluences inf;
+    inf.offsets = {0, 3, 2};  // ends at the pair count, but vertex 0's range would run past it
+    inf.bones = {0, 1};
+    inf.weights = {0.5f, 0.5f};
+    expect_refused(inf, "vertex 1: influence offsets decrease (3 then 2)");
+}
+
+TEST_F(SparseInvalid, OffsetsNotEndingAtThePairCount) {
+    SparseInfluences inf = valid();
+    inf.bones.push_back(0);
+    inf.weights.push_back(0.0f);
+    expect_refused(inf, "offsets end at 3");
+}
+
+TEST_F(SparseInvalid, BoneOutOfRange) {
+    SparseInfluences inf = valid();
+    inf.bones[1] = 7;
+    expect_refused(inf, "bone index 7 out of range");
+}
+
+TEST_F(SparseInvalid, NegativeWeight) {
+    SparseInfluences inf = valid();
+    inf.weights[0] = -0.5f;
+    inf.weights[1] = 1.5f;
+    expect_refused(inf, "weight must be finite and >= 0");
+}
+
+TEST_F(SparseInvalid, NanWeight) {
+    SparseInfluences inf = valid();
+    inf.weights[2] = std::nanf("");
+    expect_refused(inf, "vertex 1: influence 0: weight must be finite");
+}
+
+TEST_F(SparseInvalid, WeightsNotSummingToOne) {
+    SparseInfluences inf = valid();
+    inf.weights[0] = 0.25f;
+    expect_refused(inf, "weights sum to 0.75");
+}
+
+}  // namespace
+}  // namespace bs
