@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "benchmarks/quality.hpp"
 #include "host/demo_body.hpp"
 #include "host/gpu_skinner.hpp"
 #include "host/skinner.hpp"
@@ -152,7 +153,13 @@ int main(int argc, char** argv) {
     app.add_option("--threads", threads, "CPU threads (0: all cores)")->check(CLI::NonNegativeNumber);
     app.add_option("--json", json_path, "write the rows as JSON");
     app.add_option("--csv", csv_path, "write the rows as CSV");
+    bool quality = false;
+    app.add_flag("--quality", quality, "instead of throughput: deformation quality of baseline, LBS and DQS (DESIGN §6)");
     CLI11_PARSE(app, argc, argv);
+    if (quality) {
+        bs::bench::print_quality(bs::bench::measure_quality(40000));
+        return 0;
+    }
     if (std::find(methods.begin(), methods.end(), "lbs") == methods.end()) methods.insert(methods.begin(), "lbs");
     std::stable_partition(methods.begin(), methods.end(), [](const std::string& m) { return m == "lbs"; });
     const bool want_cuda = std::find(backends.begin(), backends.end(), "cuda") != backends.end();

@@ -1,0 +1,184 @@
+#include "benchmarks/quality.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+#include "host/demo_body.hpp"
+#include "host/skinner.hpp"
+
+namespace bs::bench {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+struct Scenario {
+    std::string name;
+    Skeleton skeleton;
+    Pose pose;
+    int twisted_bone;  // -1: no cross-section metric
+};
+
+Skeleton two_cylinders() { return make_skeleton({{{0, 0, 0}, 1.0}, {{4, 0, 0}, 1.0}, {{8, 0, 0}, 1.0}}, {{0, 1}, {1, 2}}, {}, "cylinders"); }
+
+Skeleton cone_chain() {
+    return make_skeleton({{{0, 0, 0}, 1.0}, {{4, 0, 0}, 0.7}, {{7, 0, 0}, 0.4}}, {{0, 1}, {1, 2}}, {}, "cones");
+}
+
+std::vector<Scenario> scenarios() {
+    std::vector<Scenario> out;
+    {
+        Skeleton s = two_cylinders();
+        Pose p = Pose::rest(s);
+        p.joints[1].twist_radians = kPi;
+        out.push_back({"cylinders, twist 180°", s, p, 1});
+    }
+    for (double degrees : {90.0, 120.0, 150.0}) {
+        Skeleton s = two_cylinders();
+        Pose p = Pose::rest(s);
+        p.joints[1].swing = axis_angle(Vec3<double>{0, 0, 1}, degrees * kPi / 180);
+        out.push_back({"cylinders, bend " + std::to_string(int(degrees)) + "°", s, p, -1});
+    }
+    {
+        Skeleton s = cone_chain();
+        Pose p = Pose::rest(s);
+        p.joints[1].swing = axis_angle(Vec3<double>{0, 0, 1}, kPi / 2);
+        p.joints[1].twist_radians = kPi / 2;
+        out.push_back({"cones 1 : 0.7 : 0.4, bend 90° + twist 90°", s, p, -1});
+    }
+    return out;
+}
+
+std::vector<Cone<double>> cones_of(const Skeleton& s, const std::vector<Rigid<double>>& g) {
+    std::vector<Cone<double>> cones;
+    for (std::size_t k = 0; k < s.bone_count(); ++k) {
+        Sphere<double> a = s.spheres[s.bones[k][0]], b = s.spheres[s.bones[k][1]];
+        cones.push_back(make_cone(Sphere<double>{g[k].apply(a.centre), a.radius}, Sphere<double>{g[k].apply(b.centre), b.radius}));
+    }
+    return cones;
+}
+
+double body_distance(const std::vector<Cone<double>>& cones, Vec3<double> p, int skip = -1) {
+    double best = INFINITY;
+    for (std::size_t k = 0; k < cones.size(); ++k)
+        if (int(k) != skip) best = std::min(best, closest_point_on_bone(cones[k], p).signed_distance);
+    return best;
+}
+
+int nearest_bone(const std::vector<Cone<double>>& cones, Vec3<double> p) {
+    int best = 0;
+    for (std::size_t k = 1; k < cones.size(); ++k)
+        if (closest_point_on_bone(cones[k], p).signed_distance < closest_point_on_bone(cones[best], p).signed_distance) best = int(k);
+    return best;
+}
+
+double smaller_radius(const Cone<double>& c) { return std::min(c.parent.radius, c.child.radius); }
+
+double percentile(std::vector<double> v, double q) {
+    if (v.empty()) return 0;
+    std::size_t i = std::min(v.size() - 1, std::size_t(q * double(v.size())));
+    std::nth_element(v.begin(), v.begin() + i, v.end());
+    return v[i];
+}
+
+// Points a, b pairs: b is a's partner 1e-3 radii away along a surface tangent, at the same height.
+struct PointSet {
+    std::vector<Vec3<double>> points;  // a0, b0, a1, b1, ...
+    std::vector<double> heights;
+};
+
+PointSet make_points(const Skeleton& s, const std::vector<Cone<double>>& rest_cones, std::size_t pairs, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> unit(0, 1);
+    PointSet out;
+    for (const SurfaceSample& sample : sample_surface(s, pairs, seed)) {
+        const double r = smaller_radius(rest_cones[nearest_bone(rest_cones, sample.position)]);
+        Vec3<double> t = cross(sample.normal, Vec3<double>{unit(rng) - 0.5, unit(rng) - 0.5, unit(rng) - 0.5});
+        if (!(norm(t) > 1e-9)) continue;
+        const double h = 0.15 * r * unit(rng);
+        Vec3<double> a = sample.position + h * sample.normal;
+        Vec3<double> b = a + (1e-3 * r) * normalized(t);
+        out.points.push_back(a);
+        out.points.push_back(b);
+    }
+    for (Vec3<double> p : out.points) out.heights.push_back(body_distance(rest_cones, p));
+    return out;
+}
+
+QualityRow measure(const Scenario& sc, Method method, const PointSet& set) {
+    const Skeleton& s = sc.skeleton;
+    std::vector<Cone<double>> rest_cones = cones_of(s, posed_bones(s, Pose::rest(s)));
+    std::vector<Cone<double>> posed_cones = cones_of(s, posed_bones(s, sc.pose));
+    Skinner skinner(method, s, set.points, {}, sc.name);
+    std::vector<Vec3<float>> at_rest, posed;
+    skinner.deform(Pose::rest(s), at_rest);
+    skinner.deform(sc.pose, posed);
+
+    double diagonal = 0;
+    for (const auto& a : s.spheres)
+        for (const auto& b : s.spheres) diagonal = std::max(diagonal, norm(a.centre - b.centre) + a.radius + b.radius);
+    QualityRow row{sc.name, method_name(method), 0, 0, 0, 0, 0, 0, 0};
+    std::vector<double> height_errors, stretches;
+    std::size_t penetrating = 0;
+    double section_rest = 0, section_posed = 0;
+    for (std::size_t i = 0; i < set.points.size(); ++i) {
+        Vec3<double> p = set.points[i], q = Vec3<double>(posed[i]);
+        row.rest_error = std::max(row.rest_error, norm(Vec3<double>(at_rest[i]) - p) / diagonal);
+        if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z)) {
+            ++row.nan_count;
+            continue;
+        }
+        const int own = nearest_bone(rest_cones, p);
+        const double r = smaller_radius(rest_cones[own]);
+        height_errors.push_back(std::fabs(body_distance(posed_cones, q) - set.heights[i]) / r);
+        if (posed_cones.size() > 1 && body_distance(posed_cones, q, own) < -0.02 * r) ++penetrating;
+        if (i % 2 == 1) {
+            Vec3<double> pa = set.points[i - 1], qa = Vec3<double>(posed[i - 1]);
+            stretches.push_back(norm(q - qa) / norm(p - pa));
+        }
+        if (sc.twisted_bone >= 0) {
+            // Around the twisted bone's joint (its parent sphere), where LBS's candy wrapper pinches; the
+            // chain is straight there, so the axis is the same at rest and posed.
+            const Cone<double>& c = rest_cones[sc.twisted_bone];
+            Vec3<double> d = p - c.parent.centre, e = q - c.parent.centre;
+            if (std::fabs(dot(d, c.axis)) < 0.5 * c.parent.radius) {
+                section_rest += norm(d - dot(d, c.axis) * c.axis);
+                section_posed += norm(e - dot(e, c.axis) * c.axis);
+            }
+        }
+    }
+    row.height_p99 = percentile(height_errors, 0.99);
+    row.height_max = height_errors.empty() ? 0 : *std::max_element(height_errors.begin(), height_errors.end());
+    row.penetration = double(penetrating) / double(set.points.size());
+    row.stretch_p99 = percentile(stretches, 0.99);
+    row.section = section_rest > 0 ? section_posed / section_rest : NAN;
+    return row;
+}
+
+}  // namespace
+
+std::vector<QualityRow> measure_quality(std::size_t points_per_scenario) {
+    std::vector<QualityRow> rows;
+    for (const Scenario& sc : scenarios()) {
+        std::vector<Cone<double>> rest_cones = cones_of(sc.skeleton, posed_bones(sc.skeleton, Pose::rest(sc.skeleton)));
+        PointSet set = make_points(sc.skeleton, rest_cones, points_per_scenario / 2, 17);
+        for (Method method : {Method::baseline, Method::lbs, Method::dqs}) rows.push_back(measure(sc, method, set));
+    }
+    return rows;
+}
+
+void print_quality(const std::vector<QualityRow>& rows) {
+    std::printf("| scenario | method | rest error / diag | height error p99 / r | height error max / r | section kept | "
+                "penetration | stretch p99 | NaN |\n");
+    std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const QualityRow& r : rows) {
+        char section[32] = "—";
+        if (std::isfinite(r.section)) std::snprintf(section, sizeof section, "%.3f", r.section);
+        std::printf("| %s | %s | %.2g | %.3g | %.3g | %s | %.2f%% | %.3g | %zu |\n", r.scenario.c_str(), r.method.c_str(),
+                    r.rest_error, r.height_p99, r.height_max, section, 100 * r.penetration, r.stretch_p99, r.nan_count);
+    }
+}
+
+}  // namespace bs::bench
