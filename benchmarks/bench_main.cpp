@@ -16,7 +16,10 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -95,6 +98,72 @@ double frame_table_bytes(const bs::Skinner& skinner, const bs::Pose& pose) {
     return double(pose.joints.size() * sizeof(bs::Vec3<double>));
 }
 
+// The libigl peer (benchmarks/peer_libigl.py) on the same points, weights and pose: its rows, or nothing
+// with a note on stderr when it cannot run.
+void write_f64(const std::filesystem::path& path, const std::vector<double>& values) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size() * sizeof(double)));
+}
+
+std::vector<double> flat(const std::vector<bs::Vec3<double>>& points) {
+    std::vector<double> out;
+    for (const auto& p : points) out.insert(out.end(), {p.x, p.y, p.z});
+    return out;
+}
+std::vector<double> flat(const std::vector<bs::Vec3<float>>& points) {
+    std::vector<double> out;
+    for (const auto& p : points) out.insert(out.end(), {double(p.x), double(p.y), double(p.z)});
+    return out;
+}
+
+struct PeerResult {
+    bool ran = false;
+    double matrix_seconds = 0, lbs_seconds = 0, dqs_seconds = 0, lbs_difference = 0, dqs_difference = 0;
+};
+
+PeerResult run_libigl_peer(const std::string& python, const bs::Skeleton& skeleton, const bs::Pose& pose,
+                           const std::vector<bs::Vec3<double>>& rest, const std::vector<bs::Influences>& influences,
+                           const std::vector<bs::Vec3<float>>& ours_lbs, const std::vector<bs::Vec3<float>>& ours_dqs, int repeats) {
+    namespace fs = std::filesystem;
+    const std::size_t n = rest.size(), m = skeleton.bone_count();
+    fs::path dir = fs::temp_directory_path() / ("baseskin-peer-" + std::to_string(n));
+    fs::create_directories(dir);
+    std::vector<double> weights(n * m, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (int j = 0; j < bs::kMaxInfluences; ++j) weights[i * m + influences[i].bone[j]] += influences[i].weight[j];
+    std::vector<double> lbs_T, dqs_q, dqs_t;
+    for (const bs::Rigid<double>& g : bs::posed_bones(skeleton, pose)) {
+        std::array<bs::Vec3<double>, 3> columns{bs::rotate(g.rotation, bs::Vec3<double>{1, 0, 0}),
+                                                bs::rotate(g.rotation, bs::Vec3<double>{0, 1, 0}),
+                                                bs::rotate(g.rotation, bs::Vec3<double>{0, 0, 1})};
+        for (const auto& c : columns) lbs_T.insert(lbs_T.end(), {c.x, c.y, c.z});  // rows of Aᵀ: the columns of R
+        lbs_T.insert(lbs_T.end(), {g.translation.x, g.translation.y, g.translation.z});
+        dqs_q.insert(dqs_q.end(), {g.rotation.x, g.rotation.y, g.rotation.z, g.rotation.w});
+        dqs_t.insert(dqs_t.end(), {g.translation.x, g.translation.y, g.translation.z});
+    }
+    write_f64(dir / "rest", flat(rest));
+    write_f64(dir / "weights", weights);
+    write_f64(dir / "lbs_T", lbs_T);
+    write_f64(dir / "dqs_q", dqs_q);
+    write_f64(dir / "dqs_t", dqs_t);
+    write_f64(dir / "ours_lbs", flat(ours_lbs));
+    write_f64(dir / "ours_dqs", flat(ours_dqs));
+    std::ofstream(dir / "meta.json") << nlohmann::json{{"points", n}, {"bones", m}}.dump();
+    const std::string script = std::string(BASESKIN_SOURCE_DIR) + "/benchmarks/peer_libigl.py";
+    const std::string command = python + " " + script + " " + dir.string() + " " + std::to_string(repeats) + " > " +
+                                (dir / "result.json").string();
+    PeerResult r;
+    if (std::system(command.c_str()) == 0) {
+        nlohmann::json j = nlohmann::json::parse(std::ifstream(dir / "result.json"), nullptr, false);
+        if (!j.is_discarded()) {
+            r = {true, j["lbs_matrix_seconds"], j["lbs_seconds"], j["dqs_seconds"], j["lbs_max_difference"], j["dqs_max_difference"]};
+        }
+    }
+    if (!r.ran) std::fprintf(stderr, "baseskin-bench: the libigl peer did not run (%s): skipped\n", command.c_str());
+    fs::remove_all(dir);
+    return r;
+}
+
 struct Row {
     std::size_t points;
     std::string method, backend;
@@ -153,6 +222,9 @@ int main(int argc, char** argv) {
     app.add_option("--threads", threads, "CPU threads (0: all cores)")->check(CLI::NonNegativeNumber);
     app.add_option("--json", json_path, "write the rows as JSON");
     app.add_option("--csv", csv_path, "write the rows as CSV");
+    std::string peer_python;
+    app.add_option("--peer-python", peer_python, "a Python with libigl 2.5 (pip install libigl==2.5.1 'numpy<2'): "
+                                                 "adds libigl's LBS and DQS as peer rows on the CPU");
     bool quality = false;
     app.add_flag("--quality", quality, "instead of throughput: deformation quality of baseline, LBS and DQS (DESIGN §6)");
     CLI11_PARSE(app, argc, argv);
@@ -212,6 +284,17 @@ int main(int argc, char** argv) {
                 rows.push_back({n, name, backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda], table_bytes});
             }
         }
+        if (peer_python.empty() || influences.empty() || lbs_seconds[0] == 0) continue;
+        std::vector<bs::Vec3<float>> ours_lbs, ours_dqs;
+        bs::Skinner(bs::Method::lbs, skeleton, rest, influences, "bench").deform(pose, ours_lbs, {threads});
+        bs::Skinner(bs::Method::dqs, skeleton, rest, influences, "bench").deform(pose, ours_dqs, {threads});
+        PeerResult peer = run_libigl_peer(peer_python, skeleton, pose, rest, influences, ours_lbs, ours_dqs, repeats);
+        if (!peer.ran) continue;
+        const double copy = cpu_copy_bandwidth(std::size_t(56 * double(n) / 2), repeats);
+        rows.push_back({n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, peer.lbs_seconds, 56, copy, lbs_seconds[0], 0});
+        rows.push_back({n, "libigl-dqs", "cpu", 0, peer.dqs_seconds, 56, copy, lbs_seconds[0], 0});
+        std::fprintf(stderr, "baseskin-bench: libigl at %zu points: largest distance from our LBS %.3g, from our DQS %.3g\n", n,
+                     peer.lbs_difference, peer.dqs_difference);
     }
 
     std::printf("| points | method | backend | encode points/s | deform ns/point | deform points/s | GB/s | of copy | time / LBS | frame tables kB |\n");

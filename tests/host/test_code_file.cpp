@@ -48,7 +48,7 @@ TEST_F(CodeFileTest, RoundTripDeformsExactlyAsTheEncodersCodes) {
     BaselineSkinner<float> loaded(skeleton, load_codes(path, skeleton));
     Pose pose = Pose::rest(skeleton);
     pose.joints[1].swing = axis_angle(Vec3<double>{0, 0, 1}, 0.9);
-    pose.joints[2].twist_radians = 2.5;
+    pose.joints[1].twist_radians = 2.5;
     std::vector<Vec3<float>> want, got;
     skinner.deform(pose, want);
     loaded.deform(pose, got);
@@ -61,7 +61,7 @@ TEST_F(CodeFileTest, TheSkinnerFrontBuildsFromSavedCodes) {
     EXPECT_EQ(front.method(), Method::baseline);
     std::vector<Vec3<float>> want, got;
     Pose pose = Pose::rest(skeleton);
-    pose.joints[2].swing = axis_angle(Vec3<double>{0, 1, 0}, 0.7);
+    pose.joints[1].swing = axis_angle(Vec3<double>{0, 1, 0}, 0.7);
     skinner.deform(pose, want);
     front.deform(pose, got);
     for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(norm(got[i] - want[i]), 0.0f) << i;
