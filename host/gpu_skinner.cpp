@@ -38,25 +38,60 @@ double GpuSkinner::device_bytes_per_point() const {
     return count_ ? double(rest_.bytes() + influences_.bytes() + codes_.bytes()) / double(count_) : 0.0;
 }
 
-void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec) {
-    ConstPointView<float> rest{rest_.data(), 3};
-    if (const ClassicSkinner<float>* classic = skinner_.classic()) {
-        if (skinner_.method() == Method::lbs) {
-            lbs_frame_.assign(classic->lbs_frame(pose), exec);
-            cuda::deform_lbs({rest, influences_.data(), count_, lbs_frame_.data(), lbs_frame_.size(), out}, exec);
-        } else {
-            dqs_frame_.assign(classic->dqs_frame(pose), exec);
-            cuda::deform_dqs({rest, influences_.data(), count_, dqs_frame_.data(), dqs_frame_.size(), out}, exec);
-        }
-        return;
-    }
+LbsJob<float> GpuSkinner::lbs_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {
+    if (skinner_.method() != Method::lbs) throw InputError(std::string("lbs_job of a ") + method_name(skinner_.method()) + " skinner");
+    lbs_frame_.assign(skinner_.classic()->lbs_frame(pose), exec);
+    return {{rest_.data(), 3}, influences_.data(), count_, lbs_frame_.data(), lbs_frame_.size(), out};
+}
+
+BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {
+    if (skinner_.method() != Method::baseline)
+        throw InputError(std::string("baseline_job of a ") + method_name(skinner_.method()) + " skinner");
     const BaselineSkinner<float>& baseline = *skinner_.baseline();
     std::vector<BaselineBonePose<double>> poses = baseline.frame(pose);
     baseline_frame_.assign(poses, exec);
     BaselineTables<double> tables{};
     if (!baseline.deform_options().exact) tables = upload_tables(build_frame_tables(baseline.bones(), poses, baseline.deform_options()), exec);
-    cuda::deform_baseline(
-        {rest, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables}, exec);
+    return {{rest_.data(), 3}, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables};
+}
+
+void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec) {
+    switch (skinner_.method()) {
+        case Method::lbs: return cuda::deform_lbs(lbs_job(pose, out, exec), exec);
+        case Method::baseline: return cuda::deform_baseline(baseline_job(pose, out, exec), exec);
+        case Method::dqs: {
+            dqs_frame_.assign(skinner_.classic()->dqs_frame(pose), exec);
+            return cuda::deform_dqs({{rest_.data(), 3}, influences_.data(), count_, dqs_frame_.data(), dqs_frame_.size(), out}, exec);
+        }
+        case Method::metaball: break;  // refused at construction
+    }
+}
+
+void GpuBodies::deform(const std::vector<GpuSkinner*>& bodies, const std::vector<Pose>& poses, const std::vector<PointView<float>>& outs,
+                       cuda::Exec exec) {
+    if (bodies.empty()) return;
+    if (poses.size() != bodies.size() || outs.size() != bodies.size())
+        throw InputError("GpuBodies::deform: " + std::to_string(bodies.size()) + " bodies, " + std::to_string(poses.size()) +
+                         " poses and " + std::to_string(outs.size()) + " outputs");
+    const Method method = bodies[0]->method();
+    std::vector<std::size_t> starts{0};
+    for (GpuSkinner* body : bodies) {
+        if (body->method() != method) throw InputError("GpuBodies::deform: every body must use one method");
+        starts.push_back(starts.back() + body->size());
+    }
+    starts_.assign(starts, exec);
+    const int count = int(bodies.size());
+    if (method == Method::lbs) {
+        std::vector<LbsJob<float>> jobs;
+        for (int b = 0; b < count; ++b) jobs.push_back(bodies[b]->lbs_job(poses[b], outs[b], exec));
+        lbs_jobs_.assign(jobs, exec);
+        return cuda::deform_lbs(BodiesJob<LbsJob<float>>{lbs_jobs_.data(), starts_.data(), count, starts.back()}, exec);
+    }
+    if (method != Method::baseline) throw UnsupportedError("GpuBodies: several bodies in one launch are LBS or baseline bodies");
+    std::vector<BaselineJob<float>> jobs;
+    for (int b = 0; b < count; ++b) jobs.push_back(bodies[b]->baseline_job(poses[b], outs[b], exec));
+    baseline_jobs_.assign(jobs, exec);
+    cuda::deform_baseline(BodiesJob<BaselineJob<float>>{baseline_jobs_.data(), starts_.data(), count, starts.back()}, exec);
 }
 
 BaselineTables<double> GpuSkinner::upload_tables(const BaselineFrameTables& host, cuda::Exec exec) {

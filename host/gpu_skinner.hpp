@@ -34,6 +34,12 @@ public:
 
     void deform(const Pose& pose, PointView<float> out, cuda::Exec exec = {});
 
+    // The frame's job, its tables uploaded on `exec`, without launching it: what deform() launches and
+    // what GpuBodies gathers into one launch. lbs_job for Method::lbs, baseline_job for Method::baseline
+    // (InputError otherwise).
+    LbsJob<float> lbs_job(const Pose& pose, PointView<float> out, cuda::Exec exec);
+    BaselineJob<float> baseline_job(const Pose& pose, PointView<float> out, cuda::Exec exec);
+
 private:
     const Skinner& skinner_;
     std::size_t count_;
@@ -53,6 +59,21 @@ private:
     } tables_;
 
     BaselineTables<double> upload_tables(const BaselineFrameTables& host, cuda::Exec exec);
+};
+
+// Several bodies deformed in one launch: every body a GpuSkinner of one method (LBS or baseline), each
+// with its own pose and output buffer. Each body uploads its frame's tables, then one kernel covers all
+// their points (a body is found per thread from the bodies' point ranges). Asynchronous on `exec`, as
+// GpuSkinner::deform; the jobs array is kept between calls (it grows when more bodies come).
+class GpuBodies {
+public:
+    void deform(const std::vector<GpuSkinner*>& bodies, const std::vector<Pose>& poses, const std::vector<PointView<float>>& outs,
+                cuda::Exec exec = {});
+
+private:
+    cuda::DeviceArray<LbsJob<float>> lbs_jobs_;
+    cuda::DeviceArray<BaselineJob<float>> baseline_jobs_;
+    cuda::DeviceArray<std::size_t> starts_;
 };
 
 }  // namespace bs

@@ -15,6 +15,8 @@ namespace {
 
 void deform_lbs(const LbsJob<float>&, Exec) { not_built(); }
 void deform_lbs(const SparseLbsJob<float>&, Exec) { not_built(); }
+void deform_lbs(const BodiesJob<LbsJob<float>>&, Exec) { not_built(); }
+void deform_baseline(const BodiesJob<BaselineJob<float>>&, Exec) { not_built(); }
 void deform_dqs(const DqsJob<float>&, Exec) { not_built(); }
 void deform_baseline(const BaselineJob<float>&, Exec) { not_built(); }
 void deform_metaball(const MetaballJob<float>&, Exec) { not_built(); }

@@ -142,6 +142,19 @@ struct MetaballJob {
     PointView<T> out;
 };
 
+// Several bodies in one launch: body b is jobs[b], a complete job of its own (its own points, codes or
+// influences, tables and output), and covers [starts[b], starts[b + 1]) of the combined point range;
+// starts has body_count + 1 entries, starts[0] = 0, non-decreasing, starts[b + 1] − starts[b] = jobs[b].count.
+// `jobs` and `starts` are host pointers for bs::cpu and device pointers for bs::cuda (the jobs' own
+// pointers likewise).
+template <class Job>
+struct BodiesJob {
+    const Job* jobs;
+    const std::size_t* starts;
+    int body_count;
+    std::size_t total;  // starts[body_count]
+};
+
 namespace cpu {
 struct Exec {
     int threads = 0;  // 0: OpenMP's default (all cores)
@@ -150,6 +163,8 @@ void deform_lbs(const LbsJob<float>& job, Exec exec);
 void deform_lbs(const LbsJob<double>& job, Exec exec);
 void deform_lbs(const SparseLbsJob<float>& job, Exec exec);
 void deform_lbs(const SparseLbsJob<double>& job, Exec exec);
+void deform_lbs(const BodiesJob<LbsJob<float>>& job, Exec exec);
+void deform_baseline(const BodiesJob<BaselineJob<float>>& job, Exec exec);
 void deform_dqs(const DqsJob<float>& job, Exec exec);
 void deform_dqs(const DqsJob<double>& job, Exec exec);
 void deform_baseline(const BaselineJob<float>& job, Exec exec);
@@ -168,6 +183,8 @@ struct Exec {
 };
 void deform_lbs(const LbsJob<float>& job, Exec exec);
 void deform_lbs(const SparseLbsJob<float>& job, Exec exec);
+void deform_lbs(const BodiesJob<LbsJob<float>>& job, Exec exec);
+void deform_baseline(const BodiesJob<BaselineJob<float>>& job, Exec exec);
 void deform_dqs(const DqsJob<float>& job, Exec exec);
 void deform_baseline(const BaselineJob<float>& job, Exec exec);
 void build_baseline_tables(const BaselineTableJob& job, Exec exec);

@@ -134,6 +134,21 @@ struct BaselineSubcellCheckPass {
     }
 };
 
+// One thread per point of all the bodies: the body is found by binary search over `starts` (a few
+// bodies: a few steps), then the body's own per-point pass runs on its local index.
+template <template <class> class Pass, class Job>
+struct BodiesPass {
+    BodiesJob<Job> job;
+    BS_HD void operator()(std::size_t i) const {
+        int lo = 0, hi = job.body_count;  // invariant: starts[lo] <= i < starts[hi]
+        while (hi - lo > 1) {
+            int mid = (lo + hi) / 2;
+            if (job.starts[mid] <= i) lo = mid; else hi = mid;
+        }
+        Pass<float>{job.jobs[lo]}(i - job.starts[lo]);
+    }
+};
+
 template <class T>
 struct MetaballPass {
     MetaballJob<T> job;
@@ -149,6 +164,10 @@ struct MetaballPass {
 
 void deform_lbs(const LbsJob<float>& job, Exec exec) { for_each_point(job.count, LbsPass<float>{job}, exec); }
 void deform_lbs(const SparseLbsJob<float>& job, Exec exec) { for_each_point(job.count, SparseLbsPass<float>{job}, exec); }
+void deform_lbs(const BodiesJob<LbsJob<float>>& job, Exec exec) { for_each_point(job.total, BodiesPass<LbsPass, LbsJob<float>>{job}, exec); }
+void deform_baseline(const BodiesJob<BaselineJob<float>>& job, Exec exec) {
+    for_each_point(job.total, BodiesPass<BaselinePass, BaselineJob<float>>{job}, exec);
+}
 void deform_dqs(const DqsJob<float>& job, Exec exec) { for_each_point(job.count, DqsPass<float>{job}, exec); }
 void deform_baseline(const BaselineJob<float>& job, Exec exec) { for_each_point(job.count, BaselinePass<float>{job}, exec); }
 void deform_metaball(const MetaballJob<float>& job, Exec exec) { for_each_point(job.count, MetaballPass<float>{job}, exec); }
