@@ -39,9 +39,22 @@ std::vector<LocalChain<double>> local_chains(const std::vector<BaselineBone<doub
     return locals;
 }
 
+void validate_deform_options(const BaselineDeformOptions& options) {
+    for (int samples : {options.phi_samples, options.fan_samples})
+        if (samples < kMinTableSamples || samples > kMaxTableSamples)
+            throw InputError("baseline table samples must be in [" + std::to_string(kMinTableSamples) + ", " +
+                             std::to_string(kMaxTableSamples) + "], got " + std::to_string(samples));
+    if (!(options.cell_tolerance > 0))
+        throw InputError("baseline table cell tolerance must be > 0, got " + std::to_string(options.cell_tolerance));
+}
+
 BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& bones,
                                        const std::vector<BaselineBonePose<double>>& poses, const BaselineDeformOptions& options,
                                        cpu::Exec exec) {
+    validate_deform_options(options);
+    if (poses.size() != bones.size())
+        throw InputError("baseline tables: " + std::to_string(poses.size()) + " bone poses for " + std::to_string(bones.size()) +
+                         " bones");
     BaselineFrameTables tables;
     tables.phi_samples = options.phi_samples;
     tables.fan_samples = options.fan_samples;
@@ -112,6 +125,7 @@ BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const std::vector<Vec3<do
 template <class T>
 BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const SavedCodes& saved)
     : skeleton_(std::move(skeleton)), codes_(saved.codes) {
+    validate_saved_codes(saved, skeleton_.bone_count(), "saved codes");
     bones_ = make_baseline_bones(skeleton_);
     rest_.reserve(saved.rest.size());
     for (const Vec3<float>& p : saved.rest) rest_.push_back(Vec3<T>(p));
@@ -130,6 +144,12 @@ std::vector<BaselineBonePose<double>> BaselineSkinner<T>::frame(const Pose& pose
     if (pose.joints.size() != skeleton_.bone_count())
         throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " +
                          std::to_string(skeleton_.bone_count()));
+    auto finite = [](const Quat<double>& q) { return std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z); };
+    if (!finite(pose.root.rotation) || !all_finite(pose.root.translation))
+        throw InputError("pose: the root transform is not finite");
+    for (std::size_t k = 0; k < pose.joints.size(); ++k)
+        if (!finite(pose.joints[k].swing) || !std::isfinite(pose.joints[k].twist_radians))
+            throw InputError("pose: bone " + std::to_string(k) + ": swing or twist is not finite");
     double angle = max_joint_angle_degrees(skeleton_, pose);
     if (angle > kMaxJointAngleDegrees)
         throw UnsupportedError("this pose folds a joint to " + std::to_string(angle) +
@@ -147,12 +167,7 @@ std::vector<BaselineBonePose<double>> BaselineSkinner<T>::frame(const Pose& pose
 
 template <class T>
 void BaselineSkinner<T>::set_deform_options(const BaselineDeformOptions& options) {
-    for (int samples : {options.phi_samples, options.fan_samples})
-        if (samples < kMinTableSamples || samples > kMaxTableSamples)
-            throw InputError("baseline table samples must be in [" + std::to_string(kMinTableSamples) + ", " +
-                             std::to_string(kMaxTableSamples) + "], got " + std::to_string(samples));
-    if (!(options.cell_tolerance > 0))
-        throw InputError("baseline table cell tolerance must be > 0, got " + std::to_string(options.cell_tolerance));
+    validate_deform_options(options);
     options_ = options;
 }
 

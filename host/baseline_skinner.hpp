@@ -38,6 +38,9 @@ struct BaselineDeformOptions {
 constexpr int kMinTableSamples = 8;
 constexpr int kMaxTableSamples = 1 << 16;
 
+// InputError unless the options are in the ranges above.
+void validate_deform_options(const BaselineDeformOptions& options);
+
 // One frame's tables on the host (engine/baseline/table.hpp), built by the CPU backend's table passes.
 struct BaselineFrameTables {
     int phi_samples = 0, fan_samples = 0;
@@ -76,7 +79,7 @@ class BaselineSkinner {
 public:
     BaselineSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest, const std::string& source,
                     const EncodeOptions& options = {});
-    // From codes saved earlier (host/code_file.hpp: load_codes checks them against the skeleton).
+    // From codes saved earlier (host/code_file.hpp; checked again here: validate_saved_codes).
     BaselineSkinner(Skeleton skeleton, const SavedCodes& saved);
 
     // What save_codes writes.
@@ -88,8 +91,8 @@ public:
     const Skeleton& skeleton() const { return skeleton_; }
     const std::vector<Vec3<T>>& rest() const { return rest_; }
 
-    // The per-frame bone table of a pose, after checking it (InputError: bone count; UnsupportedError: a
-    // joint folded beyond what the method accepts, see above).
+    // The per-frame bone table of a pose, after checking it (InputError: bone count, a non-finite value;
+    // UnsupportedError: a joint folded beyond what the method accepts, see above).
     std::vector<BaselineBonePose<double>> frame(const Pose& pose) const;
 
     const BaselineDeformOptions& deform_options() const { return options_; }

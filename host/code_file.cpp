@@ -69,8 +69,9 @@ void save_codes(const std::string& path, const Skeleton& skeleton, const SavedCo
     checksum.add(bytes.data(), bytes.size());
     put(bytes, checksum.hash);
     std::ofstream out(path, std::ios::binary);
-    if (!out || !out.write(bytes.data(), std::streamsize(bytes.size())))
-        throw IoError(path + ": cannot write: " + std::strerror(errno));
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    out.close();  // a short file is written here, at the flush: its errors count too
+    if (!out) throw IoError(path + ": cannot write: " + std::strerror(errno));
 }
 
 SavedCodes load_codes(const std::string& path, const Skeleton& skeleton) {
@@ -106,15 +107,24 @@ SavedCodes load_codes(const std::string& path, const Skeleton& skeleton) {
     saved.codes.resize(count);
     std::memcpy(saved.rest.data(), bytes.data() + at, count * sizeof(Vec3<float>));
     std::memcpy(saved.codes.data(), bytes.data() + at + count * sizeof(Vec3<float>), count * sizeof(BaselineCode));
-    for (std::size_t i = 0; i < count; ++i) {
+    validate_saved_codes(saved, bones, path + ": not a usable baseskin code file");
+    return saved;
+}
+
+void validate_saved_codes(const SavedCodes& saved, std::size_t bone_count, const std::string& source) {
+    if (saved.rest.size() != saved.codes.size())
+        throw InputError(source + ": " + std::to_string(saved.rest.size()) + " rest points but " +
+                         std::to_string(saved.codes.size()) + " codes");
+    constexpr float kPi = 3.14159265358979323846f;
+    for (std::size_t i = 0; i < saved.codes.size(); ++i) {
         const BaselineCode& c = saved.codes[i];
         const Vec3<float>& p = saved.rest[i];
-        bool ok = c.bone < bones && (c.flags & ~kKnownFlags) == 0 && std::isfinite(c.phi) && std::isfinite(c.t) &&
+        const float t_max = (c.flags & (kCodeParentCap | kCodeChildCap)) ? kPi : 1.0f;
+        bool ok = c.bone < bone_count && (c.flags & ~kKnownFlags) == 0 && std::isfinite(c.phi) && c.t >= 0.0f && c.t <= t_max &&
                   std::isfinite(c.h) && c.rigid_blend >= 0.0f && c.rigid_blend <= 1.0f && std::isfinite(p.x) &&
                   std::isfinite(p.y) && std::isfinite(p.z);
-        if (!ok) refuse("point " + std::to_string(i) + " has an invalid code or rest position");
+        if (!ok) throw InputError(source + ": point " + std::to_string(i) + " has an invalid code or rest position");
     }
-    return saved;
 }
 
 }  // namespace bs

@@ -1,5 +1,7 @@
 #include "host/gpu_skinner.hpp"
 
+#include <algorithm>
+
 #include "host/errors.hpp"
 
 namespace bs {
@@ -40,8 +42,9 @@ double GpuSkinner::device_bytes_per_point() const {
 
 LbsJob<float> GpuSkinner::lbs_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {
     if (skinner_.method() != Method::lbs) throw InputError(std::string("lbs_job of a ") + method_name(skinner_.method()) + " skinner");
-    lbs_frame_.assign(skinner_.classic()->lbs_frame(pose), exec);
-    return {{rest_.data(), 3}, influences_.data(), count_, lbs_frame_.data(), lbs_frame_.size(), out};
+    std::vector<Mat34<float>> frame = skinner_.classic()->lbs_frame(pose);
+    lbs_frame_.assign(frame, exec);
+    return {{rest_.data(), 3}, influences_.data(), count_, lbs_frame_.data(), frame.size(), out};
 }
 
 BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {
@@ -60,8 +63,9 @@ void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec)
         case Method::lbs: return cuda::deform_lbs(lbs_job(pose, out, exec), exec);
         case Method::baseline: return cuda::deform_baseline(baseline_job(pose, out, exec), exec);
         case Method::dqs: {
-            dqs_frame_.assign(skinner_.classic()->dqs_frame(pose), exec);
-            return cuda::deform_dqs({{rest_.data(), 3}, influences_.data(), count_, dqs_frame_.data(), dqs_frame_.size(), out}, exec);
+            std::vector<DualQuat<float>> frame = skinner_.classic()->dqs_frame(pose);
+            dqs_frame_.assign(frame, exec);
+            return cuda::deform_dqs({{rest_.data(), 3}, influences_.data(), count_, dqs_frame_.data(), frame.size(), out}, exec);
         }
         case Method::metaball: break;  // refused at construction
     }
@@ -75,8 +79,12 @@ void GpuBodies::deform(const std::vector<GpuSkinner*>& bodies, const std::vector
                          " poses and " + std::to_string(outs.size()) + " outputs");
     const Method method = bodies[0]->method();
     std::vector<std::size_t> starts{0};
-    for (GpuSkinner* body : bodies) {
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+        GpuSkinner* body = bodies[b];
         if (body->method() != method) throw InputError("GpuBodies::deform: every body must use one method");
+        // A body's frame tables live in its own buffers: a second pose of it would overwrite the first.
+        if (std::find(bodies.begin(), bodies.begin() + b, body) != bodies.begin() + b)
+            throw InputError("GpuBodies::deform: body " + std::to_string(b) + " appears twice (one GpuSkinner per posed body)");
         starts.push_back(starts.back() + body->size());
     }
     starts_.assign(starts, exec);

@@ -63,7 +63,8 @@ private:
 
 // Several bodies deformed in one launch: every body a GpuSkinner of one method (LBS or baseline), each
 // with its own pose and output buffer. Each body uploads its frame's tables, then one kernel covers all
-// their points (a body is found per thread from the bodies' point ranges). Asynchronous on `exec`, as
+// their points (a body is found per thread from the bodies' point ranges). A GpuSkinner appears at most
+// once per call (its frame tables are its own buffers; InputError otherwise). Asynchronous on `exec`, as
 // GpuSkinner::deform; the jobs array is kept between calls (it grows when more bodies come).
 class GpuBodies {
 public:

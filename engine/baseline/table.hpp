@@ -121,11 +121,10 @@ struct Bracket {
 
 BS_HD inline Bracket bracket(double angle, int samples) {
     double u = angle / kTwoPi;
-    u = (u - std::floor(u)) * samples;  // in [0, samples]
+    u = (u - std::floor(u)) * samples;  // in [0, samples] for a finite angle
+    if (!(u >= 0 && u < samples)) u = 0;  // samples itself, and NaN or ±∞ (never an index out of range)
     int a = int(u);
-    double w = u - a;
-    if (a >= samples) { a = 0; w = 0; }
-    return {a, a + 1 == samples ? 0 : a + 1, w};
+    return {a, a + 1 == samples ? 0 : a + 1, u - a};
 }
 
 // Whether two samples may be interpolated with each other.

@@ -130,6 +130,40 @@ TEST(BaselineTable, InterpolationErrorShrinksAsTheGridIsRefined) {
     }
 }
 
+TEST(BaselineTable, BracketNeverIndexesOutOfRange) {
+    const double inf = std::numeric_limits<double>::infinity();
+    for (double angle : {std::nan(""), inf, -inf, 0.0, -1e-300, kTwoPi, -kTwoPi, 1e300}) {
+        Bracket b = bracket(angle, 64);
+        EXPECT_GE(b.a, 0) << angle;
+        EXPECT_LT(b.a, 64) << angle;
+        EXPECT_GE(b.b, 0) << angle;
+        EXPECT_LT(b.b, 64) << angle;
+        EXPECT_TRUE(b.weight >= 0 && b.weight < 1) << angle;
+    }
+}
+
+TEST(BaselineTable, NonFinitePoseIsRefused) {
+    Skeleton s = testing::bent_chain();
+    BaselineSkinner<float> skinner(s, testing::points_around(s, 10, 1), "test");
+    std::vector<Vec3<float>> out;
+    Pose pose = Pose::rest(s);
+    pose.joints[1].twist_radians = std::nan("");
+    EXPECT_THROW(skinner.deform(pose, out), InputError);
+    pose = Pose::rest(s);
+    pose.root.translation.y = INFINITY;
+    EXPECT_THROW(skinner.deform(pose, out), InputError);
+}
+
+TEST(BaselineTable, BuildingTablesChecksItsOptions) {
+    Skeleton s = testing::bent_chain();
+    std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
+    std::vector<BaselineBonePose<double>> poses = baseline_pose_table(s, Pose::rest(s));
+    EXPECT_THROW(build_frame_tables(bones, poses, {false, 0}), InputError);
+    EXPECT_THROW(build_frame_tables(bones, poses, {false, -5}), InputError);
+    poses.pop_back();
+    EXPECT_THROW(build_frame_tables(bones, poses, {}), InputError);
+}
+
 TEST(BaselineTable, RefusesOptionsOutOfRange) {
     Skeleton s = testing::bent_chain();
     BaselineSkinner<float> skinner(s, testing::points_around(s, 10, 1), "test");

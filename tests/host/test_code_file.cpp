@@ -116,6 +116,28 @@ TEST_F(CodeFileTest, RefusesAnInvalidCodeEvenWithAValidChecksum) {
     expect_refused(read_bytes(path), "point 7");
 }
 
+TEST_F(CodeFileTest, RefusesARatioOutsideItsRange) {
+    SavedCodes saved = skinner.saved_codes();
+    std::size_t i = 0;
+    while (saved.codes[i].flags & (kCodeParentCap | kCodeChildCap)) ++i;
+    saved.codes[i].t = 1.5f;  // a section ratio beyond its end
+    save_codes(path, skeleton, saved);
+    expect_refused(read_bytes(path), "point " + std::to_string(i));
+}
+
+TEST_F(CodeFileTest, SkinnersCheckCodesTheyAreGivenDirectly) {
+    SavedCodes saved = skinner.saved_codes();
+    saved.rest.pop_back();
+    EXPECT_THROW(BaselineSkinner<float>(skeleton, saved), InputError);
+    saved = skinner.saved_codes();
+    saved.codes[3].bone = 5;
+    EXPECT_THROW(BaselineSkinner<float>(skeleton, saved), InputError);
+}
+
+TEST_F(CodeFileTest, UnwritablePathIsAnIoError) {
+    EXPECT_THROW(save_codes("/nonexistent-folder/codes.bsk", skeleton, skinner.saved_codes()), IoError);
+}
+
 TEST_F(CodeFileTest, MissingFileIsAnIoError) { EXPECT_THROW(load_codes(path + ".missing", skeleton), IoError); }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // device). Bodies differ in skeleton, point count and pose; the ranges include an empty body.
 #include <gtest/gtest.h>
 
+#include "host/errors.hpp"
 #include "host/gpu_skinner.hpp"
 #include "tests/support/chains.hpp"
 #include "tests/support/points.hpp"
@@ -89,6 +90,16 @@ TEST(BodiesPassCuda, GpuBodiesInOneLaunchMatchTheCpu) {
                     << method_name(method) << " body " << b << " point " << i;
         }
     }
+}
+
+TEST(BodiesPassCuda, ABodyTwiceInOneCallIsRefused) {
+    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
+    std::vector<Body> set = bodies();
+    Skinner skinner(Method::baseline, set[0].skeleton, set[0].points, {}, "body");
+    GpuSkinner gpu(skinner);
+    cuda::DeviceArray<float> a(3 * gpu.size()), b(3 * gpu.size());
+    GpuBodies launcher;
+    EXPECT_THROW(launcher.deform({&gpu, &gpu}, {set[0].pose, Pose::rest(set[0].skeleton)}, {{a.data(), 3}, {b.data(), 3}}), InputError);
 }
 
 }  // namespace
