@@ -89,10 +89,8 @@ double gpu_copy_bandwidth(std::size_t bytes, int repeats) {
 // Bytes of the per-frame tables a pose needs (what a GPU frame uploads).
 double frame_table_bytes(const bs::Skinner& skinner, const bs::Pose& pose) {
     if (const bs::BaselineSkinner<float>* baseline = skinner.baseline()) {
-        if (baseline->deform_options().exact) return double(baseline->bones().size() * sizeof(bs::BaselineBonePose<double>));
         std::vector<bs::BaselineBonePose<double>> poses = baseline->frame(pose);
-        return double(bs::build_frame_tables(baseline->bones(), poses, baseline->deform_options()).bytes() +
-                      poses.size() * sizeof(bs::BaselineBonePose<double>));
+        return double(baseline->frame_tables(poses).bytes() + poses.size() * sizeof(bs::BaselineBonePose<double>));
     }
     if (skinner.classic()) return double(pose.joints.size() * sizeof(bs::Mat34<float>));
     return double(pose.joints.size() * sizeof(bs::Vec3<double>));

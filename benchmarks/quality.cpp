@@ -74,8 +74,6 @@ int nearest_bone(const std::vector<Cone<double>>& cones, Vec3<double> p) {
     return best;
 }
 
-double smaller_radius(const Cone<double>& c) { return std::min(c.parent.radius, c.child.radius); }
-
 double percentile(std::vector<double> v, double q) {
     if (v.empty()) return 0;
     std::size_t i = std::min(v.size() - 1, std::size_t(q * double(v.size())));

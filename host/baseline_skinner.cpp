@@ -25,13 +25,6 @@ std::size_t BaselineFrameTables::bytes() const {
            direct.size() + fan_direct.size();
 }
 
-std::size_t BaselineFrameTables::direct_subcells() const {
-    std::size_t n = 0;
-    for (unsigned char d : direct) n += d;
-    for (unsigned char d : fan_direct) n += d;
-    return n;
-}
-
 std::vector<LocalChain<double>> local_chains(const std::vector<BaselineBone<double>>& bones,
                                              const std::vector<BaselineBonePose<double>>& poses) {
     std::vector<LocalChain<double>> locals(bones.size());
@@ -172,10 +165,14 @@ void BaselineSkinner<T>::set_deform_options(const BaselineDeformOptions& options
 }
 
 template <class T>
+BaselineFrameTables BaselineSkinner<T>::frame_tables(const std::vector<BaselineBonePose<double>>& poses, cpu::Exec exec) const {
+    return options_.exact ? BaselineFrameTables{} : build_frame_tables(bones_, poses, options_, exec);
+}
+
+template <class T>
 void BaselineSkinner<T>::deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec) const {
     std::vector<BaselineBonePose<double>> table = frame(pose);
-    BaselineFrameTables tables;
-    if (!options_.exact) tables = build_frame_tables(bones_, table, options_, exec);
+    BaselineFrameTables tables = frame_tables(table, exec);
     out.resize(rest_.size());
     cpu::deform_baseline(BaselineJob<T>{{&rest_.data()->x, 3}, codes_.data(), rest_.size(), bones_.data(), table.data(),
                                         table.size(), {&out.data()->x, 3}, tables.view()},

@@ -58,9 +58,6 @@ struct BaselineFrameTables {
         return {phi_samples,   fan_samples,      locals.data(),    sections.data(), fans.data(), cells.data(),
                 fine.data(),   direct.data(),    fan_cells.data(), fine_fans.data(), fan_direct.data()};
     }
-    std::size_t refined_cells() const { return direct.size() / kRefineFactor; }
-    std::size_t refined_fan_cells() const { return fan_direct.size() / kRefineFactor; }
-    std::size_t direct_subcells() const;
     // What a per-point pass reads: everything above.
     std::size_t bytes() const;
 };
@@ -94,6 +91,8 @@ public:
     // The per-frame bone table of a pose, after checking it (InputError: bone count, a non-finite value;
     // UnsupportedError: a joint folded beyond what the method accepts, see above).
     std::vector<BaselineBonePose<double>> frame(const Pose& pose) const;
+    // That frame's tables under the deform options (empty, phi_samples 0, when they ask for `exact`).
+    BaselineFrameTables frame_tables(const std::vector<BaselineBonePose<double>>& poses, cpu::Exec exec = {}) const;
 
     const BaselineDeformOptions& deform_options() const { return options_; }
     void set_deform_options(const BaselineDeformOptions& options);

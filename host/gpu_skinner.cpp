@@ -6,23 +6,14 @@
 
 namespace bs {
 
-namespace {
-std::vector<float> flat(const std::vector<Vec3<float>>& points) {
-    std::vector<float> out;
-    out.reserve(3 * points.size());
-    for (const Vec3<float>& p : points) out.insert(out.end(), {p.x, p.y, p.z});
-    return out;
-}
-}  // namespace
-
 GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinner), count_(0) {
     if (const ClassicSkinner<float>* classic = skinner.classic()) {
         count_ = classic->size();
-        rest_ = cuda::DeviceArray<float>(flat(classic->rest()), exec);
+        rest_ = cuda::DeviceArray<Vec3<float>>(classic->rest(), exec);
         influences_ = cuda::DeviceArray<Influences>(classic->influences(), exec);
     } else if (const BaselineSkinner<float>* baseline = skinner.baseline()) {
         count_ = baseline->size();
-        rest_ = cuda::DeviceArray<float>(flat(baseline->rest()), exec);
+        rest_ = cuda::DeviceArray<Vec3<float>>(baseline->rest(), exec);
         codes_ = cuda::DeviceArray<BaselineCode>(baseline->codes(), exec);
         bones_ = cuda::DeviceArray<BaselineBone<double>>(baseline->bones(), exec);
     } else {
@@ -32,19 +23,11 @@ GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinn
     cuda::synchronize(exec);  // the host copies above are temporaries
 }
 
-std::size_t GpuSkinner::device_bytes() const {
-    return rest_.bytes() + influences_.bytes() + codes_.bytes() + bones_.bytes();
-}
-
-double GpuSkinner::device_bytes_per_point() const {
-    return count_ ? double(rest_.bytes() + influences_.bytes() + codes_.bytes()) / double(count_) : 0.0;
-}
-
 LbsJob<float> GpuSkinner::lbs_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {
     if (skinner_.method() != Method::lbs) throw InputError(std::string("lbs_job of a ") + method_name(skinner_.method()) + " skinner");
     std::vector<Mat34<float>> frame = skinner_.classic()->lbs_frame(pose);
     lbs_frame_.assign(frame, exec);
-    return {{rest_.data(), 3}, influences_.data(), count_, lbs_frame_.data(), frame.size(), out};
+    return {{&rest_.data()->x, 3}, influences_.data(), count_, lbs_frame_.data(), frame.size(), out};
 }
 
 BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {
@@ -53,9 +36,8 @@ BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> o
     const BaselineSkinner<float>& baseline = *skinner_.baseline();
     std::vector<BaselineBonePose<double>> poses = baseline.frame(pose);
     baseline_frame_.assign(poses, exec);
-    BaselineTables<double> tables{};
-    if (!baseline.deform_options().exact) tables = upload_tables(build_frame_tables(baseline.bones(), poses, baseline.deform_options()), exec);
-    return {{rest_.data(), 3}, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables};
+    BaselineTables<double> tables = upload_tables(baseline.frame_tables(poses), exec);
+    return {{&rest_.data()->x, 3}, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables};
 }
 
 void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec) {
@@ -65,7 +47,7 @@ void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec)
         case Method::dqs: {
             std::vector<DualQuat<float>> frame = skinner_.classic()->dqs_frame(pose);
             dqs_frame_.assign(frame, exec);
-            return cuda::deform_dqs({{rest_.data(), 3}, influences_.data(), count_, dqs_frame_.data(), frame.size(), out}, exec);
+            return cuda::deform_dqs({{&rest_.data()->x, 3}, influences_.data(), count_, dqs_frame_.data(), frame.size(), out}, exec);
         }
         case Method::metaball: break;  // refused at construction
     }

@@ -28,10 +28,6 @@ public:
 
     std::size_t size() const { return count_; }
     Method method() const { return skinner_.method(); }
-    // Device bytes held per point (rest points + influences or codes), and for the whole skinner.
-    double device_bytes_per_point() const;
-    std::size_t device_bytes() const;
-
     void deform(const Pose& pose, PointView<float> out, cuda::Exec exec = {});
 
     // The frame's job, its tables uploaded on `exec`, without launching it: what deform() launches and
@@ -43,7 +39,7 @@ public:
 private:
     const Skinner& skinner_;
     std::size_t count_;
-    cuda::DeviceArray<float> rest_;
+    cuda::DeviceArray<Vec3<float>> rest_;
     cuda::DeviceArray<Influences> influences_;
     cuda::DeviceArray<BaselineCode> codes_;
     cuda::DeviceArray<BaselineBone<double>> bones_;
@@ -58,6 +54,7 @@ private:
         cuda::DeviceArray<unsigned char> direct, fan_direct;
     } tables_;
 
+    // The frame's tables on the device (none, phi_samples 0, for the direct construction).
     BaselineTables<double> upload_tables(const BaselineFrameTables& host, cuda::Exec exec);
 };
 

@@ -92,7 +92,6 @@ BS_HD inline PosedSection<T> section_sample(const BaselineBone<T>* bones, const 
     return make_posed_section(local, bones, poses, k, rest);
 }
 
-template <class T>
 BS_HD inline unsigned end_kinds(EndKind parent, EndKind child) {
     return unsigned(parent) | unsigned(child) << 2;
 }
@@ -104,13 +103,13 @@ BS_HD inline FanSample<T> fan_sample(const LocalChain<T>& local, int j, int fan_
     Section<T> bundle = bone_section(local.bones, 1, generator_radial(local.bones[1], psi));
     return {{bundle.at_sigma(bundle.parent.sigma), bundle.parent.direction},
             {bundle.at_sigma(bundle.child.sigma), bundle.child.direction},
-            end_kinds<T>(bundle.parent.kind, bundle.child.kind)};
+            end_kinds(bundle.parent.kind, bundle.child.kind)};
 }
 
 // What decides whether two bracketing section samples may be interpolated.
 template <class T>
 BS_HD inline unsigned section_structure(const PosedSection<T>& s) {
-    return end_kinds<T>(s.parent.kind, s.child.kind) | (s.parent.flags & kSectionCollapsed) | ((s.child.flags & kSectionCollapsed) << 1);
+    return end_kinds(s.parent.kind, s.child.kind) | (s.parent.flags & kSectionCollapsed) | ((s.child.flags & kSectionCollapsed) << 1);
 }
 
 // Bracketing samples of an angle on a periodic grid: a = floor, b = a + 1 (wrapped), weight of b.
@@ -144,6 +143,12 @@ struct Stencil {
     double spacing;  // radians between s[0] and s[1]
 };
 
+// A linear stencil between two samples (weight w of b).
+template <class Sample>
+BS_HD inline Stencil<Sample> linear_stencil(const Sample* a, const Sample* b, double w, double spacing) {
+    return {{a, b, a, a}, {1 - w, w, 0, 0}, 2, spacing};
+}
+
 // Cubic (Lagrange, uniform grid) where the four samples around a coarse cell share one structure, linear
 // otherwise: in a smooth stretch the cubic's error is O(Δφ⁴), so the rest pose and slow turns come out
 // exact to far below the tolerance.
@@ -159,7 +164,7 @@ BS_HD inline Stencil<Sample> coarse_stencil(const Sample* bone_samples, int samp
                 {(w + 1) * (w - 1) * (w - 2) / 2, -(w + 1) * w * (w - 2) / 2, -w * (w - 1) * (w - 2) / 6, (w + 1) * w * (w - 1) / 6},
                 4,
                 spacing};
-    return {{a, b, a, a}, {1 - w, w, 0, 0}, 2, spacing};
+    return linear_stencil(a, b, w, spacing);
 }
 
 // The stencil for an angle in a table of `samples` per bone with refined cells (see BaselineTables):
@@ -178,7 +183,7 @@ BS_HD inline bool stencil_at(double angle, int k, int samples, const Sample* coa
     int m = int(u);
     m = m < kRefineFactor ? m : kRefineFactor - 1;
     const Sample* a = &fine[std::size_t(r) * kSamplesPerRefinedCell + 2 * m];
-    out = {{a, a + 2, a, a}, {1 - (u - m), u - m, 0, 0}, 2, kTwoPi / samples / kRefineFactor};
+    out = linear_stencil(a, a + 2, u - m, kTwoPi / samples / kRefineFactor);
     return direct[std::size_t(r) * kRefineFactor + m] == 0 && same_structure(a[0], a[2]);
 }
 
@@ -347,11 +352,6 @@ BS_HD inline bool cell_is_smooth(const Stencil<FanSample<T>>& st, const FanSampl
            norm(mixed.second.direction - middle.second.direction) <= tolerance;
 }
 
-// A linear stencil between two samples (a refined cell's sub-cell).
-template <class Sample>
-BS_HD inline Stencil<Sample> linear_stencil(const Sample* a, const Sample* b, double w, double spacing) {
-    return {{a, b, a, a}, {1 - w, w, 0, 0}, 2, spacing};
-}
 
 // deform_baseline_point with the tables (tables.phi_samples > 0) or directly.
 template <class T>

@@ -44,7 +44,7 @@ public:
         if (!gpu_path) throw UnsupportedError("--backend cuda: the metaball method runs on the CPU only");
         try {
             gpu_ = std::make_unique<GpuSkinner>(skinner);
-            device_out_ = cuda::DeviceArray<float>(3 * gpu_->size());
+            device_out_ = cuda::DeviceArray<Vec3<float>>(gpu_->size());
         } catch (const CudaUnavailable& e) {
             throw UnsupportedError(std::string("--backend cuda: ") + e.what());
         }
@@ -53,17 +53,15 @@ public:
 
     void deform(const Pose& pose, std::vector<Vec3<float>>& out) {
         if (!gpu_) return skinner_.deform(pose, out, {threads_});
-        gpu_->deform(pose, {device_out_.data(), 3});
-        std::vector<float> flat = device_out_.download({});
-        out.resize(gpu_->size());
-        for (std::size_t i = 0; i < out.size(); ++i) out[i] = {flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]};
+        gpu_->deform(pose, {&device_out_.data()->x, 3});
+        out = device_out_.download({});
     }
 
 private:
     const Skinner& skinner_;
     int threads_;
     std::unique_ptr<GpuSkinner> gpu_;
-    cuda::DeviceArray<float> device_out_;
+    cuda::DeviceArray<Vec3<float>> device_out_;
 };
 
 std::filesystem::path prepare_folder(const std::string& folder) {

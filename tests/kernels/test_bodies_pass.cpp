@@ -45,7 +45,7 @@ TEST(BodiesPass, OneCallEqualsEachBodyOnItsOwn) {
         skinners.push_back(std::make_unique<BaselineSkinner<float>>(set[b].skeleton, set[b].points, "body"));
         skinners[b]->deform(set[b].pose, alone[b]);
         frames.push_back(skinners[b]->frame(set[b].pose));
-        tables.push_back(build_frame_tables(skinners[b]->bones(), frames[b], skinners[b]->deform_options()));
+        tables.push_back(skinners[b]->frame_tables(frames[b]));
         together[b].assign(set[b].points.size(), Vec3<float>{NAN, NAN, NAN});
     }
     for (std::size_t b = 0; b < set.size(); ++b) {
