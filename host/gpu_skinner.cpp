@@ -53,6 +53,23 @@ void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec)
     }
 }
 
+void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Pose& pose, std::size_t stride, cuda::Exec exec) {
+    std::size_t bytes = 0;
+    float* mapped = static_cast<float*>(buffer.map(exec, bytes));
+    try {
+        const std::size_t needed = skinner.size() * stride * sizeof(float);
+        if (stride < 3 || bytes < needed)
+            throw InputError("deform_into_gl_buffer: the buffer holds " + std::to_string(bytes) + " bytes; " +
+                             std::to_string(skinner.size()) + " points at a stride of " + std::to_string(stride) +
+                             " floats (at least 3) need " + std::to_string(needed));
+        skinner.deform(pose, {mapped, stride}, exec);
+    } catch (...) {
+        buffer.unmap(exec);
+        throw;
+    }
+    buffer.unmap(exec);
+}
+
 void GpuBodies::deform(const std::vector<GpuSkinner*>& bodies, const std::vector<Pose>& poses, const std::vector<PointView<float>>& outs,
                        cuda::Exec exec) {
     if (bodies.empty()) return;

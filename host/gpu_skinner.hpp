@@ -19,6 +19,7 @@
 
 #include "host/skinner.hpp"
 #include "kernels/device_memory.hpp"
+#include "kernels/gl_interop.hpp"
 
 namespace bs {
 
@@ -57,6 +58,13 @@ private:
     // The frame's tables on the device (none, phi_samples 0, for the direct construction).
     BaselineTables<double> upload_tables(const BaselineFrameTables& host, cuda::Exec exec);
 };
+
+// CUDA–OpenGL interop (kernels/gl_interop.hpp): maps `buffer` on exec's stream, deforms into it at `stride`
+// floats per point (3: xyz, 4: xyzw with w untouched, ...) and unmaps it on the same stream, so OpenGL
+// draws what was written; nothing waits on the host. InputError, the buffer unmapped again, when the buffer
+// is smaller than size() points at that stride or the stride is below 3.
+void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Pose& pose, std::size_t stride = 3,
+                           cuda::Exec exec = {});
 
 // Several bodies deformed in one launch: every body a GpuSkinner of one method (LBS or baseline), each
 // with its own pose and output buffer. Each body uploads its frame's tables, then one kernel covers all

@@ -39,6 +39,7 @@ public:
     // upload its per-point data (host/gpu_skinner.hpp).
     const ClassicSkinner<float>* classic() const { return classic_.get(); }
     const BaselineSkinner<float>* baseline() const { return baseline_.get(); }
+    const MetaballSkinner<float>* metaball() const { return metaball_.get(); }
 
 private:
     Method method_;

@@ -1,0 +1,47 @@
+// CUDA–OpenGL interop (kernels/gl_interop.hpp), built with the CUDA backend where OpenGL's headers exist.
+#include <cuda_gl_interop.h>
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+
+#include "kernels/cuda_check.hpp"
+#include "kernels/gl_interop.hpp"
+
+namespace bs::cuda {
+
+namespace {
+cudaGraphicsResource_t as_resource(void* r) { return static_cast<cudaGraphicsResource_t>(r); }
+cudaStream_t stream_of(Exec exec) { return static_cast<cudaStream_t>(exec.stream); }
+}  // namespace
+
+GlBuffer::GlBuffer(unsigned int buffer) {
+    if (device_count() == 0) throw CudaUnavailable("no CUDA device or driver is usable on this machine");
+    cudaGraphicsResource_t resource = nullptr;
+    BS_CUDA_CHECK(cudaGraphicsGLRegisterBuffer(&resource, buffer, cudaGraphicsRegisterFlagsWriteDiscard));
+    resource_ = resource;
+}
+
+GlBuffer::~GlBuffer() {
+    // Failures cannot be reported from a destructor; they are sticky for the next CUDA call.
+    if (mapped_) cudaGraphicsUnmapResources(1, reinterpret_cast<cudaGraphicsResource_t*>(&resource_), nullptr);
+    if (resource_) cudaGraphicsUnregisterResource(as_resource(resource_));
+}
+
+void* GlBuffer::map(Exec exec, std::size_t& bytes) {
+    if (mapped_) throw std::logic_error("GlBuffer::map: the buffer is already mapped");
+    cudaGraphicsResource_t resource = as_resource(resource_);
+    BS_CUDA_CHECK(cudaGraphicsMapResources(1, &resource, stream_of(exec)));
+    mapped_ = true;
+    void* device = nullptr;
+    BS_CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&device, &bytes, resource));
+    return device;
+}
+
+void GlBuffer::unmap(Exec exec) {
+    if (!mapped_) return;
+    cudaGraphicsResource_t resource = as_resource(resource_);
+    mapped_ = false;
+    BS_CUDA_CHECK(cudaGraphicsUnmapResources(1, &resource, stream_of(exec)));
+}
+
+}  // namespace bs::cuda

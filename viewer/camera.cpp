@@ -1,0 +1,73 @@
+#include "viewer/camera.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace bs::view {
+
+void OrbitCamera::set_viewport(int width, int height) {
+    width_ = std::max(width, 1);
+    height_ = std::max(height, 1);
+}
+
+void OrbitCamera::frame(glm::vec3 lo, glm::vec3 hi) {
+    target_ = 0.5f * (lo + hi);
+    radius_ = std::max(0.5f * glm::length(hi - lo), 1e-6f);
+    yaw_ = kDefaultYaw;
+    pitch_ = kDefaultPitch;
+    // The bounding sphere fits the narrower of the two fields of view.
+    float aspect = float(width_) / float(height_);
+    float half_fov = 0.5f * kFieldOfView;
+    float narrower = aspect < 1 ? std::atan(std::tan(half_fov) * aspect) : half_fov;
+    distance_ = 0.95f * radius_ / std::sin(narrower);
+}
+
+void OrbitCamera::orbit(float dx, float dy) {
+    yaw_ -= 0.01f * dx;
+    pitch_ = std::clamp(pitch_ + 0.01f * dy, -kMaxPitch, kMaxPitch);
+}
+
+void OrbitCamera::pan(float dx, float dy) {
+    glm::mat4 v = view();
+    glm::vec3 right(v[0][0], v[1][0], v[2][0]), up(v[0][1], v[1][1], v[2][1]);
+    float scale = world_per_pixel();
+    target_ += scale * (-dx * right + dy * up);
+}
+
+void OrbitCamera::zoom(float steps) {
+    distance_ = std::clamp(distance_ * std::pow(0.9f, steps), 1e-3f * radius_, 1e3f * radius_);
+}
+
+glm::vec3 OrbitCamera::eye() const {
+    glm::vec3 from_target(std::cos(pitch_) * std::sin(yaw_), std::sin(pitch_), std::cos(pitch_) * std::cos(yaw_));
+    return target_ + distance_ * from_target;
+}
+
+glm::mat4 OrbitCamera::view() const { return glm::lookAt(eye(), target_, glm::vec3(0, 1, 0)); }
+
+float OrbitCamera::near_plane() const { return std::max(distance_ - 4 * radius_, 1e-3f * distance_); }
+float OrbitCamera::far_plane() const { return distance_ + 8 * radius_; }
+
+glm::mat4 OrbitCamera::projection() const {
+    return glm::perspective(kFieldOfView, float(width_) / float(height_), near_plane(), far_plane());
+}
+
+float OrbitCamera::world_per_pixel() const { return 2 * distance_ * std::tan(0.5f * kFieldOfView) / float(height_); }
+
+glm::vec3 OrbitCamera::project(glm::vec3 world) const {
+    glm::vec4 clip = view_projection() * glm::vec4(world, 1);
+    glm::vec3 ndc = glm::vec3(clip) / clip.w;
+    return {(ndc.x + 1) * 0.5f * float(width_), (1 - ndc.y) * 0.5f * float(height_), (ndc.z + 1) * 0.5f};
+}
+
+Ray OrbitCamera::ray(glm::vec2 pixel) const {
+    glm::mat4 inverse = glm::inverse(view_projection());
+    glm::vec2 ndc(2 * pixel.x / float(width_) - 1, 1 - 2 * pixel.y / float(height_));
+    glm::vec4 far_point = inverse * glm::vec4(ndc, 1, 1);
+    glm::vec3 origin = eye();
+    return {origin, glm::normalize(glm::vec3(far_point) / far_point.w - origin)};
+}
+
+}  // namespace bs::view

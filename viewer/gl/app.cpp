@@ -1,0 +1,325 @@
+#include "viewer/gl/app.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <stb_image_write.h>
+
+#include "host/errors.hpp"
+#include "viewer/gl/window.hpp"
+
+namespace bs::view::gl {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// Where the frame's points are computed: the CPU, or the GPU writing the renderer's buffer.
+class Deformer {
+public:
+    Deformer(ViewerState& state, Renderer& renderer, BackendChoice choice) : state_(state), renderer_(renderer) {
+        if (choice == BackendChoice::cpu || (choice == BackendChoice::automatic && cuda::device_count() == 0)) return;
+        try {
+            buffer_ = std::make_unique<cuda::GlBuffer>(renderer.position_buffer());
+        } catch (const CudaUnavailable& e) {
+            if (choice == BackendChoice::cuda) throw UnsupportedError(std::string("--backend cuda: ") + e.what());
+        }
+    }
+    bool gpu_available() const { return buffer_ != nullptr; }
+    bool use_gpu = true;
+    const char* backend() const { return on_gpu() ? "CUDA (interop)" : "CPU"; }
+
+    void deform() {
+        if (!on_gpu()) {
+            state_.deform_on_cpu();
+            renderer_.upload_positions(state_.positions());
+            return;
+        }
+        auto start = Clock::now();
+        try {
+            state_.scene().deform_into(state_.method, state_.pose(), *buffer_);
+            cuda::synchronize({});  // for the measured rate only; drawing is ordered by the unmap anyway
+            state_.set_error("");
+        } catch (const std::exception& e) {
+            state_.set_error(e.what());
+        }
+        state_.set_deform_seconds(seconds_since(start));
+    }
+
+private:
+    ViewerState& state_;
+    Renderer& renderer_;
+    std::unique_ptr<cuda::GlBuffer> buffer_;
+
+    // The GPU path has no metaball pass and no drag.
+    bool on_gpu() const { return buffer_ && use_gpu && state_.method != Method::metaball && !state_.drag.moved; }
+};
+
+// Smoothed rates for the panel.
+struct Rates {
+    double frame_seconds = 0, deform_seconds = 0;
+    void add(double frame, double deform) {
+        frame_seconds = frame_seconds == 0 ? frame : 0.9 * frame_seconds + 0.1 * frame;
+        deform_seconds = deform_seconds == 0 ? deform : 0.9 * deform_seconds + 0.1 * deform;
+    }
+};
+
+void method_combo(ViewerState& state) {
+    const Method methods[] = {Method::baseline, Method::lbs, Method::dqs, Method::metaball};
+    if (!ImGui::BeginCombo("method", method_name(state.method))) return;
+    for (Method m : methods) {
+        if (!state.scene().supports(m)) continue;
+        if (ImGui::Selectable(method_name(m), state.method == m)) {
+            state.method = m;
+            state.release_drag();
+        }
+    }
+    ImGui::EndCombo();
+}
+
+void timeline_controls(ViewerState& state, float& speed) {
+    if (state.timeline.duration() <= 0) {
+        ImGui::TextDisabled("no motion");
+        return;
+    }
+    if (ImGui::Button(state.timeline.playing() ? "pause" : "play")) state.timeline.toggle();
+    ImGui::SameLine();
+    bool loop = state.timeline.looping();
+    if (ImGui::Checkbox("loop", &loop)) state.timeline.set_looping(loop);
+    float time = float(state.timeline.time());
+    if (ImGui::SliderFloat("time (s)", &time, 0, float(state.timeline.duration()))) state.timeline.scrub(time);
+    ImGui::SliderFloat("speed", &speed, 0.05f, 4.0f, "%.2fx");
+    ImGui::Text("frame %zu / %zu", state.timeline.frame(), state.timeline.frame_count() - 1);
+}
+
+void pose_controls(ViewerState& state) {
+    const Skeleton& s = state.scene().skeleton();
+    if (ImGui::Button("reset pose")) state.controls.reset();
+    for (std::size_t k = 0; k < s.bone_count(); ++k) {
+        BoneControl& c = state.controls.bones()[k];
+        const int joint = s.bones[k][0];
+        std::string label = "bone " + std::to_string(k) + (s.names.empty() ? "" : " (joint " + s.names[std::size_t(joint)] + ")");
+        ImGui::PushID(int(k));
+        if (ImGui::TreeNode(label.c_str())) {
+            ImGui::SliderFloat("bend", &c.bend_degrees, -170, 170, "%.0f deg");
+            ImGui::SliderFloat("bend direction", &c.direction_degrees, -180, 180, "%.0f deg");
+            ImGui::SliderFloat("twist", &c.twist_degrees, -720, 720, "%.0f deg");
+            ImGui::TreePop();
+        }
+        ImGui::PopID();
+    }
+}
+
+void display_controls(DrawSettings& settings, ViewerState& state) {
+    int colouring = settings.colouring == Colouring::bone ? 0 : 1;
+    ImGui::RadioButton("colour by bone", &colouring, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("by height", &colouring, 1);
+    settings.colouring = colouring == 0 ? Colouring::bone : Colouring::height;
+    int style = int(settings.skeleton);
+    ImGui::Combo("sphere-mesh", &style, "hidden\0translucent\0wireframe\0");
+    settings.skeleton = SkeletonStyle(style);
+    ImGui::SliderFloat("point size", &settings.point_size, 0.2f, 5.0f, "%.2f");
+    ImGui::Checkbox("grid", &settings.grid);
+    if (ImGui::Button("reset camera")) state.reset_camera();
+}
+
+void drag_controls(ViewerState& state) {
+    ImGui::TextWrapped("shift + drag a joint: Bezier propagation along its chain, metaball deformation (seed 001)");
+    ImGui::SliderInt("chain joints", &state.drag_chain, 2, 12);
+    ImGui::Checkbox("keep bone lengths", &state.keep_lengths);
+    if (state.drag.joint >= 0 && ImGui::Button("release drag")) state.release_drag();
+}
+
+void picked_point_info(ViewerState& state) {
+    ImGui::TextWrapped("ctrl + click a point: its baseline (baseline method)");
+    if (state.picked_point < 0) return;
+    ImGui::Text("point %ld", state.picked_point);
+    if (state.method == Method::baseline) {
+        const BaselineCode& c = state.scene().skinner(Method::baseline).baseline()->codes()[std::size_t(state.picked_point)];
+        ImGui::Text("bone %d  phi %.3f  t %.3f  h %.4f  flags 0x%x  rigid %.2f", c.bone, c.phi, c.t, c.h, c.flags, c.rigid_blend);
+    }
+    if (ImGui::Button("clear pick")) state.picked_point = -1;
+}
+
+void panel(ViewerState& state, DrawSettings& settings, Deformer& deformer, const Rates& rates, float& speed) {
+    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+    ImGui::Begin("baseskin");
+    ImGui::Text("%s: %zu points", state.scene().name().c_str(), state.scene().size());
+    ImGui::Text("%.1f frames/s, %.3g deformed points/s", rates.frame_seconds > 0 ? 1 / rates.frame_seconds : 0.0,
+                rates.deform_seconds > 0 ? double(state.scene().size()) / rates.deform_seconds : 0.0);
+    method_combo(state);
+    if (deformer.gpu_available()) ImGui::Checkbox("CUDA backend", &deformer.use_gpu);
+    ImGui::Text("backend: %s", deformer.backend());
+    if (!state.error().empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", state.error().c_str());
+    if (ImGui::CollapsingHeader("motion", ImGuiTreeNodeFlags_DefaultOpen)) timeline_controls(state, speed);
+    if (ImGui::CollapsingHeader("pose")) pose_controls(state);
+    if (ImGui::CollapsingHeader("display", ImGuiTreeNodeFlags_DefaultOpen)) display_controls(settings, state);
+    if (ImGui::CollapsingHeader("drag")) drag_controls(state);
+    if (ImGui::CollapsingHeader("picked point")) picked_point_info(state);
+    ImGui::End();
+}
+
+// World distance covered by `pixels` at the camera's target.
+float pixels_to_world(const OrbitCamera& camera, float pixels) {
+    return pixels * 2 * camera.distance() * std::tan(0.5f * OrbitCamera::kFieldOfView) / float(camera.height());
+}
+
+// Mouse gestures (when the panel does not want the mouse): left drag orbits, right or middle drag pans,
+// the wheel zooms, ctrl + click picks a point, shift + drag drags a joint.
+class Mouse {
+public:
+    void update(GLFWwindow* window, ViewerState& state, Deformer& deformer) {
+        double x, y;
+        glfwGetCursorPos(window, &x, &y);
+        glm::vec2 now{float(x), float(y)};
+        glm::vec2 delta = now - last_;
+        last_ = now;
+        const bool left = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+        const bool right = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
+                           glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS;
+        const bool shift = glfwGetKey(window, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS;
+        const bool ctrl = glfwGetKey(window, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS;
+        const bool pressed = left && !was_left_;
+        was_left_ = left;
+        if (ImGui::GetIO().WantCaptureMouse) {
+            dragging_joint_ = false;
+            return;
+        }
+        Ray ray = state.camera.ray(now);
+        if (pressed && ctrl) {
+            if (!deformer.gpu_available() || !deformer.use_gpu) {
+                state.pick_point(ray, pixels_to_world(state.camera, 6));
+            } else {  // the host has no copy of the GPU's points: compute them once here
+                state.deform_on_cpu();
+                state.pick_point(ray, pixels_to_world(state.camera, 6));
+            }
+        } else if (pressed && shift) {
+            int joint = state.joint_under(ray);
+            dragging_joint_ = joint >= 0;
+            if (dragging_joint_) state.start_drag(joint);
+        } else if (left && dragging_joint_) {
+            if (delta != glm::vec2(0)) state.move_drag(ray);
+        } else if (left && !ctrl && !shift) {
+            state.camera.orbit(delta.x, delta.y);
+        } else if (right) {
+            state.camera.pan(delta.x, delta.y);
+        }
+        if (!left) dragging_joint_ = false;
+    }
+
+private:
+    glm::vec2 last_{0.0f};
+    bool was_left_ = false, dragging_joint_ = false;
+};
+
+float& scroll_steps() {
+    static float steps = 0;
+    return steps;
+}
+
+void on_scroll(GLFWwindow*, double, double dy) { scroll_steps() += float(dy); }
+
+void on_key(GLFWwindow* window, int key, int, int action, int) {
+    if (action != GLFW_PRESS || ImGui::GetIO().WantCaptureKeyboard) return;
+    auto* state = static_cast<ViewerState*>(glfwGetWindowUserPointer(window));
+    if (key == GLFW_KEY_SPACE) state->timeline.toggle();
+    if (key == GLFW_KEY_R) state->reset_camera();
+    if (key == GLFW_KEY_ESCAPE) state->release_drag();
+}
+
+// Builds the starting method's skinner (the baseline method encodes every point) before frames are timed.
+double encode(ViewerState& state) {
+    auto start = Clock::now();
+    state.scene().skinner(state.method);
+    return seconds_since(start);
+}
+
+}  // namespace
+
+void run_window(ViewerState& state, const DrawSettings& initial, BackendChoice backend) {
+    Window window(1280, 800, "baseskin-view: " + state.scene().name(), true);
+    encode(state);
+    Renderer renderer(state.scene());
+    Deformer deformer(state, renderer, backend);
+    DrawSettings settings = initial;
+    glfwSetWindowUserPointer(window.handle(), &state);
+    glfwSetScrollCallback(window.handle(), on_scroll);
+    glfwSetKeyCallback(window.handle(), on_key);
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui_ImplGlfw_InitForOpenGL(window.handle(), true);  // chains the callbacks above
+    ImGui_ImplOpenGL3_Init("#version 330");
+    glfwSwapInterval(1);
+    state.timeline.play();
+    Mouse mouse;
+    Rates rates;
+    float speed = 1;
+    auto last = Clock::now();
+    while (!glfwWindowShouldClose(window.handle())) {
+        glfwPollEvents();
+        double frame_seconds = seconds_since(last);
+        last = Clock::now();
+        int width, height;
+        glfwGetFramebufferSize(window.handle(), &width, &height);
+        state.camera.set_viewport(width, height);
+        state.timeline.advance(frame_seconds, speed);
+        state.camera.zoom(std::exchange(scroll_steps(), 0.0f));
+        mouse.update(window.handle(), state, deformer);
+        deformer.deform();
+        rates.add(frame_seconds, state.last_deform_seconds());
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        ImGui::NewFrame();
+        panel(state, settings, deformer, rates, speed);
+        ImGui::Render();
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        renderer.draw(state.camera, settings, state.overlay());
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        glfwSwapBuffers(window.handle());
+    }
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+}
+
+void render_headless(ViewerState& state, const DrawSettings& settings, BackendChoice backend, const Headless& options) {
+    Window window(options.width, options.height, "baseskin-view (headless)", false);
+    const double encode_seconds = encode(state);
+    Renderer renderer(state.scene());
+    Deformer deformer(state, renderer, backend);
+    OffscreenTarget target(options.width, options.height);
+    state.camera.set_viewport(options.width, options.height);
+    const double frame_step = state.scene().motion() ? 1 / state.scene().motion()->fps() : 0;
+    if (options.play) state.timeline.play();
+    double deform_seconds = 0;
+    auto start = Clock::now();
+    for (int f = 0; f < options.frames; ++f) {
+        if (f > 0) state.timeline.advance(frame_step);
+        deformer.deform();
+        if (!state.error().empty()) throw UnsupportedError("frame " + std::to_string(f) + ": " + state.error());
+        deform_seconds += state.last_deform_seconds();
+        target.bind();
+        renderer.draw(state.camera, settings, state.overlay());
+        glFinish();
+    }
+    const double total = seconds_since(start);
+    std::vector<unsigned char> rgb = target.read_rgb();
+    if (!stbi_write_png(options.png.c_str(), options.width, options.height, 3, rgb.data(), options.width * 3))
+        throw IoError(options.png + ": cannot write the PNG");
+    std::printf("baseskin-view: %s, %zu points, %s on %s, %s\n", state.scene().name().c_str(), state.scene().size(),
+                method_name(state.method), deformer.backend(), window.renderer_name().c_str());
+    std::printf("encoded in %.2f s; wrote %s (%d x %d) after %d frame%s: %.1f frames/s, %.3g deformed points/s\n",
+                encode_seconds, options.png.c_str(), options.width, options.height, options.frames,
+                options.frames == 1 ? "" : "s", options.frames / total, double(state.scene().size()) * options.frames / deform_seconds);
+}
+
+}  // namespace bs::view::gl

@@ -1,0 +1,29 @@
+// The viewer's two modes on one ViewerState: an interactive window (GLFW + Dear ImGui panel) and headless
+// rendering into a PNG. Deformation goes straight into the renderer's buffer through CUDA–GL interop when
+// the CUDA backend is chosen and usable, and is uploaded from the CPU otherwise; both are drawn alike.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "viewer/gl/renderer.hpp"
+#include "viewer/viewer_state.hpp"
+
+namespace bs::view::gl {
+
+enum class BackendChoice { automatic, cpu, cuda };
+
+struct Headless {
+    std::string png;
+    int width = 1280, height = 720;
+    int frames = 1;     // rendered (each deformed and drawn); the last is saved
+    bool play = false;  // advance the motion by one frame of its own per rendered frame
+};
+
+// Interactive: returns when the window is closed.
+void run_window(ViewerState& state, const DrawSettings& settings, BackendChoice backend);
+// Headless: renders and writes the PNG; a deformation error (a pose the method refuses) is reported as
+// an UnsupportedError rather than saving stale points. Prints what it did and the measured rates.
+void render_headless(ViewerState& state, const DrawSettings& settings, BackendChoice backend, const Headless& options);
+
+}  // namespace bs::view::gl

@@ -1,0 +1,130 @@
+// baseskin-view: see, pose and play a skinned point set (README "Viewer"). Opens the built-in demo, or
+// --skeleton S --points P [--motion M]; --screenshot renders headless into a PNG instead of opening a
+// window. Exit codes as the CLI's: 0 success · 1 bad command line · 2 invalid input · 3 file I/O ·
+// 4 unsupported (no display, no OpenGL 3.3, a pose the method refuses, no CUDA for --backend cuda) ·
+// 5 internal error.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "host/errors.hpp"
+#include "viewer/gl/app.hpp"
+
+namespace {
+
+enum ExitCode { kOk = 0, kUsage = 1, kInput = 2, kIo = 3, kUnsupported = 4, kInternal = 5 };
+
+struct Options {
+    bs::view::SceneSource source;
+    std::string method, backend = "auto", colour = "bone", sphere_mesh = "hidden", pose, size = "1280x720";
+    std::string screenshot;
+    int frames = 1;
+    bool play = false;
+    long pick = -1;
+    float point_size = 1;
+};
+
+void add_options(CLI::App& app, Options& o) {
+    auto* skeleton = app.add_option("--skeleton", o.source.skeleton, "skeleton JSON file (default: the built-in demo)")
+                         ->check(CLI::ExistingFile);
+    auto* points = app.add_option("--points", o.source.points, "points PLY file")->check(CLI::ExistingFile);
+    skeleton->needs(points);
+    points->needs(skeleton);
+    app.add_option("--motion", o.source.motion, "motion JSON file")->check(CLI::ExistingFile)->needs(skeleton);
+    app.add_option("--demo-points", o.source.demo_points, "points of the built-in demo")
+        ->check(CLI::Range(std::size_t(1), std::size_t(20000000)))
+        ->capture_default_str();
+    app.add_option("--method", o.method, "skinning method (default: baseline where the skeleton is a chain, else dqs)")
+        ->check(CLI::IsMember({"baseline", "lbs", "dqs", "metaball"}));
+    app.add_option("--backend", o.backend, "where points are deformed (auto: the GPU through interop where usable)")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+        ->capture_default_str();
+    app.add_option("--colour", o.colour, "colour points by bone or by height over the posed sphere-mesh")
+        ->check(CLI::IsMember({"bone", "height"}))
+        ->capture_default_str();
+    app.add_option("--sphere-mesh", o.sphere_mesh, "draw the posed sphere-mesh")
+        ->check(CLI::IsMember({"hidden", "translucent", "wireframe"}))
+        ->capture_default_str();
+    app.add_option("--point-size", o.point_size, "splat size factor")->check(CLI::Range(0.05f, 20.0f))->capture_default_str();
+    app.add_option("--pick-point", o.pick, "show this point's baseline (baseline method)")->check(CLI::NonNegativeNumber);
+    app.add_option("--pose", o.pose, "pose JSON file (replaces the motion)")->check(CLI::ExistingFile);
+    app.add_option("--screenshot", o.screenshot, "render headless into this PNG and exit");
+    app.add_option("--frames", o.frames, "headless: frames rendered, the last saved")->check(CLI::Range(1, 100000))->capture_default_str();
+    app.add_flag("--play", o.play, "headless: play the motion, one of its frames per rendered frame");
+    app.add_option("--size", o.size, "headless: image size WIDTHxHEIGHT")->capture_default_str();
+}
+
+std::pair<int, int> parse_size(const std::string& text) {
+    int width = 0, height = 0;
+    char x = 0, extra = 0;
+    if (std::sscanf(text.c_str(), "%d%c%d%c", &width, &x, &height, &extra) != 3 || x != 'x' || width < 16 || height < 16 ||
+        width > 8192 || height > 8192)
+        throw CLI::ValidationError("--size", "expected WIDTHxHEIGHT, each in [16, 8192], got \"" + text + "\"");
+    return {width, height};
+}
+
+int run(const Options& o) {
+    bs::view::Scene scene(o.source);
+    bs::view::ViewerState state(scene);
+    if (!o.method.empty()) {
+        bs::Method method = bs::parse_method(o.method);
+        if (!scene.supports(method)) throw bs::UnsupportedError(o.method + " skinning needs a chain skeleton");
+        state.method = method;
+    }
+    if (!o.pose.empty()) state.fixed_pose = bs::load_pose(o.pose, scene.skeleton());
+    if (o.pick >= 0) {
+        if (std::size_t(o.pick) >= scene.size())
+            throw bs::InputError("--pick-point " + std::to_string(o.pick) + ": the body has " + std::to_string(scene.size()) + " points");
+        state.picked_point = o.pick;
+    }
+    bs::view::gl::DrawSettings settings;
+    settings.colouring = o.colour == "bone" ? bs::view::gl::Colouring::bone : bs::view::gl::Colouring::height;
+    settings.skeleton = o.sphere_mesh == "hidden"        ? bs::view::gl::SkeletonStyle::hidden
+                        : o.sphere_mesh == "translucent" ? bs::view::gl::SkeletonStyle::translucent
+                                                         : bs::view::gl::SkeletonStyle::wireframe;
+    settings.point_size = o.point_size;
+    auto backend = o.backend == "cpu"    ? bs::view::gl::BackendChoice::cpu
+                   : o.backend == "cuda" ? bs::view::gl::BackendChoice::cuda
+                                         : bs::view::gl::BackendChoice::automatic;
+    if (o.screenshot.empty()) {
+        bs::view::gl::run_window(state, settings, backend);
+        return kOk;
+    }
+    bs::view::gl::Headless headless;
+    headless.png = o.screenshot;
+    std::tie(headless.width, headless.height) = parse_size(o.size);
+    headless.frames = o.frames;
+    headless.play = o.play;
+    bs::view::gl::render_headless(state, settings, backend, headless);
+    return kOk;
+}
+
+int report(const char* kind, const std::exception& e, int code) {
+    std::fprintf(stderr, "baseskin-view: %s: %s\n", kind, e.what());
+    return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"baseskin-view: see, pose and play a skinned point set (the built-in demo by default)"};
+    Options options;
+    add_options(app, options);
+    try {
+        app.parse(argc, argv);
+        parse_size(options.size);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e) == 0 ? kOk : kUsage;
+    }
+    try {
+        return run(options);
+    } catch (const bs::InputError& e) {
+        return report("invalid input", e, kInput);
+    } catch (const bs::IoError& e) {
+        return report("I/O error", e, kIo);
+    } catch (const bs::UnsupportedError& e) {
+        return report("unsupported", e, kUnsupported);
+    } catch (const std::exception& e) {
+        return report("internal error", e, kInternal);
+    }
+}

@@ -1,0 +1,32 @@
+#include "viewer/pose_controls.hpp"
+
+#include <cmath>
+
+namespace bs::view {
+
+namespace {
+constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180.0;
+}
+
+bool PoseControls::at_rest() const {
+    for (const BoneControl& c : bones_)
+        if (c.bend_degrees != 0 || c.twist_degrees != 0) return false;
+    return true;
+}
+
+Pose PoseControls::apply(const Pose& base) const {
+    Pose pose = base;
+    for (std::size_t k = 0; k < bones_.size(); ++k) {
+        const BoneControl& c = bones_[k];
+        Vec3<double> axis = skeleton_->rest_axis(int(k));
+        Vec3<double> first = any_orthogonal(axis), second = cross(axis, first);
+        double direction = c.direction_degrees * kRadiansPerDegree;
+        Vec3<double> bend_axis = std::cos(direction) * first + std::sin(direction) * second;
+        JointRotation<double>& joint = pose.joints[k];
+        joint.swing = axis_angle(bend_axis, c.bend_degrees * kRadiansPerDegree) * joint.swing;
+        joint.twist_radians += c.twist_degrees * kRadiansPerDegree;
+    }
+    return pose;
+}
+
+}  // namespace bs::view

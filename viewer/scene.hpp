@@ -1,0 +1,88 @@
+// What the viewer shows, without OpenGL: a body (skeleton, rest points, each point's bone for colouring),
+// its motion, and one skinner per method built on first use (encoding the baseline method takes a few
+// seconds for a million points). The demo is the CLI's built-in chain and point set
+// (host/demo_body.hpp) with its bend-and-twist motion played forth and back.
+//
+// Deformation runs on the CPU into a host array, or on the GPU into an OpenGL buffer through interop
+// (GpuSkinner, built on first use; CudaUnavailable where there is none). A joint drag (seed 001 §1.2–1.3) moves a chain of
+// joints by Bézier propagation and deforms the points by metaballs, as `baseskin drag` does.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/baseline_trace.hpp"
+#include "host/bezier_chain.hpp"
+#include "host/gpu_skinner.hpp"
+#include "host/skinner.hpp"
+
+namespace bs::view {
+
+struct SceneSource {
+    std::string skeleton, points, motion;  // files; an empty skeleton means the built-in demo
+    std::size_t demo_points = 200000;
+};
+
+// Joint positions after a drag, and the chain that moved (sphere indices, held end first).
+struct DragResult {
+    std::vector<Vec3<double>> centres;
+    std::vector<int> chain;
+};
+
+class Scene {
+public:
+    // Loads or makes the body; errors as the CLI reports them (InputError, IoError).
+    explicit Scene(const SceneSource& source);
+    Scene(const Scene&) = delete;
+    Scene& operator=(const Scene&) = delete;
+
+    const std::string& name() const { return name_; }
+    const Skeleton& skeleton() const { return skeleton_; }
+    std::size_t size() const { return rest_.size(); }
+    const std::vector<Vec3<double>>& rest() const { return rest_; }
+    const std::vector<std::uint32_t>& point_bones() const { return point_bones_; }  // most-weighted bone
+    const Motion* motion() const { return motion_ ? &*motion_ : nullptr; }
+
+    // Box around the spheres and the points at rest (min, max).
+    std::array<Vec3<double>, 2> rest_bounds() const;
+
+    // Every method takes any skeleton but baseline, which takes chains (skeleton.hpp's rules).
+    bool supports(Method method) const { return method != Method::baseline || is_chain_; }
+    const Skinner& skinner(Method method);
+
+    // One frame on the CPU, into `out` (resized). Errors of the method pass through (a pose the baseline
+    // method refuses is an UnsupportedError).
+    void deform(Method method, const Pose& pose, std::vector<Vec3<float>>& out, int threads = 0);
+    // The same frame on the GPU, written into an OpenGL buffer of size() packed xyz points through
+    // interop (deform_into_gl_buffer), asynchronous on `exec`. CudaUnavailable where there is no GPU;
+    // UnsupportedError for the metaball method (no GPU host path).
+    void deform_into(Method method, const Pose& pose, cuda::GlBuffer& buffer, cuda::Exec exec = {});
+
+    // Drags sphere `joint` to `target` along `chain_length` joints (clamped to what the joint's chain
+    // allows) and deforms the points by metaballs into `out`. InputError for a joint that cannot be dragged.
+    DragResult drag(int joint, Vec3<double> target, int chain_length, bool keep_lengths, std::vector<Vec3<float>>& out,
+                    int threads = 0);
+
+    // Trace of point `index` under the baseline method (null trace when the method is not supported).
+    std::optional<BaselineTrace> trace(std::size_t index, const Pose& pose);
+
+private:
+    std::string name_;
+    Skeleton skeleton_;
+    bool is_chain_ = false;
+    std::vector<Vec3<double>> rest_;
+    std::vector<Influences> influences_;
+    std::vector<std::uint32_t> point_bones_;
+    std::optional<Motion> motion_;
+    std::map<Method, std::unique_ptr<Skinner>> skinners_;
+    std::map<Method, std::unique_ptr<GpuSkinner>> gpu_skinners_;
+};
+
+// The demo's motion: the chain bent 0 → 135° and twisted 0 → 180° and back, over 4 s at 30 frames/s.
+Motion demo_motion(const Skeleton& skeleton);
+
+}  // namespace bs::view

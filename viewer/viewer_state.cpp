@@ -1,0 +1,92 @@
+#include "viewer/viewer_state.hpp"
+
+#include <chrono>
+
+#include "host/errors.hpp"
+#include "host/metaball_skinner.hpp"
+
+namespace bs::view {
+
+namespace {
+glm::vec3 to_glm(Vec3<double> v) { return {float(v.x), float(v.y), float(v.z)}; }
+}  // namespace
+
+ViewerState::ViewerState(Scene& s)
+    : controls(s.skeleton()), method(s.supports(Method::baseline) ? Method::baseline : Method::dqs), scene_(s) {
+    if (const Motion* m = s.motion()) timeline = Timeline(m->duration_seconds(), m->fps());
+    positions_.reserve(s.size());
+    for (const Vec3<double>& p : s.rest()) positions_.push_back(Vec3<float>(p));
+    reset_camera();
+}
+
+Pose ViewerState::pose() const {
+    Pose base = fixed_pose ? *fixed_pose : scene_.motion() ? scene_.motion()->sample(timeline.time()) : Pose::rest(scene_.skeleton());
+    return controls.apply(base);
+}
+
+void ViewerState::reset_camera() {
+    std::array<Vec3<double>, 2> box = scene_.rest_bounds();
+    camera.frame(to_glm(box[0]), to_glm(box[1]));
+}
+
+void ViewerState::deform_on_cpu() {
+    using Clock = std::chrono::steady_clock;
+    auto start = Clock::now();
+    try {
+        if (drag.moved) {
+            drag.result = scene_.drag(drag.joint, Vec3<double>{drag.target.x, drag.target.y, drag.target.z}, drag_chain,
+                                      keep_lengths, positions_, threads);
+        } else {
+            scene_.deform(method, pose(), positions_, threads);
+        }
+        error_.clear();
+    } catch (const std::exception& e) {  // InputError, UnsupportedError: a pose or drag the method refuses
+        error_ = e.what();
+    }
+    deform_seconds_ = std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::vector<PickSphere> ViewerState::posed_spheres() const {
+    const Skeleton& s = scene_.skeleton();
+    const bool dragged = drag.moved && drag.result.centres.size() == s.spheres.size();
+    std::vector<Vec3<double>> centres = dragged ? drag.result.centres : posed_centres(s, pose());
+    std::vector<PickSphere> spheres;
+    for (std::size_t j = 0; j < centres.size(); ++j) spheres.push_back({to_glm(centres[j]), float(s.spheres[j].radius)});
+    return spheres;
+}
+
+Overlay ViewerState::overlay() {
+    Overlay o;
+    o.spheres = posed_spheres();
+    o.bones = scene_.skeleton().bones;
+    o.highlighted_sphere = drag.joint;
+    if (picked_point >= 0 && !drag.moved && method == Method::baseline) {
+        try {
+            o.trace = scene_.trace(std::size_t(picked_point), pose());
+        } catch (const std::exception& e) {
+            error_ = e.what();
+        }
+    }
+    return o;
+}
+
+void ViewerState::pick_point(const Ray& ray, float tolerance) {
+    picked_point = view::pick_point(ray, &positions_.data()->x, positions_.size(), tolerance);
+}
+
+int ViewerState::joint_under(const Ray& ray) const { return pick_sphere(ray, posed_spheres()); }
+
+void ViewerState::start_drag(int joint) {
+    drag = {};
+    drag.joint = joint;
+    drag.target = to_glm(scene_.skeleton().spheres.at(std::size_t(joint)).centre);
+    method = Method::metaball;
+}
+
+void ViewerState::move_drag(const Ray& ray) {
+    if (drag.joint < 0) return;
+    drag.target = drag_target(ray, drag.target, glm::normalize(camera.eye() - camera.target()));
+    drag.moved = true;
+}
+
+}  // namespace bs::view

@@ -1,0 +1,86 @@
+// The viewer's state and frame logic, without OpenGL: which body, camera, timeline, method, pose
+// controls, picked point and dragged joint; the pose they give; the frame's deformation on the CPU and
+// what is drawn over the points. The window (viewer/main.cpp) feeds it input and draws what it holds;
+// the GPU path deforms straight into the renderer's buffer instead of deform_on_cpu (viewer/gl/).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "viewer/camera.hpp"
+#include "viewer/picking.hpp"
+#include "viewer/pose_controls.hpp"
+#include "viewer/scene.hpp"
+#include "viewer/timeline.hpp"
+
+namespace bs::view {
+
+// What is drawn over the points in one frame.
+struct Overlay {
+    std::vector<PickSphere> spheres;        // posed joint spheres
+    std::vector<std::array<int, 2>> bones;  // sphere pairs
+    std::optional<BaselineTrace> trace;     // the picked point's baseline (baseline method)
+    int highlighted_sphere = -1;            // the dragged joint
+};
+
+// The joint being dragged (seed 001 §1.2–1.3: Bézier propagation and metaballs). A drag starts from the
+// rest skeleton, as `baseskin drag` does.
+struct JointDrag {
+    int joint = -1;           // -1: no drag
+    glm::vec3 target{0.0f};   // where the joint is pulled
+    bool moved = false;       // the points follow the drag (not the pose) once it has moved
+    DragResult result;        // joints where the last drag left them
+};
+
+class ViewerState {
+public:
+    explicit ViewerState(Scene& scene);
+
+    Scene& scene() { return scene_; }
+    OrbitCamera camera;
+    Timeline timeline;
+    PoseControls controls;
+    Method method;
+    std::optional<Pose> fixed_pose;  // replaces the motion's pose (--pose)
+    long picked_point = -1;
+    JointDrag drag;
+    int drag_chain = 3;  // joints a drag moves, the held end included
+    bool keep_lengths = false;
+    int threads = 0;
+
+    // The fixed pose, else the motion at the timeline's time, else the rest pose; controls added.
+    Pose pose() const;
+    void reset_camera();
+
+    // The frame's points on the CPU (a metaball drag in progress, else the method under pose()). On an
+    // error of the method (a pose it refuses) the points stay as they were and error() says why.
+    void deform_on_cpu();
+    const std::vector<Vec3<float>>& positions() const { return positions_; }
+    const std::string& error() const { return error_; }
+    void set_error(std::string message) { error_ = std::move(message); }
+    double last_deform_seconds() const { return deform_seconds_; }
+    void set_deform_seconds(double seconds) { deform_seconds_ = seconds; }
+
+    Overlay overlay();
+
+    // Gestures: the point nearest the eye within `tolerance` of the ray (in the current positions), or none;
+    // the joint sphere under the ray. A drag starts on a joint (the method switches to metaball) and moves it
+    // to where the ray meets the plane through its target facing the camera; release_drag() goes back to
+    // the pose.
+    void pick_point(const Ray& ray, float tolerance);
+    int joint_under(const Ray& ray) const;
+    void start_drag(int joint);
+    void move_drag(const Ray& ray);
+    void release_drag() { drag = {}; }
+
+private:
+    Scene& scene_;
+    std::vector<Vec3<float>> positions_;
+    std::string error_;
+    double deform_seconds_ = 0;
+
+    std::vector<PickSphere> posed_spheres() const;
+};
+
+}  // namespace bs::view
