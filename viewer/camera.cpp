@@ -63,11 +63,12 @@ glm::vec3 OrbitCamera::project(glm::vec3 world) const {
 }
 
 Ray OrbitCamera::ray(glm::vec2 pixel) const {
-    glm::mat4 inverse = glm::inverse(view_projection());
+    // From the camera's basis rather than the inverse projection: exact in float whatever the clip planes.
+    glm::mat4 v = view();
+    glm::vec3 right(v[0][0], v[1][0], v[2][0]), up(v[0][1], v[1][1], v[2][1]), back(v[0][2], v[1][2], v[2][2]);
+    float half_height = std::tan(0.5f * kFieldOfView), half_width = half_height * float(width_) / float(height_);
     glm::vec2 ndc(2 * pixel.x / float(width_) - 1, 1 - 2 * pixel.y / float(height_));
-    glm::vec4 far_point = inverse * glm::vec4(ndc, 1, 1);
-    glm::vec3 origin = eye();
-    return {origin, glm::normalize(glm::vec3(far_point) / far_point.w - origin)};
+    return {eye(), glm::normalize(-back + ndc.x * half_width * right + ndc.y * half_height * up)};
 }
 
 }  // namespace bs::view

@@ -1,0 +1,115 @@
+// The orbit camera (viewer/camera.hpp): framing, projection and rays agree, and each gesture does what it
+// promises.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "viewer/camera.hpp"
+
+namespace bs::view {
+namespace {
+
+OrbitCamera framed(glm::vec3 lo, glm::vec3 hi, int width = 640, int height = 360) {
+    OrbitCamera camera;
+    camera.set_viewport(width, height);
+    camera.frame(lo, hi);
+    return camera;
+}
+
+TEST(ViewerCamera, FrameShowsEveryCornerOfTheBox) {
+    for (auto [w, h] : {std::pair{640, 360}, std::pair{300, 800}}) {
+        glm::vec3 lo(-1, -2, -0.5f), hi(11, 1, 0.5f);
+        OrbitCamera camera = framed(lo, hi, w, h);
+        for (int corner = 0; corner < 8; ++corner) {
+            glm::vec3 p(corner & 1 ? hi.x : lo.x, corner & 2 ? hi.y : lo.y, corner & 4 ? hi.z : lo.z);
+            glm::vec3 pixel = camera.project(p);
+            EXPECT_GE(pixel.x, 0) << corner;
+            EXPECT_LE(pixel.x, w) << corner;
+            EXPECT_GE(pixel.y, 0) << corner;
+            EXPECT_LE(pixel.y, h) << corner;
+            EXPECT_GT(pixel.z, 0) << "in front of the near plane";
+            EXPECT_LT(pixel.z, 1) << "before the far plane";
+        }
+        glm::vec3 centre = camera.project(0.5f * (lo + hi));
+        EXPECT_NEAR(centre.x, w / 2.0f, 1e-3f * w);
+        EXPECT_NEAR(centre.y, h / 2.0f, 1e-3f * h);
+    }
+}
+
+TEST(ViewerCamera, RayThroughAPixelProjectsBackOnIt) {
+    OrbitCamera camera = framed({0, 0, 0}, {4, 2, 1});
+    camera.orbit(37, -12);
+    for (glm::vec2 pixel : {glm::vec2(0, 0), glm::vec2(320, 180), glm::vec2(611.5f, 20), glm::vec2(15, 350)}) {
+        Ray ray = camera.ray(pixel);
+        EXPECT_NEAR(glm::length(ray.direction), 1, 1e-5f);
+        EXPECT_NEAR(glm::distance(ray.origin, camera.eye()), 0, 1e-5f);
+        glm::vec3 back = camera.project(ray.origin + camera.distance() * ray.direction);
+        EXPECT_NEAR(back.x, pixel.x, 0.01f);
+        EXPECT_NEAR(back.y, pixel.y, 0.01f);
+    }
+}
+
+TEST(ViewerCamera, OrbitTurnsAboutTheTargetAtTheSameDistance) {
+    OrbitCamera camera = framed({-1, -1, -1}, {1, 1, 1});
+    const glm::vec3 target = camera.target();
+    const float distance = camera.distance();
+    const glm::vec3 eye = camera.eye();
+    camera.orbit(50, 20);
+    EXPECT_NEAR(glm::distance(camera.eye(), target), distance, 1e-4f * distance);
+    EXPECT_GT(glm::distance(camera.eye(), eye), 0.1f * distance);
+    EXPECT_EQ(camera.target(), target);
+}
+
+TEST(ViewerCamera, PitchStopsShortOfThePoles) {
+    OrbitCamera camera = framed({-1, -1, -1}, {1, 1, 1});
+    camera.orbit(0, 1e6f);
+    EXPECT_FLOAT_EQ(camera.pitch(), OrbitCamera::kMaxPitch);
+    camera.orbit(0, -1e6f);
+    EXPECT_FLOAT_EQ(camera.pitch(), -OrbitCamera::kMaxPitch);
+    EXPECT_TRUE(std::isfinite(camera.view()[0][0]));
+}
+
+TEST(ViewerCamera, PanMovesTheTargetWithTheCursor) {
+    OrbitCamera camera = framed({0, 0, 0}, {10, 2, 2});
+    const glm::vec3 old_target = camera.target();
+    camera.pan(40, -25);
+    // The old target point moved on screen by the cursor's motion, and the view direction is unchanged.
+    glm::vec3 pixel = camera.project(old_target);
+    EXPECT_NEAR(pixel.x, 320 + 40, 0.05f);
+    EXPECT_NEAR(pixel.y, 180 - 25, 0.05f);
+}
+
+TEST(ViewerCamera, ZoomScalesTheDistanceWithinItsRange) {
+    OrbitCamera camera = framed({0, 0, 0}, {2, 2, 2});
+    const float distance = camera.distance();
+    camera.zoom(1);
+    EXPECT_NEAR(camera.distance(), 0.9f * distance, 1e-5f * distance);
+    camera.zoom(-2);
+    EXPECT_NEAR(camera.distance(), distance / 0.9f, 1e-4f * distance);
+    camera.zoom(1e4f);
+    EXPECT_GT(camera.distance(), 0);
+    EXPECT_TRUE(std::isfinite(camera.projection()[0][0]));
+}
+
+TEST(ViewerCamera, ResetRestoresTheDefaultView) {
+    OrbitCamera camera = framed({0, 0, 0}, {2, 2, 2});
+    const glm::vec3 eye = camera.eye();
+    camera.orbit(100, 30);
+    camera.pan(10, 10);
+    camera.zoom(3);
+    camera.frame({0, 0, 0}, {2, 2, 2});
+    EXPECT_NEAR(glm::distance(camera.eye(), eye), 0, 1e-4f);
+}
+
+TEST(ViewerCamera, DegenerateViewportAndBoxStayFinite) {
+    OrbitCamera camera;
+    camera.set_viewport(0, -3);
+    camera.frame({1, 1, 1}, {1, 1, 1});
+    EXPECT_EQ(camera.width(), 1);
+    EXPECT_EQ(camera.height(), 1);
+    glm::vec3 p = camera.project({1, 1, 1});
+    EXPECT_TRUE(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z));
+}
+
+}  // namespace
+}  // namespace bs::view

@@ -1,0 +1,145 @@
+// The viewer's frame logic without a window (viewer/viewer_state.hpp, viewer/scene.hpp) on a small demo.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "host/demo_body.hpp"
+#include "viewer/viewer_state.hpp"
+
+namespace bs::view {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+class ViewerStateTest : public ::testing::Test {
+protected:
+    Scene scene{SceneSource{"", "", "", 3000}};
+    ViewerState state{scene};
+    double diagonal() const {
+        auto box = scene.rest_bounds();
+        return norm(box[1] - box[0]);
+    }
+};
+
+TEST_F(ViewerStateTest, StartsWithTheBaselineMethodAtRest) {
+    EXPECT_EQ(state.method, Method::baseline);
+    state.deform_on_cpu();
+    EXPECT_TRUE(state.error().empty()) << state.error();
+    ASSERT_EQ(state.positions().size(), scene.size());
+    for (std::size_t i = 0; i < scene.size(); ++i)
+        ASSERT_LE(norm(Vec3<double>(state.positions()[i]) - scene.rest()[i]), 1e-5 * diagonal()) << i;
+}
+
+TEST_F(ViewerStateTest, ThePoseFollowsTheTimeline) {
+    ASSERT_NE(scene.motion(), nullptr);
+    state.timeline.scrub(1.0);
+    Pose expected = scene.motion()->sample(1.0);
+    Pose pose = state.pose();
+    EXPECT_NEAR(std::fabs(dot(pose.joints[1].swing, expected.joints[1].swing)), 1, 1e-12);
+    EXPECT_GT(max_joint_bend(scene.skeleton(), pose), 0.1);
+    state.fixed_pose = Pose::rest(scene.skeleton());
+    EXPECT_NEAR(max_joint_bend(scene.skeleton(), state.pose()), 0, 1e-12) << "a fixed pose replaces the motion";
+}
+
+TEST_F(ViewerStateTest, ARefusedPoseKeepsThePointsAndSaysWhy) {
+    state.deform_on_cpu();
+    const std::vector<Vec3<float>> before = state.positions();
+    Pose folded = Pose::rest(scene.skeleton());
+    folded.joints[1].swing = axis_angle(Vec3<double>{0, 0, 1}, 178 * kPi / 180);
+    state.fixed_pose = folded;
+    state.deform_on_cpu();
+    EXPECT_FALSE(state.error().empty());
+    EXPECT_EQ(state.positions().size(), before.size());
+    for (std::size_t i = 0; i < before.size(); ++i) ASSERT_EQ(state.positions()[i].x, before[i].x) << i;
+    state.fixed_pose.reset();
+    state.deform_on_cpu();
+    EXPECT_TRUE(state.error().empty()) << "the next good pose clears the error";
+}
+
+TEST_F(ViewerStateTest, EveryMethodDeformsTheBentDemoWithoutNaN) {
+    state.fixed_pose = demo_pose(scene.skeleton(), 0.8);
+    for (Method m : {Method::lbs, Method::dqs, Method::baseline, Method::metaball}) {
+        state.method = m;
+        state.deform_on_cpu();
+        EXPECT_TRUE(state.error().empty()) << method_name(m) << ": " << state.error();
+        for (const Vec3<float>& p : state.positions()) ASSERT_TRUE(std::isfinite(p.x + p.y + p.z)) << method_name(m);
+    }
+}
+
+TEST_F(ViewerStateTest, PickingFindsThePointUnderTheCursor) {
+    state.deform_on_cpu();
+    int found = 0;
+    for (std::size_t i = 0; i < scene.size(); i += 97) {
+        glm::vec3 p(state.positions()[i].x, state.positions()[i].y, state.positions()[i].z);
+        glm::vec3 pixel = state.camera.project(p);
+        Ray ray = state.camera.ray({pixel.x, pixel.y});
+        state.pick_point(ray, 0.05f);
+        ASSERT_GE(state.picked_point, 0);
+        const Vec3<float>& q = state.positions()[std::size_t(state.picked_point)];
+        glm::vec3 picked(q.x, q.y, q.z);
+        // The pick is within the tolerance of the ray and no farther from the eye than the aimed point.
+        float along = glm::dot(picked - ray.origin, ray.direction);
+        EXPECT_LE(glm::length(picked - ray.origin - along * ray.direction), 0.05f + 1e-4f);
+        EXPECT_LE(along, glm::dot(p - ray.origin, ray.direction) + 1e-4f);
+        found += state.picked_point == long(i);
+    }
+    EXPECT_GT(found, 5) << "points facing the camera are picked themselves";
+}
+
+TEST_F(ViewerStateTest, TheOverlayTracesThePickedPointsBaseline) {
+    state.fixed_pose = demo_pose(scene.skeleton(), 0.6);
+    state.deform_on_cpu();
+    std::size_t index = 1234;
+    while (scene.skinner(Method::baseline).baseline()->codes()[index].rigid_blend != 0) ++index;
+    state.picked_point = long(index);
+    Overlay overlay = state.overlay();
+    ASSERT_TRUE(overlay.trace.has_value());
+    EXPECT_GE(overlay.trace->section.size(), 2u);
+    // The trace uses the direct construction, the frame the tables: they agree to the tables' tolerance.
+    EXPECT_LE(norm(overlay.trace->point - Vec3<double>(state.positions()[index])), 1e-3 * diagonal());
+    EXPECT_EQ(overlay.spheres.size(), scene.skeleton().spheres.size());
+    state.method = Method::lbs;
+    EXPECT_FALSE(state.overlay().trace.has_value()) << "baselines belong to the baseline method";
+}
+
+TEST_F(ViewerStateTest, DraggingTheTipMovesItsChainAndLeavesTheHeldEnd) {
+    const int tip = 3;
+    state.start_drag(tip);
+    EXPECT_EQ(state.method, Method::metaball);
+    // Pull the tip towards the cursor 80 pixels above it.
+    glm::vec3 rest_tip(10, 0, 0);
+    glm::vec3 pixel = state.camera.project(rest_tip);
+    state.move_drag(state.camera.ray({pixel.x, pixel.y - 80}));
+    ASSERT_TRUE(state.drag.moved);
+    state.drag_chain = 3;
+    state.deform_on_cpu();
+    ASSERT_TRUE(state.error().empty()) << state.error();
+    Overlay overlay = state.overlay();
+    EXPECT_EQ(overlay.highlighted_sphere, tip);
+    EXPECT_GT(glm::distance(overlay.spheres[tip].centre, rest_tip), 0.5f) << "the tip follows the cursor";
+    EXPECT_LT(glm::distance(overlay.spheres[0].centre, glm::vec3(0)), 1e-6f) << "off the chain";
+    EXPECT_LT(glm::distance(overlay.spheres[1].centre, glm::vec3(4, 0, 0)), 1e-6f) << "the held end";
+    double moved_near_tip = 0, moved_near_root = 0;
+    for (std::size_t i = 0; i < scene.size(); ++i) {
+        double d = norm(Vec3<double>(state.positions()[i]) - scene.rest()[i]);
+        if (scene.rest()[i].x > 9.5) moved_near_tip = std::max(moved_near_tip, d);
+        if (scene.rest()[i].x < 0.5) moved_near_root = std::max(moved_near_root, d);
+    }
+    EXPECT_GT(moved_near_tip, 0.5);
+    EXPECT_LT(moved_near_root, 1e-6);
+    state.release_drag();
+    EXPECT_EQ(state.drag.joint, -1);
+}
+
+TEST(ViewerScene, BaselineIsOfferedOnChainsOnly) {
+    Scene demo{SceneSource{"", "", "", 100}};
+    EXPECT_TRUE(demo.supports(Method::baseline));
+    EXPECT_TRUE(demo.supports(Method::metaball));
+}
+
+TEST(ViewerScene, AMissingFileIsAnIoError) {
+    EXPECT_ANY_THROW(Scene(SceneSource{"/nonexistent/skeleton.json", "/nonexistent/points.ply", "", 0}));
+}
+
+}  // namespace
+}  // namespace bs::view
