@@ -259,6 +259,10 @@ void run_window(ViewerState& state, const DrawSettings& initial, BackendChoice b
     ImGui_ImplGlfw_InitForOpenGL(window.handle(), true);  // chains the callbacks above
     ImGui_ImplOpenGL3_Init("#version 330");
     glfwSwapInterval(1);
+    int width, height;
+    glfwGetFramebufferSize(window.handle(), &width, &height);
+    state.camera.set_viewport(width, height);
+    state.reset_camera();  // framed for the window's shape
     state.timeline.play();
     Mouse mouse;
     Rates rates;
@@ -268,7 +272,6 @@ void run_window(ViewerState& state, const DrawSettings& initial, BackendChoice b
         glfwPollEvents();
         double frame_seconds = seconds_since(last);
         last = Clock::now();
-        int width, height;
         glfwGetFramebufferSize(window.handle(), &width, &height);
         state.camera.set_viewport(width, height);
         state.timeline.advance(frame_seconds, speed);
@@ -298,6 +301,7 @@ void render_headless(ViewerState& state, const DrawSettings& settings, BackendCh
     Deformer deformer(state, renderer, backend);
     OffscreenTarget target(options.width, options.height);
     state.camera.set_viewport(options.width, options.height);
+    state.reset_camera();  // framed for this image's shape
     const double frame_step = state.scene().motion() ? 1 / state.scene().motion()->fps() : 0;
     if (options.play) state.timeline.play();
     double deform_seconds = 0;

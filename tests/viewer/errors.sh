@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# baseskin-view as a user meets it: exit codes and messages for bad command lines, bad files, no display,
+# a pose the method refuses and a backend that is not there. usage: errors.sh VIEW_BINARY
+source "$(dirname "${BASH_SOURCE[0]}")/../cli/lib/expect.sh"
+view=$1
+
+echo '{"spheres": [[0,0,0,1],[4,0,0,1],[7,0,0,0.5]], "bones": [[0,1],[1,2]]}' >"$tmp/skeleton.json"
+printf 'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nend_header\n1 1 0\n4 0 1\n6 0.5 0\n' >"$tmp/points.ply"
+echo '{"bones": [{"bone": 7}]}' >"$tmp/bad_pose.json"
+echo '{"bones": [{"bone": 1, "axis": [0,0,1], "degrees": 178}]}' >"$tmp/folded.json"
+
+# Refused before any window is opened.
+expect 0 "--screenshot" -- --help
+expect 1 "--size" -- --screenshot "$tmp/o.png" --size 12x9000
+expect 1 "--size" -- --screenshot "$tmp/o.png" --size wide
+expect 1 "requires --points" -- --skeleton "$tmp/skeleton.json"
+expect 1 "File does not exist" -- --skeleton "$tmp/nope.json" --points "$tmp/points.ply"
+expect 1 "--method" -- --method xyz
+expect 2 "bad_pose.json: bones[0].bone: index 7 out of range" -- --demo-points 100 --pose "$tmp/bad_pose.json" --screenshot "$tmp/o.png"
+expect 2 "--pick-point 500: the body has 100 points" -- --demo-points 100 --pick-point 500 --screenshot "$tmp/o.png"
+
+# No display: a clear message and exit 4, not a crash.
+bin="$tmp/no-display"
+printf '#!/bin/sh\nunset DISPLAY WAYLAND_DISPLAY\nexec "%s" "$@"\n' "$view" >"$bin"
+chmod +x "$bin"
+expect 4 "cannot open a window" -- --demo-points 100 --screenshot "$tmp/o.png"
+
+# Under Xvfb: a pose the baseline method refuses ends the render (exit 4) instead of saving stale points;
+# --backend cuda without a device says so; a good render writes its PNG.
+if command -v xvfb-run >/dev/null; then
+    bin="$tmp/xvfb"
+    printf '#!/bin/sh\nexec xvfb-run -a -s "-screen 0 640x480x24" "%s" "$@"\n' "$view" >"$bin"
+    chmod +x "$bin"
+    expect 4 "frame 0:" -- --demo-points 1000 --size 64x64 --pose "$tmp/folded.json" --screenshot "$tmp/folded.png"
+    [ -e "$tmp/folded.png" ] && fail "a refused pose wrote $tmp/folded.png"
+    if ! nvidia-smi >/dev/null 2>&1; then
+        expect 4 "--backend cuda" -- --demo-points 1000 --size 64x64 --backend cuda --screenshot "$tmp/cuda.png"
+    fi
+    expect 0 "wrote $tmp/ok.png" -- --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --size 64x64 --screenshot "$tmp/ok.png"
+    [ -s "$tmp/ok.png" ] || fail "no $tmp/ok.png"
+else
+    fail "xvfb-run not found: install xvfb (./run installs it)"
+fi
+
+[ "$failures" -eq 0 ] && echo "all viewer error checks passed"
+exit "$failures"
