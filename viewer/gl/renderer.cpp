@@ -320,16 +320,18 @@ void Renderer::draw_sphere_mesh(const OrbitCamera& camera, const DrawSettings& s
     glUniformMatrix4fv(mesh_->uniform("view"), 1, GL_FALSE, glm::value_ptr(camera.view()));
     glUniform3f(mesh_->uniform("light"), 0.36f, 0.48f, 0.8f);
     const bool wireframe = settings.skeleton == SkeletonStyle::wireframe;
-    glUniform4f(mesh_->uniform("tint"), 0.75f, 0.82f, 1.0f, wireframe ? 0.45f : 0.22f);
+    glUniform4f(mesh_->uniform("tint"), 0.75f, 0.82f, 1.0f, wireframe ? 0.35f : 0.12f);
+    // Over the points, not depth-tested against them: the sphere-mesh lies under the points' relief, so a
+    // tested pass would hide it wherever the body is dense.
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    glDepthMask(GL_FALSE);
+    glDisable(GL_DEPTH_TEST);
     if (wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
     glBindVertexArray(mesh_vao_);
     glDrawArrays(GL_TRIANGLES, 0, GLsizei(triangles.size() / 6));
     glBindVertexArray(0);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-    glDepthMask(GL_TRUE);
+    glEnable(GL_DEPTH_TEST);
     glDisable(GL_BLEND);
 }
 
