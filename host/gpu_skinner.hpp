@@ -61,7 +61,7 @@ private:
 
 // CUDA–OpenGL interop (kernels/gl_interop.hpp): maps `buffer` on exec's stream, deforms into it at `stride`
 // floats per point (3: xyz, 4: xyzw with w untouched, ...) and unmaps it on the same stream, so OpenGL
-// draws what was written; nothing waits on the host. InputError, the buffer unmapped again, when the buffer
+// draws what was written (a frame refused before writing leaves the previous one). InputError, the buffer unmapped again, when the buffer
 // is smaller than size() points at that stride or the stride is below 3.
 void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Pose& pose, std::size_t stride = 3,
                            cuda::Exec exec = {});

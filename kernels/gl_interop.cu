@@ -17,7 +17,9 @@ cudaStream_t stream_of(Exec exec) { return static_cast<cudaStream_t>(exec.stream
 GlBuffer::GlBuffer(unsigned int buffer) {
     if (device_count() == 0) throw CudaUnavailable("no CUDA device or driver is usable on this machine");
     cudaGraphicsResource_t resource = nullptr;
-    BS_CUDA_CHECK(cudaGraphicsGLRegisterBuffer(&resource, buffer, cudaGraphicsRegisterFlagsWriteDiscard));
+    // Not write-discard: a caller's stride may leave components (w) that must survive, and a frame that fails
+    // before writing must leave the previous one.
+    BS_CUDA_CHECK(cudaGraphicsGLRegisterBuffer(&resource, buffer, cudaGraphicsRegisterFlagsNone));
     resource_ = resource;
 }
 
@@ -31,9 +33,13 @@ void* GlBuffer::map(Exec exec, std::size_t& bytes) {
     if (mapped_) throw std::logic_error("GlBuffer::map: the buffer is already mapped");
     cudaGraphicsResource_t resource = as_resource(resource_);
     BS_CUDA_CHECK(cudaGraphicsMapResources(1, &resource, stream_of(exec)));
-    mapped_ = true;
     void* device = nullptr;
-    BS_CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&device, &bytes, resource));
+    const cudaError_t status = cudaGraphicsResourceGetMappedPointer(&device, &bytes, resource);
+    if (status != cudaSuccess) {
+        cudaGraphicsUnmapResources(1, &resource, stream_of(exec));  // leave it unmapped, then report the first error
+        BS_CUDA_CHECK(status);
+    }
+    mapped_ = true;
     return device;
 }
 

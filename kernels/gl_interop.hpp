@@ -1,7 +1,8 @@
 // CUDA–OpenGL interop for renderers that draw the deformed points from their own buffer object: the
 // buffer is registered with CUDA once, then each frame mapped (a device pointer CUDA kernels may write),
 // written, and unmapped before OpenGL draws from it. Map and unmap are ordered on the given stream
-// (cuda::Exec::stream) and never synchronise the host.
+// (cuda::Exec::stream); the project adds no host synchronisation of its own (the driver may still wait for
+// OpenGL's pending work on the buffer at map time).
 //
 // The caller owns the buffer object and keeps it alive (and its size unchanged) while a GlBuffer holds it;
 // registration and mapping need the buffer's OpenGL context current on the calling thread and a CUDA
@@ -18,8 +19,8 @@ namespace bs::cuda {
 
 class GlBuffer {
 public:
-    // Registers the buffer object `buffer` (an OpenGL buffer name) for writing by CUDA: its previous
-    // contents are discarded at each map (cudaGraphicsRegisterFlagsWriteDiscard).
+    // Registers the buffer object `buffer` (an OpenGL buffer name) for CUDA; its contents are kept across
+    // maps, so what a pass does not write (w of an xyzw layout, or a frame that failed) stays as it was.
     explicit GlBuffer(unsigned int buffer);
     ~GlBuffer();
     GlBuffer(const GlBuffer&) = delete;

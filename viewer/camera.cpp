@@ -21,7 +21,7 @@ void OrbitCamera::frame(glm::vec3 lo, glm::vec3 hi) {
     float aspect = float(width_) / float(height_);
     float half_fov = 0.5f * kFieldOfView;
     float narrower = aspect < 1 ? std::atan(std::tan(half_fov) * aspect) : half_fov;
-    distance_ = 0.95f * radius_ / std::sin(narrower);
+    distance_ = radius_ / std::sin(narrower);
 }
 
 void OrbitCamera::orbit(float dx, float dy) {

@@ -24,8 +24,8 @@ public:
     int width() const { return width_; }
     int height() const { return height_; }
 
-    // Reset: look at the centre of the box [lo, hi] from the default direction, from a distance at which
-    // its bounding sphere fits the viewport (with a 10% margin).
+    // Reset: look at the centre of the box [lo, hi] from the default direction, from the distance at which
+    // its bounding sphere just fits the viewport (so does the box, whatever its shape).
     void frame(glm::vec3 lo, glm::vec3 hi);
 
     // Mouse gestures, in pixels of cursor motion: orbit turns 0.01 rad per pixel; pan moves the target so

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "engine/swing_twist.hpp"
+
 namespace bs::view {
 
 namespace {
@@ -23,8 +25,11 @@ Pose PoseControls::apply(const Pose& base) const {
         double direction = c.direction_degrees * kRadiansPerDegree;
         Vec3<double> bend_axis = std::cos(direction) * first + std::sin(direction) * second;
         JointRotation<double>& joint = pose.joints[k];
-        joint.swing = axis_angle(bend_axis, c.bend_degrees * kRadiansPerDegree) * joint.swing;
-        joint.twist_radians += c.twist_degrees * kRadiansPerDegree;
+        // The bend after a bent base swing is no longer a pure swing: split it again (as pose files are),
+        // so the twist it carries about the rest axis is counted in the unwrapped twist.
+        SwingTwist<double> turned = split_swing_twist(axis_angle(bend_axis, c.bend_degrees * kRadiansPerDegree) * joint.swing, axis);
+        joint.swing = turned.swing;
+        joint.twist_radians += turned.twist_radians + c.twist_degrees * kRadiansPerDegree;
     }
     return pose;
 }

@@ -4,8 +4,8 @@
 // Bone k's controls act at its parent sphere (the joint it turns about): `bend_degrees` swings the bone
 // away from its rest direction about an axis ⟂ its rest axis, that axis chosen by `direction_degrees`
 // about the rest axis (0: any_orthogonal(rest axis), 90: rest axis × that); `twist_degrees` turns it
-// about its own axis (unwrapped: any size). The swing is applied after the base pose's swing, in the
-// parent's frame, and the twists add.
+// about its own axis (unwrapped: any size). The bend is applied after the base pose's swing, in the
+// parent's frame, and the product split again into swing and twist about the rest axis; the twists add.
 #pragma once
 
 #include <vector>

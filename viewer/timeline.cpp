@@ -8,6 +8,11 @@ namespace bs::view {
 Timeline::Timeline(double duration, double fps)
     : duration_(std::isfinite(duration) && duration > 0 ? duration : 0), fps_(std::isfinite(fps) && fps > 0 ? fps : 30) {}
 
+void Timeline::play() {
+    if (!looping_ && time_ >= duration_) time_ = 0;
+    playing_ = duration_ > 0;
+}
+
 void Timeline::advance(double seconds, double speed) {
     if (!playing_ || !(seconds > 0) || !(speed > 0)) return;
     double next = time_ + seconds * speed;

@@ -16,7 +16,8 @@ public:
     bool playing() const { return playing_; }
     bool looping() const { return looping_; }
 
-    void play() { playing_ = duration_ > 0; }
+    // At the end of a motion that does not loop, play starts again from 0.
+    void play();
     void pause() { playing_ = false; }
     void toggle() { playing_ ? pause() : play(); }
     void set_looping(bool looping) { looping_ = looping; }

@@ -77,7 +77,9 @@ void ViewerState::pick_point(const Ray& ray, float tolerance) {
 int ViewerState::joint_under(const Ray& ray) const { return pick_sphere(ray, posed_spheres()); }
 
 void ViewerState::start_drag(int joint) {
+    const Method before = drag.joint >= 0 ? drag.method_before : method;
     drag = {};
+    drag.method_before = before;
     drag.joint = joint;
     drag.target = to_glm(scene_.skeleton().spheres.at(std::size_t(joint)).centre);
     method = Method::metaball;
@@ -87,6 +89,11 @@ void ViewerState::move_drag(const Ray& ray) {
     if (drag.joint < 0) return;
     drag.target = drag_target(ray, drag.target, glm::normalize(camera.eye() - camera.target()));
     drag.moved = true;
+}
+
+void ViewerState::release_drag() {
+    if (drag.joint >= 0) method = drag.method_before;
+    drag = {};
 }
 
 }  // namespace bs::view

@@ -31,6 +31,7 @@ struct JointDrag {
     glm::vec3 target{0.0f};   // where the joint is pulled
     bool moved = false;       // the points follow the drag (not the pose) once it has moved
     DragResult result;        // joints where the last drag left them
+    Method method_before = Method::metaball;  // restored on release
 };
 
 class ViewerState {
@@ -67,12 +68,12 @@ public:
     // Gestures: the point nearest the eye within `tolerance` of the ray (in the current positions), or none;
     // the joint sphere under the ray. A drag starts on a joint (the method switches to metaball) and moves it
     // to where the ray meets the plane through its target facing the camera; release_drag() goes back to
-    // the pose.
+    // the pose and the method in use before the drag.
     void pick_point(const Ray& ray, float tolerance);
     int joint_under(const Ray& ray) const;
     void start_drag(int joint);
     void move_drag(const Ray& ray);
-    void release_drag() { drag = {}; }
+    void release_drag();
 
 private:
     Scene& scene_;

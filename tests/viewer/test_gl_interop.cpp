@@ -33,6 +33,15 @@ GLuint poisoned_buffer(std::size_t floats) {
     return buffer;
 }
 
+// The buffer registered with CUDA, or null where CUDA cannot share the context (Mesa under Xvfb).
+std::unique_ptr<cuda::GlBuffer> register_or_null(GLuint buffer) {
+    try {
+        return std::make_unique<cuda::GlBuffer>(buffer);
+    } catch (const CudaError&) {
+        return nullptr;
+    }
+}
+
 std::vector<float> read_buffer(GLuint buffer, std::size_t floats) {
     std::vector<float> host(floats);
     glBindBuffer(GL_ARRAY_BUFFER, buffer);
@@ -58,9 +67,10 @@ TEST(GlInteropCuda, DeformsIntoABufferObjectAsTheCpuDoes) {
         GpuSkinner gpu(skinner);
         GLuint vbo = poisoned_buffer(4 * points.size());
         {
-            cuda::GlBuffer registered(vbo);
-            deform_into_gl_buffer(gpu, registered, pose, 4);
-            EXPECT_FALSE(registered.mapped());
+            std::unique_ptr<cuda::GlBuffer> registered = register_or_null(vbo);
+            if (!registered) GTEST_SKIP() << "CUDA cannot share this OpenGL context (not NVIDIA's driver?)";
+            deform_into_gl_buffer(gpu, *registered, pose, 4);
+            EXPECT_FALSE(registered->mapped());
             cuda::synchronize({});
         }
         std::vector<float> got = read_buffer(vbo, 4 * points.size());
@@ -88,10 +98,11 @@ TEST(GlInteropCuda, ABufferTooSmallIsRefusedAndLeftUnmapped) {
     GpuSkinner gpu(skinner);
     GLuint vbo = poisoned_buffer(3 * 99);
     {
-        cuda::GlBuffer registered(vbo);  // unregistered before the buffer is deleted
-        EXPECT_THROW(deform_into_gl_buffer(gpu, registered, Pose::rest(s), 3), InputError);
-        EXPECT_FALSE(registered.mapped());
-        EXPECT_THROW(deform_into_gl_buffer(gpu, registered, Pose::rest(s), 2), InputError);
+        std::unique_ptr<cuda::GlBuffer> registered = register_or_null(vbo);  // unregistered before the buffer is deleted
+        if (!registered) GTEST_SKIP() << "CUDA cannot share this OpenGL context (not NVIDIA's driver?)";
+        EXPECT_THROW(deform_into_gl_buffer(gpu, *registered, Pose::rest(s), 3), InputError);
+        EXPECT_FALSE(registered->mapped());
+        EXPECT_THROW(deform_into_gl_buffer(gpu, *registered, Pose::rest(s), 2), InputError);
     }
     glDeleteBuffers(1, &vbo);
 }

@@ -3,7 +3,8 @@
 
 #include <cmath>
 
-#include "../support/chains.hpp"
+#include "engine/swing_twist.hpp"
+#include "tests/support/chains.hpp"
 #include "viewer/pose_controls.hpp"
 
 namespace bs::view {
@@ -57,6 +58,26 @@ TEST(ViewerPoseControls, TwistAddsToTheBaseTwistUnwrapped) {
     Pose pose = controls.apply(base);
     EXPECT_NEAR(pose.joints[2].twist_radians, 1.0 + 3 * kPi, 1e-12);
     EXPECT_NEAR(max_joint_bend(s, pose), 0, 1e-12) << "a twist bends nothing";
+}
+
+TEST(ViewerPoseControls, ABendOnABentBaseStaysAPureSwingWithItsTwistCounted) {
+    // The baseline method reads a bone's twist from twist_radians only: a bend composed onto a bent base
+    // swing carries a twist about the rest axis, which must move there.
+    Skeleton s = testing::straight_chain();
+    PoseControls controls(s);
+    Pose base = Pose::rest(s);
+    base.joints[1].swing = axis_angle(Vec3<double>{0, 0, 1}, 0.8);
+    for (float direction : {45.0f, 90.0f, -120.0f}) {
+        controls.bones()[1] = {60, direction, 0};
+        Pose pose = controls.apply(base);
+        const Vec3<double> axis = s.rest_axis(1);
+        EXPECT_NEAR(split_swing_twist(pose.joints[1].swing, axis).twist_radians, 0, 1e-9) << direction;
+        // The bone's whole rotation is the bend after the base, whatever the split.
+        Vec3<double> first = any_orthogonal(axis), second = cross(axis, first);
+        double d = direction * kPi / 180;
+        Quat<double> want = axis_angle(std::cos(d) * first + std::sin(d) * second, 60 * kPi / 180) * base.joints[1].swing;
+        EXPECT_NEAR(std::fabs(dot(local_rotation(pose.joints[1], axis), want)), 1, 1e-9) << direction;
+    }
 }
 
 }  // namespace

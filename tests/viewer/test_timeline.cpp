@@ -39,6 +39,17 @@ TEST(ViewerTimeline, LoopingWrapsAndNotLoopingStopsAtTheEnd) {
     EXPECT_FALSE(t.playing());
 }
 
+TEST(ViewerTimeline, PlayingAgainAfterTheEndStartsOver) {
+    Timeline t(2, 30);
+    t.set_looping(false);
+    t.play();
+    t.advance(5);
+    ASSERT_FALSE(t.playing());
+    t.play();
+    EXPECT_TRUE(t.playing());
+    EXPECT_EQ(t.time(), 0);
+}
+
 TEST(ViewerTimeline, ScrubClampsToTheMotion) {
     Timeline t(2, 30);
     t.scrub(1.5);

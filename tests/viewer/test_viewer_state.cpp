@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "host/demo_body.hpp"
+#include "host/errors.hpp"
+#include "tests/support/temp_file.hpp"
 #include "viewer/viewer_state.hpp"
 
 namespace bs::view {
@@ -129,16 +131,34 @@ TEST_F(ViewerStateTest, DraggingTheTipMovesItsChainAndLeavesTheHeldEnd) {
     EXPECT_LT(moved_near_root, 1e-6);
     state.release_drag();
     EXPECT_EQ(state.drag.joint, -1);
+    EXPECT_EQ(state.method, Method::baseline) << "the method in use before the drag comes back";
+    state.start_drag(2);
+    state.start_drag(3);
+    state.release_drag();
+    EXPECT_EQ(state.method, Method::baseline) << "a second drag keeps the method from before the first";
 }
 
 TEST(ViewerScene, BaselineIsOfferedOnChainsOnly) {
     Scene demo{SceneSource{"", "", "", 100}};
     EXPECT_TRUE(demo.supports(Method::baseline));
-    EXPECT_TRUE(demo.supports(Method::metaball));
+    // A junction: three bones on sphere 1.
+    std::string skeleton = testing::write_temp(".json",
+        R"({"spheres": [[0,0,0,1],[3,0,0,1],[6,1.5,0,0.5],[6,-1.5,0,0.5]], "bones": [[0,1],[1,2],[1,3]]})");
+    std::string points = testing::write_temp(".ply",
+        "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nend_header\n"
+        "1 1 0\n4 0 1\n6 1.5 0.5\n");
+    Scene tree{SceneSource{skeleton, points, "", 0}};
+    EXPECT_FALSE(tree.supports(Method::baseline));
+    EXPECT_TRUE(tree.supports(Method::lbs));
+    EXPECT_THROW(tree.skinner(Method::baseline), UnsupportedError);
+    ViewerState state(tree);
+    EXPECT_EQ(state.method, Method::dqs);
+    state.deform_on_cpu();
+    EXPECT_TRUE(state.error().empty()) << state.error();
 }
 
 TEST(ViewerScene, AMissingFileIsAnIoError) {
-    EXPECT_ANY_THROW(Scene(SceneSource{"/nonexistent/skeleton.json", "/nonexistent/points.ply", "", 0}));
+    EXPECT_THROW(Scene(SceneSource{"/nonexistent/skeleton.json", "/nonexistent/points.ply", "", 0}), IoError);
 }
 
 }  // namespace

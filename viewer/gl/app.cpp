@@ -1,5 +1,6 @@
 #include "viewer/gl/app.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -26,10 +27,15 @@ class Deformer {
 public:
     Deformer(ViewerState& state, Renderer& renderer, BackendChoice choice) : state_(state), renderer_(renderer) {
         if (choice == BackendChoice::cpu || (choice == BackendChoice::automatic && cuda::device_count() == 0)) return;
+        // No device, or a device whose driver cannot share this OpenGL context (Mesa under Xvfb, another
+        // vendor's GPU drawing): the CPU draws instead, unless CUDA was insisted on.
         try {
             buffer_ = std::make_unique<cuda::GlBuffer>(renderer.position_buffer());
         } catch (const CudaUnavailable& e) {
             if (choice == BackendChoice::cuda) throw UnsupportedError(std::string("--backend cuda: ") + e.what());
+        } catch (const CudaError& e) {
+            if (choice == BackendChoice::cuda)
+                throw UnsupportedError(std::string("--backend cuda: CUDA cannot share this OpenGL context: ") + e.what());
         }
     }
     bool gpu_available() const { return buffer_ != nullptr; }
@@ -77,8 +83,8 @@ void method_combo(ViewerState& state) {
     for (Method m : methods) {
         if (!state.scene().supports(m)) continue;
         if (ImGui::Selectable(method_name(m), state.method == m)) {
-            state.method = m;
             state.release_drag();
+            state.method = m;
         }
     }
     ImGui::EndCombo();
@@ -178,9 +184,14 @@ float pixels_to_world(const OrbitCamera& camera, float pixels) {
 class Mouse {
 public:
     void update(GLFWwindow* window, ViewerState& state, Deformer& deformer) {
+        // The cursor is in screen coordinates, the camera's viewport in framebuffer pixels (HiDPI: 2x).
         double x, y;
+        int window_width, window_height;
         glfwGetCursorPos(window, &x, &y);
-        glm::vec2 now{float(x), float(y)};
+        glfwGetWindowSize(window, &window_width, &window_height);
+        const float scale_x = float(state.camera.width()) / float(std::max(window_width, 1));
+        const float scale_y = float(state.camera.height()) / float(std::max(window_height, 1));
+        glm::vec2 now{float(x) * scale_x, float(y) * scale_y};
         glm::vec2 delta = now - last_;
         last_ = now;
         const bool left = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
@@ -275,7 +286,8 @@ void run_window(ViewerState& state, const DrawSettings& initial, BackendChoice b
         glfwGetFramebufferSize(window.handle(), &width, &height);
         state.camera.set_viewport(width, height);
         state.timeline.advance(frame_seconds, speed);
-        state.camera.zoom(std::exchange(scroll_steps(), 0.0f));
+        const float scroll = std::exchange(scroll_steps(), 0.0f);
+        if (!ImGui::GetIO().WantCaptureMouse) state.camera.zoom(scroll);
         mouse.update(window.handle(), state, deformer);
         deformer.deform();
         rates.add(frame_seconds, state.last_deform_seconds());

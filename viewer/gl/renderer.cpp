@@ -232,7 +232,11 @@ Renderer::Renderer(const Scene& scene) : count_(scene.size()) {
     glGenVertexArrays(1, &points_vao_);
     glBindVertexArray(points_vao_);
     glBindBuffer(GL_ARRAY_BUFFER, positions_);
-    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(count_ * 3 * sizeof(float)), nullptr, GL_DYNAMIC_DRAW);
+    // The rest points until the first frame is written (a first frame that fails shows them, not garbage).
+    std::vector<float> rest;
+    rest.reserve(3 * count_);
+    for (const Vec3<double>& p : scene.rest()) rest.insert(rest.end(), {float(p.x), float(p.y), float(p.z)});
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(rest.size() * sizeof(float)), rest.data(), GL_DYNAMIC_DRAW);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
     glBindBuffer(GL_ARRAY_BUFFER, point_bones_);
