@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "host/bvh_rig.hpp"
 #include "host/errors.hpp"
 
 namespace bs {
@@ -132,6 +133,8 @@ Pose Motion::sample(double seconds) const {
 }
 
 Motion load_motion(const std::string& path, const Skeleton& skeleton) {
+    if (path.size() >= 4 && (path.compare(path.size() - 4, 4, ".bvh") == 0 || path.compare(path.size() - 4, 4, ".BVH") == 0))
+        return load_bvh_motion(path, skeleton);
     json doc = json_io::load(path);
     Where where{path, ""};
     json_io::require_object(doc, where);
@@ -145,6 +148,28 @@ Motion load_motion(const std::string& path, const Skeleton& skeleton) {
     poses.reserve(frames.size());
     for (std::size_t f = 0; f < frames.size(); ++f) poses.push_back(parse_pose(frames[f], skeleton, where["frames"][f]));
     return Motion(fps, std::move(poses));
+}
+
+json pose_json(const Pose& pose) {
+    json bones = json::array();
+    for (std::size_t k = 0; k < pose.joints.size(); ++k) {
+        const JointRotation<double>& j = pose.joints[k];
+        // The swing as the quaternion and the whole unwrapped twist apart: read back, the swing splits
+        // into itself and a zero twist, and twist_degrees restores the turns a quaternion cannot carry.
+        bones.push_back({{"bone", k},
+                         {"rotation", {j.swing.w, j.swing.x, j.swing.y, j.swing.z}},
+                         {"twist_degrees", j.twist_radians / kDegree}});
+    }
+    const Rigid<double>& r = pose.root;
+    return {{"root", {{"rotation", {r.rotation.w, r.rotation.x, r.rotation.y, r.rotation.z}},
+                      {"translation", {r.translation.x, r.translation.y, r.translation.z}}}},
+            {"bones", bones}};
+}
+
+void save_motion(const std::string& path, const Motion& motion) {
+    json frames = json::array();
+    for (std::size_t f = 0; f < motion.frame_count(); ++f) frames.push_back(pose_json(motion.frame(f)));
+    json_io::save(path, {{"fps", motion.fps()}, {"frames", frames}});
 }
 
 }  // namespace bs

@@ -57,6 +57,13 @@ private:
     std::vector<Pose> frames_;
 };
 
+// A motion file (JSON, above), or a BVH capture (".bvh": the skeleton must be the capture's rig,
+// host/bvh_rig.hpp).
 Motion load_motion(const std::string& path, const Skeleton& skeleton);
+
+// A pose as the pose file above gives it (swing quaternion, unwrapped twist_degrees, root), and a motion
+// file of such frames: loading it gives the same poses back (to rounding).
+json_io::json pose_json(const Pose& pose);
+void save_motion(const std::string& path, const Motion& motion);
 
 }  // namespace bs

@@ -1,6 +1,7 @@
 #include "viewer/viewer_state.hpp"
 
 #include <chrono>
+#include <limits>
 
 #include "host/errors.hpp"
 #include "host/metaball_skinner.hpp"
@@ -25,8 +26,33 @@ Pose ViewerState::pose() const {
 }
 
 void ViewerState::reset_camera() {
-    std::array<Vec3<double>, 2> box = scene_.rest_bounds();
-    camera.frame(to_glm(box[0]), to_glm(box[1]));
+    const std::array<Vec3<double>, 2> box = scene_.rest_bounds();
+    const Rigid<double> root = pose().root;
+    glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+    for (int corner = 0; corner < 8; ++corner) {
+        Vec3<double> c{(corner & 1 ? box[1] : box[0]).x, (corner & 2 ? box[1] : box[0]).y, (corner & 4 ? box[1] : box[0]).z};
+        glm::vec3 p = to_glm(root.apply(c));
+        lo = glm::min(lo, p);
+        hi = glm::max(hi, p);
+    }
+    camera.frame(lo, hi);
+}
+
+double ViewerState::floor_height() const {
+    const Skeleton& s = scene_.skeleton();
+    auto lowest = [&](const Pose& pose) {
+        std::vector<Vec3<double>> centres = posed_centres(s, pose);
+        double y = std::numeric_limits<double>::max();
+        for (std::size_t j = 0; j < centres.size(); ++j) y = std::min(y, centres[j].y - s.spheres[j].radius);
+        return y;
+    };
+    double floor = lowest(Pose::rest(s));
+    if (const Motion* m = scene_.motion()) {
+        floor = std::numeric_limits<double>::max();
+        for (std::size_t f = 0; f < m->frame_count(); f += 10) floor = std::min(floor, lowest(m->frame(f)));
+    }
+    const std::array<Vec3<double>, 2> box = scene_.rest_bounds();
+    return floor - 0.02 * norm(box[1] - box[0]);
 }
 
 void ViewerState::deform_on_cpu() {

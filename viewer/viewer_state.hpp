@@ -52,7 +52,12 @@ public:
 
     // The fixed pose, else the motion at the timeline's time, else the rest pose; controls added.
     Pose pose() const;
+    // Frames the body: the rest box carried by the current pose's root transform (a capture's subject
+    // stands where the capture puts it), for the current viewport.
     void reset_camera();
+    // The ground: the lowest point of the posed spheres over the motion (sampled every 10th frame; the
+    // rest pose without one), minus 2% of the body's size.
+    double floor_height() const;
 
     // The frame's points on the CPU (a metaball drag in progress, else the method under pose()). On an
     // error of the method (a pose it refuses) the points stay as they were and error() says why.

@@ -8,6 +8,7 @@
 
 #include "host/cli/commands.hpp"
 #include "host/cli/drag_command.hpp"
+#include "host/cli/rig_command.hpp"
 #include "host/cli/skeleton_command.hpp"
 #include "host/errors.hpp"
 
@@ -33,6 +34,8 @@ int main(int argc, char** argv) {
     bs::cli::add_drag_command(app, drag);
     bs::cli::SkeletonOptions skeleton;
     bs::cli::add_skeleton_command(app, skeleton);
+    bs::cli::RigOptions rig;
+    bs::cli::add_rig_command(app, rig);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -44,6 +47,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("demo")) bs::cli::run_demo(demo);
         if (app.got_subcommand("drag")) bs::cli::run_drag(drag);
         if (app.got_subcommand("skeleton")) bs::cli::run_skeleton(skeleton);
+        if (app.got_subcommand("rig")) bs::cli::run_rig(rig);
         return kOk;
     } catch (const bs::InputError& e) {
         return report("invalid input", e, kInput);

@@ -259,7 +259,7 @@ double encode(ViewerState& state) {
 void run_window(ViewerState& state, const DrawSettings& initial, BackendChoice backend) {
     Window window(1280, 800, "baseskin-view: " + state.scene().name(), true);
     encode(state);
-    Renderer renderer(state.scene());
+    Renderer renderer(state.scene(), state.floor_height());
     Deformer deformer(state, renderer, backend);
     DrawSettings settings = initial;
     glfwSetWindowUserPointer(window.handle(), &state);
@@ -309,7 +309,7 @@ void run_window(ViewerState& state, const DrawSettings& initial, BackendChoice b
 void render_headless(ViewerState& state, const DrawSettings& settings, BackendChoice backend, const Headless& options) {
     Window window(options.width, options.height, "baseskin-view (headless)", false);
     const double encode_seconds = encode(state);
-    Renderer renderer(state.scene());
+    Renderer renderer(state.scene(), state.floor_height());
     Deformer deformer(state, renderer, backend);
     OffscreenTarget target(options.width, options.height);
     state.camera.set_viewport(options.width, options.height);

@@ -208,7 +208,7 @@ float nice_step(float extent) {
 
 }  // namespace
 
-Renderer::Renderer(const Scene& scene) : count_(scene.size()) {
+Renderer::Renderer(const Scene& scene, double floor_height) : count_(scene.size()) {
     std::array<Vec3<double>, 2> box = scene.rest_bounds();
     glm::vec3 lo = to_glm(box[0]), hi = to_glm(box[1]);
     float diagonal = glm::length(hi - lo);
@@ -221,7 +221,7 @@ Renderer::Renderer(const Scene& scene) : count_(scene.size()) {
     grid_step_ = nice_step(diagonal);
     grid_extent_ = grid_step_ * std::ceil(0.75f * diagonal / grid_step_);
     glm::vec3 centre = 0.5f * (lo + hi);
-    grid_centre_ = {grid_step_ * std::round(centre.x / grid_step_), lo.y - 0.02f * diagonal, grid_step_ * std::round(centre.z / grid_step_)};
+    grid_centre_ = {grid_step_ * std::round(centre.x / grid_step_), float(floor_height), grid_step_ * std::round(centre.z / grid_step_)};
 
     splats_ = std::make_unique<Program>(kSplatVertex, kSplatFragment);
     mesh_ = std::make_unique<Program>(kMeshVertex, kMeshFragment);

@@ -35,7 +35,8 @@ struct DrawSettings {
 
 class Renderer {
 public:
-    explicit Renderer(const Scene& scene);
+    // The grid lies at `floor_height` (y), centred under the framed body.
+    Renderer(const Scene& scene, double floor_height);
     ~Renderer();
     Renderer(const Renderer&) = delete;
     Renderer& operator=(const Renderer&) = delete;

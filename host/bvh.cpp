@@ -1,0 +1,247 @@
+#include "host/bvh.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <utility>
+
+#include "host/errors.hpp"
+
+namespace bs {
+
+namespace {
+
+constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180.0;
+
+// Whitespace-separated words with their line numbers (braces are words too, even when glued).
+class Tokens {
+public:
+    Tokens(std::istream& in, std::string source) : in_(in), source_(std::move(source)) {}
+
+    const std::string& source() const { return source_; }
+    int line() const { return line_; }
+
+    // The next word, or "" at the end of the file.
+    std::string next() {
+        while (words_.empty()) {
+            std::string text;
+            if (!std::getline(in_, text)) return "";
+            ++line_;
+            split(text);
+        }
+        std::string word = words_.front();
+        words_.erase(words_.begin());
+        return word;
+    }
+    // The rest of the current line's words (for "Frame Time:" and the frames).
+    std::vector<std::string> rest_of_line() { return std::exchange(words_, {}); }
+    // The next line's words; false at the end of the file.
+    bool next_line(std::vector<std::string>& words) {
+        std::string text;
+        words_.clear();
+        if (!std::getline(in_, text)) return false;
+        ++line_;
+        split(text);
+        words = std::exchange(words_, {});
+        return true;
+    }
+
+    [[noreturn]] void fail(const std::string& problem) const {
+        throw InputError(source_ + ":" + std::to_string(line_) + ": " + problem);
+    }
+    void expect(const std::string& word) {
+        std::string got = next();
+        if (got != word) fail("expected \"" + word + "\", got " + (got.empty() ? "the end of the file" : "\"" + got + "\""));
+    }
+    double number() {
+        std::string word = next();
+        return to_number(word);
+    }
+    double to_number(const std::string& word) const {
+        char* end = nullptr;
+        double value = std::strtod(word.c_str(), &end);
+        if (word.empty() || *end != '\0') fail("expected a number, got " + (word.empty() ? "the end of the file" : "\"" + word + "\""));
+        if (!std::isfinite(value)) fail("expected a finite number, got \"" + word + "\"");
+        return value;
+    }
+
+private:
+    std::istream& in_;
+    std::string source_;
+    int line_ = 0;
+    std::vector<std::string> words_;
+
+    void split(const std::string& text) {
+        std::string word;
+        auto flush = [&] {
+            if (!word.empty()) words_.push_back(std::exchange(word, {}));
+        };
+        for (char c : text) {
+            if (std::isspace(static_cast<unsigned char>(c))) {
+                flush();
+            } else if (c == '{' || c == '}') {
+                flush();
+                words_.push_back(std::string(1, c));
+            } else {
+                word += c;
+            }
+        }
+        flush();
+    }
+};
+
+BvhChannel channel_named(Tokens& t, const std::string& name) {
+    static const char* const names[] = {"Xposition", "Yposition", "Zposition", "Xrotation", "Yrotation", "Zrotation"};
+    for (int i = 0; i < 6; ++i)
+        if (name == names[i]) return BvhChannel(i);
+    t.fail("unknown channel \"" + name + "\" (expected Xposition, Yposition, Zposition, Xrotation, Yrotation or Zrotation)");
+}
+
+Vec3<double> offset(Tokens& t) {
+    t.expect("OFFSET");
+    double x = t.number(), y = t.number(), z = t.number();
+    return {x, y, z};
+}
+
+// One joint's block after its name: offset, channels, children; appends it and its children to `file`.
+void parse_joint(Tokens& t, BvhFile& file, std::string name, int parent) {
+    if (file.joints.size() >= kMaxBvhJoints) t.fail("more than " + std::to_string(kMaxBvhJoints) + " joints");
+    const int index = int(file.joints.size());
+    BvhJoint joint;
+    joint.name = std::move(name);
+    joint.parent = parent;
+    joint.line = t.line();
+    t.expect("{");
+    joint.offset = offset(t);
+    t.expect("CHANNELS");
+    const double count = t.number();
+    if (count != std::floor(count) || count < 0 || count > 6) t.fail("a joint has 0 to 6 channels, got " + std::to_string(count));
+    for (int c = 0; c < int(count); ++c) joint.channels.push_back(channel_named(t, t.next()));
+    joint.first_channel = file.channel_count;
+    file.channel_count += joint.channels.size();
+    file.joints.push_back(std::move(joint));
+    for (std::string word = t.next();; word = t.next()) {
+        if (word == "}") return;
+        if (word == "JOINT") {
+            std::string child = t.next();
+            if (child.empty() || child == "{") t.fail("JOINT without a name");
+            parse_joint(t, file, child, index);
+        } else if (word == "End") {
+            t.expect("Site");
+            BvhJoint end;
+            end.name = "End Site";
+            end.parent = index;
+            end.end_site = true;
+            end.line = t.line();
+            t.expect("{");
+            end.offset = offset(t);
+            t.expect("}");
+            if (file.joints.size() >= kMaxBvhJoints) t.fail("more than " + std::to_string(kMaxBvhJoints) + " joints");
+            end.first_channel = file.channel_count;
+            file.joints.push_back(std::move(end));
+        } else {
+            t.fail("expected JOINT, End Site or \"}\" in joint \"" + file.joints[std::size_t(index)].name + "\", got " +
+                   (word.empty() ? "the end of the file" : "\"" + word + "\""));
+        }
+    }
+}
+
+void parse_motion_header(Tokens& t, BvhFile& file) {
+    t.expect("MOTION");
+    t.expect("Frames:");
+    const double frames = t.number();
+    if (frames != std::floor(frames) || frames < 1 || frames > double(kMaxBvhFrames))
+        t.fail("Frames: expected a whole number in [1, " + std::to_string(kMaxBvhFrames) + "], got " + std::to_string(frames));
+    file.frame_count = std::size_t(frames);
+    t.expect("Frame");
+    t.expect("Time:");
+    file.frame_time = t.number();
+    if (!(file.frame_time > 0)) t.fail("Frame Time: expected seconds > 0, got " + std::to_string(file.frame_time));
+    if (!t.rest_of_line().empty()) t.fail("unexpected words after the frame time");
+}
+
+void parse_frames(Tokens& t, BvhFile& file) {
+    // Grows with the lines actually read: a header declaring millions of frames allocates nothing by itself.
+    std::vector<std::string> words;
+    std::size_t read = 0;
+    while (read < file.frame_count) {
+        if (!t.next_line(words))
+            t.fail("truncated: " + std::to_string(file.frame_count) + " frames declared, " + std::to_string(read) + " found");
+        if (words.empty()) continue;  // blank lines between frames are tolerated
+        if (words.size() != file.channel_count)
+            t.fail("frame " + std::to_string(read) + ": expected " + std::to_string(file.channel_count) + " values (the channels declared), got " +
+                   std::to_string(words.size()));
+        for (const std::string& w : words) file.values.push_back(t.to_number(w));
+        ++read;
+    }
+    while (t.next_line(words))
+        if (!words.empty()) t.fail("more frame lines than the " + std::to_string(file.frame_count) + " declared");
+}
+
+Quat<double> channel_rotation(BvhChannel c, double degrees) {
+    const double radians = degrees * kRadiansPerDegree;
+    switch (c) {
+        case BvhChannel::x_rotation: return axis_angle(Vec3<double>{1, 0, 0}, radians);
+        case BvhChannel::y_rotation: return axis_angle(Vec3<double>{0, 1, 0}, radians);
+        case BvhChannel::z_rotation: return axis_angle(Vec3<double>{0, 0, 1}, radians);
+        default: return {1, 0, 0, 0};
+    }
+}
+
+}  // namespace
+
+BvhFile parse_bvh(std::istream& in, const std::string& source) {
+    Tokens t(in, source);
+    BvhFile file;
+    file.source = source;
+    t.expect("HIERARCHY");
+    t.expect("ROOT");
+    std::string root = t.next();
+    if (root.empty() || root == "{") t.fail("ROOT without a name");
+    parse_joint(t, file, root, -1);
+    parse_motion_header(t, file);
+    if (file.channel_count == 0) t.fail("no channels: the file has no animation");
+    parse_frames(t, file);
+    return file;
+}
+
+BvhFile load_bvh(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw IoError(path + ": cannot open for reading");
+    return parse_bvh(in, path);
+}
+
+std::vector<BvhJointPose> bvh_pose(const BvhFile& file, std::size_t f) {
+    if (f != kBvhRest && f >= file.frame_count)
+        throw InputError(file.source + ": frame " + std::to_string(f) + " out of range (" + std::to_string(file.frame_count) + " frames)");
+    std::vector<BvhJointPose> poses(file.joints.size());
+    for (std::size_t j = 0; j < file.joints.size(); ++j) {
+        const BvhJoint& joint = file.joints[j];
+        Vec3<double> translation = joint.offset;
+        Quat<double> rotation{1, 0, 0, 0};
+        bool has_position = false;
+        Vec3<double> position_channels{0, 0, 0};
+        if (f != kBvhRest) {
+            const double* values = file.frame(f) + joint.first_channel;
+            for (std::size_t c = 0; c < joint.channels.size(); ++c) {
+                const BvhChannel channel = joint.channels[c];
+                if (channel <= BvhChannel::z_position) {
+                    has_position = true;
+                    (&position_channels.x)[int(channel)] = values[c];
+                } else {
+                    rotation = rotation * channel_rotation(channel, values[c]);
+                }
+            }
+        }
+        if (has_position) translation = position_channels;
+        if (joint.parent < 0) {
+            poses[j] = {translation, normalized(rotation)};
+        } else {
+            const BvhJointPose& parent = poses[std::size_t(joint.parent)];
+            poses[j] = {parent.position + rotate(parent.rotation, translation), normalized(parent.rotation * rotation)};
+        }
+    }
+    return poses;
+}
+
+}  // namespace bs

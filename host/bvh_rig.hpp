@@ -1,0 +1,56 @@
+// A sphere-mesh built on a BVH capture's hierarchy, and the capture's frames as poses of it (DESIGN §2a
+// conventions: rest frames are the world axes, a bone's local rotation is in its parent bone's frame).
+//
+// Spheres: one per joint and end site, at its rest position (the summed offsets), named after it (an end
+// site after its joint, with "_end"). A joint at zero distance from its parent (offset 0, like CMU's
+// LHipJoint, LowerBack or LeftShoulder) is merged into its parent's sphere: it has no sphere and no bone of
+// its own. Bones: from the sphere of a joint's nearest unmerged ancestor to the joint's sphere. A bone turns
+// with the rotation of the BVH joint that is its end's parent — for a bone that passes a merged joint, the
+// merged one, so CMU's hip joints still turn the thighs. The root's sphere may carry several bones and a
+// sphere several children (junctions): the skeleton follows the tree rules of host/skeleton.hpp.
+//
+// Radii (human proportions): a fraction of the rest body's height (its largest extent) chosen by the
+// joint's name — head 0.06, neck 0.035, hips/pelvis/chest 0.085, spine/back/torso 0.08, shoulder/clavicle
+// 0.04, arm 0.034, forearm 0.027, hand/wrist 0.025, finger/thumb 0.012, thigh/upleg 0.055, leg/knee/shin
+// 0.04, foot/ankle 0.028, toe 0.02 (first match in that list's order of specificity, case-insensitive);
+// end sites 0.8 × their joint's; any other name 0.25 × the mean length of its bones. Then, from the root
+// outwards, each child radius is clamped to its parent's ± 0.8 × the bone's length, so every bone admits
+// a tangent cone.
+//
+// Poses: the root transform is the root joint's rotation and position; each bone's local rotation is its
+// parent bone's driving rotation⁻¹ × its own, split into swing and twist about its rest axis; Motion
+// unwraps the twists along the frames. Position channels on joints other than the root cannot stretch a
+// rigid bone: they are read and checked, and ignored for the pose (documented in docs/ALGORITHM.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "host/bvh.hpp"
+#include "host/pose.hpp"
+#include "host/skeleton.hpp"
+
+namespace bs {
+
+struct BvhRig {
+    Skeleton skeleton;
+    std::vector<int> sphere_of_joint;  // per BVH joint: its sphere, or (merged) its parent's
+    std::vector<int> driver_of_bone;   // per bone: the BVH joint whose rotation turns it
+    std::vector<std::string> merged;   // names of the merged joints, in file order
+};
+
+// InputError (naming the file) when the hierarchy gives no bone or a skeleton the tree rules refuse.
+BvhRig rig_bvh(const BvhFile& file);
+
+// Frame `f` (< frame_count) as a pose of rig.skeleton.
+Pose bvh_frame_pose(const BvhRig& rig, const BvhFile& file, std::size_t f);
+
+// Frames [first, last) (clamped to the capture) at the capture's frame rate; InputError when empty.
+Motion bvh_motion(const BvhRig& rig, const BvhFile& file, std::size_t first = 0, std::size_t last = kBvhRest);
+
+// A capture as a motion of `skeleton`, which must be the capture's rig (the skeleton `baseskin rig` writes
+// for it: the same bones, and sphere centres within 1e-6 of the body's size; radii may differ). InputError
+// naming the file otherwise.
+Motion load_bvh_motion(const std::string& path, const Skeleton& skeleton);
+
+}  // namespace bs

@@ -1,0 +1,67 @@
+#include "host/cli/rig_command.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+
+#include "host/bvh_rig.hpp"
+#include "host/demo_body.hpp"
+#include "host/errors.hpp"
+#include "host/ply.hpp"
+#include "host/weights.hpp"
+
+namespace bs::cli {
+
+namespace {
+
+bool is_bvh(const std::string& path) {
+    std::string extension = std::filesystem::path(path).extension().string();
+    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return extension == ".bvh";
+}
+
+int junction_count(const Skeleton& s) {
+    std::vector<int> degree(s.spheres.size(), 0);
+    for (const auto& b : s.bones) ++degree[std::size_t(b[0])], ++degree[std::size_t(b[1])];
+    return int(std::count_if(degree.begin(), degree.end(), [](int d) { return d >= 3; }));
+}
+
+}  // namespace
+
+void add_rig_command(CLI::App& app, RigOptions& o) {
+    CLI::App* c = app.add_subcommand("rig", "build a body (sphere-mesh, points, motion) from a BVH motion capture");
+    c->add_option("--model", o.model, "BVH capture (rigged models via assimp are not supported yet)")->required()->check(CLI::ExistingFile);
+    c->add_option("--points", o.points, "points sampled over the body's surface")
+        ->check(CLI::Range(std::size_t(1), std::size_t(100000000)))
+        ->capture_default_str();
+    c->add_option("--seed", o.seed, "seed of the point sampling")->capture_default_str();
+    c->add_option("--out", o.out, "output folder")->required();
+}
+
+void run_rig(const RigOptions& o) {
+    if (!is_bvh(o.model))
+        throw UnsupportedError(o.model + ": rigged models (FBX, Collada, glTF, X, SMD) are not supported yet; --model takes a BVH capture");
+    BvhFile capture = load_bvh(o.model);
+    BvhRig rig = rig_bvh(capture);
+    Motion motion = bvh_motion(rig, capture);
+    std::vector<Vec3<double>> rest = demo_points(rig.skeleton, o.points, o.seed);
+    PointSet set = make_point_set(rest);
+    set.influences = auto_influences(rig.skeleton, rest);
+
+    std::error_code error;
+    std::filesystem::create_directories(o.out, error);
+    if (error) throw IoError(o.out + ": cannot create folder: " + error.message());
+    const std::filesystem::path folder(o.out);
+    save_skeleton((folder / "skeleton.json").string(), rig.skeleton);
+    write_point_set((folder / "points.ply").string(), set, PlyFormat::BinaryLittleEndian);
+    save_motion((folder / "motion.json").string(), motion);
+
+    std::printf("rig: %s: %zu joints (%zu merged at zero length), %zu spheres, %zu bones, %d junctions\n", o.model.c_str(),
+                capture.joints.size(), rig.merged.size(), rig.skeleton.spheres.size(), rig.skeleton.bone_count(),
+                junction_count(rig.skeleton));
+    std::printf("motion: %zu frames at %.4g frames/s; points: %zu over the surface\n", motion.frame_count(), motion.fps(), rest.size());
+    std::printf("wrote %s/{skeleton.json, points.ply, motion.json}\n", o.out.c_str());
+}
+
+}  // namespace bs::cli

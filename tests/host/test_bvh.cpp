@@ -1,0 +1,168 @@
+// BVH captures (host/bvh.hpp): a hand-written file with known offsets, channel orders and rotations gives
+// the expected joint positions; every kind of damage is refused with the file and line.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "host/bvh.hpp"
+#include "host/errors.hpp"
+
+namespace bs {
+namespace {
+
+// Hips (6 channels) → Chest (Z X Y order) → Arm (X Y Z) → End Site. Frame 0: the root moved to (1, 2, 3);
+// frame 1: Hips turned 90° about z, Chest 90° about z then 90° about x.
+const char* kTiny = R"(HIERARCHY
+ROOT Hips
+{
+  OFFSET 0 0 0
+  CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation
+  JOINT Chest
+  {
+    OFFSET 0 2 0
+    CHANNELS 3 Zrotation Xrotation Yrotation
+    JOINT Arm
+    {
+      OFFSET 1 0 0
+      CHANNELS 3 Xrotation Yrotation Zrotation
+      End Site
+      {
+        OFFSET 2 0 0
+      }
+    }
+  }
+}
+MOTION
+Frames: 2
+Frame Time: 0.04
+1 2 3 0 0 0 0 0 0 0 0 0
+0 0 0 90 0 0 90 90 0 0 0 0
+)";
+
+BvhFile tiny() {
+    std::istringstream in(kTiny);
+    return parse_bvh(in, "tiny.bvh");
+}
+
+void expect_near(Vec3<double> got, Vec3<double> want, const char* what) {
+    EXPECT_NEAR(norm(got - want), 0, 1e-12) << what << ": got (" << got.x << ", " << got.y << ", " << got.z << ")";
+}
+
+TEST(Bvh, ReadsTheHierarchyChannelsAndFrames) {
+    BvhFile f = tiny();
+    ASSERT_EQ(f.joints.size(), 4u);
+    EXPECT_EQ(f.joints[1].name, "Chest");
+    EXPECT_EQ(f.joints[1].parent, 0);
+    EXPECT_TRUE(f.joints[3].end_site);
+    EXPECT_EQ(f.joints[3].parent, 2);
+    EXPECT_EQ(f.channel_count, 12u);
+    EXPECT_EQ(f.joints[2].first_channel, 9u);
+    EXPECT_EQ(f.frame_count, 2u);
+    EXPECT_DOUBLE_EQ(f.frame_time, 0.04);
+    EXPECT_EQ(f.frame(1)[6], 90.0);
+}
+
+TEST(Bvh, RestPositionsAreTheSummedOffsets) {
+    std::vector<BvhJointPose> rest = bvh_pose(tiny(), kBvhRest);
+    expect_near(rest[1].position, {0, 2, 0}, "chest");
+    expect_near(rest[2].position, {1, 2, 0}, "arm");
+    expect_near(rest[3].position, {3, 2, 0}, "end");
+}
+
+TEST(Bvh, RootPositionChannelsMoveTheBody) {
+    std::vector<BvhJointPose> p = bvh_pose(tiny(), 0);
+    expect_near(p[0].position, {1, 2, 3}, "hips");
+    expect_near(p[3].position, {4, 4, 3}, "end");
+}
+
+TEST(Bvh, RotationsComposeInTheListedChannelOrder) {
+    // Hips Rz(90); Chest Rz(90)·Rx(90) (Z X Y order). Chest at Rz90·(0,2,0) = (−2,0,0); the arm's offset
+    // (1,0,0) turns by Rz180·Rx90 to (−1,0,0); the end site's (2,0,0) likewise. The other order (Rx·Rz)
+    // would put the arm at (−2,0,1).
+    std::vector<BvhJointPose> p = bvh_pose(tiny(), 1);
+    expect_near(p[1].position, {-2, 0, 0}, "chest");
+    expect_near(p[2].position, {-3, 0, 0}, "arm");
+    expect_near(p[3].position, {-5, 0, 0}, "end");
+}
+
+TEST(Bvh, PositionChannelsOnAJointReplaceItsOffset) {
+    std::string text = kTiny;
+    text.replace(text.find("CHANNELS 3 Xrotation Yrotation Zrotation"), 40, "CHANNELS 6 Xrotation Yrotation Zrotation Xposition Yposition Zposition");
+    text.replace(text.find("1 2 3 0 0 0 0 0 0 0 0 0"), 23, "1 2 3 0 0 0 0 0 0 0 0 0 0 5 0");
+    text.replace(text.find("0 0 0 90 0 0 90 90 0 0 0 0"), 26, "0 0 0 90 0 0 90 90 0 0 0 0 1 0 0");
+    std::istringstream in(text);
+    BvhFile f = parse_bvh(in, "positions.bvh");
+    expect_near(bvh_pose(f, 0)[2].position, {1, 9, 3}, "arm: chest (1,4,3) + (0,5,0)");
+}
+
+// One damaged copy of the tiny file per kind of damage: the message names the file and the line.
+void expect_refused(const std::string& text, const std::string& fragment) {
+    std::istringstream in(text);
+    try {
+        parse_bvh(in, "damaged.bvh");
+        ADD_FAILURE() << "accepted; expected an error containing \"" << fragment << "\"";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+    return text.replace(text.find(from), from.size(), to);
+}
+
+TEST(Bvh, RefusesAFileWithoutAHierarchy) { expect_refused("MOTION\nFrames: 1\n", "damaged.bvh:1: expected \"HIERARCHY\""); }
+
+TEST(Bvh, RefusesAnUnknownChannel) {
+    expect_refused(replaced(kTiny, "Zrotation Xrotation Yrotation", "Zrotation Xrotation Wrotation"), "damaged.bvh:9: unknown channel \"Wrotation\"");
+}
+
+TEST(Bvh, RefusesAFrameWithTheWrongNumberOfValues) {
+    expect_refused(replaced(kTiny, "1 2 3 0 0 0 0 0 0 0 0 0", "1 2 3 0 0 0 0 0 0 0 0"), "damaged.bvh:24: frame 0: expected 12 values");
+}
+
+TEST(Bvh, RefusesATruncatedFile) {
+    std::string text = kTiny;
+    expect_refused(text.substr(0, text.find("0 0 0 90")), "truncated: 2 frames declared, 1 found");
+    expect_refused(text.substr(0, text.find("MOTION")), "expected \"MOTION\", got the end of the file");
+    expect_refused(text.substr(0, text.find("End Site")), "got the end of the file");
+}
+
+TEST(Bvh, RefusesANaNValue) { expect_refused(replaced(kTiny, "0 0 0 90 0 0", "0 0 0 nan 0 0"), "damaged.bvh:25: expected a finite number, got \"nan\""); }
+
+TEST(Bvh, RefusesABadFrameCount) {
+    expect_refused(replaced(kTiny, "Frames: 2", "Frames: 0"), "Frames: expected a whole number");
+    expect_refused(replaced(kTiny, "Frames: 2", "Frames: 2.5"), "Frames: expected a whole number");
+    expect_refused(replaced(kTiny, "Frames: 2", "Frames: 99999999999"), "Frames: expected a whole number");
+}
+
+TEST(Bvh, RefusesANonPositiveFrameTime) { expect_refused(replaced(kTiny, "Frame Time: 0.04", "Frame Time: 0"), "Frame Time: expected seconds > 0"); }
+
+TEST(Bvh, RefusesMoreFramesThanDeclared) { expect_refused(std::string(kTiny) + "0 0 0 0 0 0 0 0 0 0 0 0\n", "more frame lines than the 2 declared"); }
+
+TEST(Bvh, RefusesAFileWithoutChannels) {
+    expect_refused("HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 0\nEnd Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n\n",
+                   "no channels: the file has no animation");
+}
+
+TEST(Bvh, RefusesTooManyChannelsOnAJoint) { expect_refused(replaced(kTiny, "CHANNELS 3 Zrotation", "CHANNELS 7 Zrotation"), "a joint has 0 to 6 channels"); }
+
+TEST(Bvh, RefusesAStrayWordInAJoint) { expect_refused(replaced(kTiny, "End Site", "Ending Site"), "expected JOINT, End Site or \"}\" in joint \"Arm\""); }
+
+TEST(Bvh, AMissingFileIsAnIoError) { EXPECT_THROW(load_bvh("/nonexistent/capture.bvh"), IoError); }
+
+TEST(Bvh, RefusesAFrameOutOfRange) { EXPECT_THROW(bvh_pose(tiny(), 2), InputError); }
+
+TEST(Bvh, ReadsTheCmuCapture) {
+    const char* path = "/usr/share/assimp/models/BVH/01_01.bvh";
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " missing (Debian's assimp-testmodels; ./run installs it)";
+    BvhFile f = load_bvh(path);
+    EXPECT_EQ(f.frame_count, 2752u);
+    EXPECT_EQ(f.joints[0].name, "Hips");
+    EXPECT_EQ(f.channel_count, f.values.size() / f.frame_count);
+    EXPECT_NEAR(f.frame_time, 1.0 / 120, 1e-6);
+}
+
+}  // namespace
+}  // namespace bs

@@ -1,0 +1,182 @@
+// The sphere-mesh on a BVH hierarchy and the capture's poses of it (host/bvh_rig.hpp): the skeleton's
+// forward kinematics puts every sphere where BVH's puts its joint, on every frame; zero-length joints
+// merge; radii follow the rule; the motion round-trips through a motion file.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "host/bvh_rig.hpp"
+#include "host/errors.hpp"
+#include "host/metaball_skinner.hpp"
+#include "tests/support/random.hpp"
+#include "tests/support/temp_file.hpp"
+
+namespace bs {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// A small body with a zero-length hip joint (as CMU's LHipJoint) and a junction at the root:
+// Hips → LHip (offset 0) → LeftUpLeg → End; Hips → Spine → Head → End.
+const char* kHierarchy = R"(HIERARCHY
+ROOT Hips
+{
+  OFFSET 0 0 0
+  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
+  JOINT LHip
+  {
+    OFFSET 0 0 0
+    CHANNELS 3 Zrotation Xrotation Yrotation
+    JOINT LeftUpLeg
+    {
+      OFFSET 1 -4 0
+      CHANNELS 3 Zrotation Xrotation Yrotation
+      End Site
+      {
+        OFFSET 0 -4 0.5
+      }
+    }
+  }
+  JOINT Spine
+  {
+    OFFSET 0 3 0
+    CHANNELS 3 Xrotation Yrotation Zrotation
+    JOINT Head
+    {
+      OFFSET 0 3 0.2
+      CHANNELS 3 Yrotation Xrotation Zrotation
+      End Site
+      {
+        OFFSET 0 1.5 0
+      }
+    }
+  }
+}
+MOTION
+)";
+
+// The hierarchy with `frames` random frames (root moves up to 5, joints turn up to 170° per channel).
+BvhFile random_capture(int frames, unsigned seed) {
+    testing::Random random(seed);
+    std::ostringstream text;
+    text << kHierarchy << "Frames: " << frames << "\nFrame Time: 0.01\n";
+    for (int f = 0; f < frames; ++f) {
+        for (int c = 0; c < 3; ++c) text << random.uniform(-5, 5) << ' ';
+        for (int c = 0; c < 15; ++c) text << random.uniform(-170, 170) << ' ';
+        text << '\n';
+    }
+    std::istringstream in(text.str());
+    return parse_bvh(in, "small.bvh");
+}
+
+TEST(BvhRig, MergesZeroLengthJointsAndKeepsTheRest) {
+    BvhFile capture = random_capture(1, 1);
+    BvhRig rig = rig_bvh(capture);
+    ASSERT_EQ(rig.merged, std::vector<std::string>{"LHip"});
+    EXPECT_EQ(rig.skeleton.spheres.size(), 6u);  // Hips, LeftUpLeg, its end, Spine, Head, its end
+    EXPECT_EQ(rig.skeleton.bone_count(), 5u);
+    EXPECT_EQ(rig.sphere_of_joint[1], rig.sphere_of_joint[0]) << "LHip shares the hips' sphere";
+    EXPECT_EQ(rig.skeleton.names[2], "LeftUpLeg_end");
+    // The thigh (hips → LeftUpLeg) turns with LHip, the merged joint.
+    EXPECT_EQ(rig.driver_of_bone[0], 1);
+    EXPECT_EQ(rig.skeleton.bones[0], (std::array<int, 2>{0, 1}));
+}
+
+TEST(BvhRig, EverySphereIsWhereTheCapturePutsItsJointOnEveryFrame) {
+    BvhFile capture = random_capture(200, 7);
+    BvhRig rig = rig_bvh(capture);
+    double worst = 0;
+    for (std::size_t f = 0; f < capture.frame_count; ++f) {
+        std::vector<Vec3<double>> centres = posed_centres(rig.skeleton, bvh_frame_pose(rig, capture, f));
+        std::vector<BvhJointPose> joints = bvh_pose(capture, f);
+        for (std::size_t j = 0; j < capture.joints.size(); ++j)
+            worst = std::max(worst, norm(centres[std::size_t(rig.sphere_of_joint[j])] - joints[j].position));
+    }
+    EXPECT_LT(worst, 1e-9);
+}
+
+TEST(BvhRig, RadiiFollowTheNamesAndEveryBoneHasACone) {
+    BvhRig rig = rig_bvh(random_capture(1, 2));
+    const Skeleton& s = rig.skeleton;
+    const double height = 15.5;  // the centres' largest extent: y from −8 (the leg's end) to 7.5 (the head's)
+    EXPECT_NEAR(s.spheres[4].radius, 0.06 * height, 1e-12) << "Head";
+    EXPECT_NEAR(s.spheres[5].radius, 0.8 * 0.06 * height, 1e-12) << "Head's end site";
+    for (const auto& b : s.bones) {
+        const double length = norm(s.spheres[b[1]].centre - s.spheres[b[0]].centre);
+        EXPECT_LT(std::fabs(s.spheres[b[0]].radius - s.spheres[b[1]].radius), length);
+    }
+}
+
+TEST(BvhRig, TheMotionKeepsTheFrameRateAndUnwrapsTwists) {
+    BvhFile capture = random_capture(50, 3);
+    BvhRig rig = rig_bvh(capture);
+    Motion motion = bvh_motion(rig, capture, 10, 40);
+    EXPECT_EQ(motion.frame_count(), 30u);
+    EXPECT_DOUBLE_EQ(motion.fps(), 100);
+    for (std::size_t f = 1; f < motion.frame_count(); ++f)
+        for (std::size_t k = 0; k < rig.skeleton.bone_count(); ++k)
+            EXPECT_LE(std::fabs(motion.frame(f).joints[k].twist_radians - motion.frame(f - 1).joints[k].twist_radians), kPi + 1e-12);
+    EXPECT_THROW(bvh_motion(rig, capture, 40, 40), InputError);
+}
+
+TEST(BvhRig, AMotionFileOfTheCaptureGivesTheSamePoses) {
+    BvhFile capture = random_capture(20, 4);
+    BvhRig rig = rig_bvh(capture);
+    Motion motion = bvh_motion(rig, capture);
+    const std::string path = testing::temp_path("motion.json");
+    save_motion(path, motion);
+    Motion loaded = load_motion(path, rig.skeleton);
+    ASSERT_EQ(loaded.frame_count(), motion.frame_count());
+    for (std::size_t f = 0; f < motion.frame_count(); ++f) {
+        std::vector<Vec3<double>> a = posed_centres(rig.skeleton, motion.frame(f)), b = posed_centres(rig.skeleton, loaded.frame(f));
+        for (std::size_t j = 0; j < a.size(); ++j) ASSERT_LT(norm(a[j] - b[j]), 1e-9) << "frame " << f;
+        for (std::size_t k = 0; k < rig.skeleton.bone_count(); ++k)
+            ASSERT_NEAR(loaded.frame(f).joints[k].twist_radians, motion.frame(f).joints[k].twist_radians, 1e-9);
+    }
+}
+
+TEST(BvhRig, ACaptureLoadsAsAMotionOfItsOwnRigOnly) {
+    BvhFile capture = random_capture(5, 5);
+    const std::string path = testing::temp_path("capture.bvh");
+    {
+        std::ofstream out(path);
+        out << kHierarchy << "Frames: 2\nFrame Time: 0.01\n";
+        for (int f = 0; f < 2; ++f) out << "0 0 0 10 20 30 0 0 0 0 0 0 0 0 0 0 0 0\n";
+    }
+    BvhRig rig = rig_bvh(capture);
+    EXPECT_EQ(load_motion(path, rig.skeleton).frame_count(), 2u) << "by extension, through load_motion";
+    Skeleton other = rig.skeleton;
+    other.spheres[3].centre.x += 0.5;
+    EXPECT_THROW(load_bvh_motion(path, other), InputError);
+}
+
+TEST(BvhRig, RefusesAHierarchyWithoutABone) {
+    std::istringstream in("HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation Zrotation\nEnd Site\n{\nOFFSET 0 0 0\n}\n}\n"
+                          "MOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0\n");
+    BvhFile capture = parse_bvh(in, "flat.bvh");
+    EXPECT_THROW(rig_bvh(capture), InputError);
+}
+
+TEST(BvhRig, TheCmuCaptureRigsIntoAHumanoidThatFollowsEveryFrame) {
+    const char* path = "/usr/share/assimp/models/BVH/01_01.bvh";
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " missing (Debian's assimp-testmodels; ./run installs it)";
+    BvhFile capture = load_bvh(path);
+    BvhRig rig = rig_bvh(capture);
+    EXPECT_GE(rig.merged.size(), 5u) << "CMU's offset-0 joints (hip joints, lower back, shoulders, neck...)";
+    auto box = bounds(rig.skeleton);
+    const double size = norm(box[1] - box[0]);
+    double worst = 0;
+    for (std::size_t f = 0; f < capture.frame_count; f += 7) {
+        std::vector<Vec3<double>> centres = posed_centres(rig.skeleton, bvh_frame_pose(rig, capture, f));
+        std::vector<BvhJointPose> joints = bvh_pose(capture, f);
+        for (std::size_t j = 0; j < capture.joints.size(); ++j)
+            worst = std::max(worst, norm(centres[std::size_t(rig.sphere_of_joint[j])] - joints[j].position));
+    }
+    EXPECT_LT(worst, 1e-9 * size);
+}
+
+}  // namespace
+}  // namespace bs
