@@ -1,6 +1,8 @@
 #include "host/cli/commands.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 
@@ -71,6 +73,23 @@ std::filesystem::path prepare_folder(const std::string& folder) {
     return folder;
 }
 
+// "A:B", "A:" or ":B" → [A, B) within [0, count); InputError when malformed or empty.
+std::pair<std::size_t, std::size_t> frame_range(const std::string& text, std::size_t count) {
+    const std::size_t colon = text.find(':');
+    auto bound = [&](const std::string& part, std::size_t fallback) {
+        if (part.empty()) return fallback;
+        char* end = nullptr;
+        const long long value = std::strtoll(part.c_str(), &end, 10);
+        if (*end != '\0' || value < 0) throw InputError("--frames " + text + ": expected A:B with whole numbers A < B");
+        return std::min(std::size_t(value), count);
+    };
+    if (colon == std::string::npos) throw InputError("--frames " + text + ": expected A:B with whole numbers A < B");
+    const std::size_t first = bound(text.substr(0, colon), 0), last = bound(text.substr(colon + 1), count);
+    if (first >= last)
+        throw InputError("--frames " + text + ": no frame of the motion's " + std::to_string(count) + " in that range");
+    return {first, last};
+}
+
 std::string frame_name(std::size_t frame) {
     char name[32];
     std::snprintf(name, sizeof name, "frame_%05zu.ply", frame);
@@ -94,8 +113,10 @@ void add_animate_command(CLI::App& app, AnimateOptions& o) {
     c->add_option("--skeleton", o.skeleton, "skeleton JSON file")->required()->check(CLI::ExistingFile);
     c->add_option("--points", o.points, "points PLY file (x y z; optional bone0..3 / weight0..3)")->required()->check(CLI::ExistingFile);
     auto* pose = c->add_option("--pose", o.pose, "pose JSON file")->check(CLI::ExistingFile);
-    auto* motion = c->add_option("--motion", o.motion, "motion JSON file")->check(CLI::ExistingFile);
+    auto* motion = c->add_option("--motion", o.motion, "motion JSON file, or a BVH capture of the skeleton `rig` built")
+                       ->check(CLI::ExistingFile);
     pose->excludes(motion);
+    c->add_option("--frames", o.frames, "A:B: only the motion's frames A to B-1 (either may be omitted)")->needs(motion);
     c->add_option("--out", o.out, "output PLY (pose) or folder (motion)")->required();
     c->add_option("--format", o.format, "output PLY format")->transform(CLI::IsMember({"input", "ascii", "binary"}))->capture_default_str();
     c->add_flag("--auto-weights", o.auto_weights, "ignore the file's weights and compute them from the sphere-mesh");
@@ -131,13 +152,15 @@ void run_animate(const AnimateOptions& o) {
         return;
     }
     Motion motion = load_motion(o.motion, skeleton);
+    const auto [first, last] = o.frames.empty() ? std::pair<std::size_t, std::size_t>{0, motion.frame_count()}
+                                                : frame_range(o.frames, motion.frame_count());
     std::filesystem::path folder = prepare_folder(o.out);
-    for (std::size_t f = 0; f < motion.frame_count(); ++f) {
+    for (std::size_t f = first; f < last; ++f) {
         deformer.deform(motion.frame(f), deformed);
         store_positions(deformed, set);
         write_point_set((folder / frame_name(f)).string(), set, format);
     }
-    std::printf("wrote %zu frames of %zu points to %s\n", motion.frame_count(), set.positions.size(), o.out.c_str());
+    std::printf("wrote %zu frames of %zu points to %s\n", last - first, set.positions.size(), o.out.c_str());
 }
 
 void run_demo(const DemoOptions& o) {

@@ -21,6 +21,7 @@ struct DeformChoice {
 
 struct AnimateOptions {
     std::string skeleton, points, pose, motion, out;
+    std::string frames;            // "A:B": the motion's frames [A, B) (either end may be omitted)
     std::string format = "input";  // "input" (same as the points file), "ascii" or "binary"
     bool auto_weights = false;
     DeformChoice deform{"dqs"};

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# `baseskin rig` and `animate --motion M.bvh` as a user meets them: a tiny capture becomes a body whose
+# motion animates it (from the capture and from the written motion.json alike); damaged captures, other
+# model formats and bad frame ranges give the documented exit codes.
+# usage: rig.sh BASESKIN_BINARY TEST_DATA_DIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib/expect.sh"
+
+cat >"$tmp/walk.bvh" <<'BVH'
+HIERARCHY
+ROOT Hips
+{
+  OFFSET 0 0 0
+  CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation
+  JOINT LeftUpLeg
+  {
+    OFFSET 1 -1 0
+    CHANNELS 3 Zrotation Yrotation Xrotation
+    JOINT LeftLeg
+    {
+      OFFSET 0 -4 0
+      CHANNELS 3 Zrotation Yrotation Xrotation
+      End Site
+      {
+        OFFSET 0 -4 0
+      }
+    }
+  }
+  JOINT Spine
+  {
+    OFFSET 0 3 0
+    CHANNELS 3 Zrotation Yrotation Xrotation
+    End Site
+    {
+      OFFSET 0 4 0
+    }
+  }
+}
+MOTION
+Frames: 3
+Frame Time: 0.1
+0 9 0 0 0 0 0 0 0 0 0 0 0 0 0
+0 9 1 0 0 0 0 0 30 0 0 -40 0 0 10
+0 9 2 0 0 0 0 0 60 0 0 -80 0 0 20
+BVH
+
+expect 0 "6 spheres, 5 bones" -- rig --model "$tmp/walk.bvh" --points 3000 --out "$tmp/body"
+for f in skeleton.json points.ply motion.json; do [ -s "$tmp/body/$f" ] || fail "rig wrote no $f"; done
+expect 0 "wrote 3 frames" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/walk.bvh" --method dqs --out "$tmp/from_bvh"
+expect 0 "wrote 2 frames" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/body/motion.json" --frames 1: --method dqs --out "$tmp/from_json"
+# The capture and the motion file written from it deform the points alike (frame 2 of both).
+cmp -s "$tmp/from_bvh/frame_00002.ply" "$tmp/from_json/frame_00002.ply" || fail "motion.json and the capture disagree on frame 2"
+[ -e "$tmp/from_json/frame_00000.ply" ] && fail "--frames 1: wrote frame 0"
+
+# Bad input.
+expect 4 "not supported yet" -- rig --model /dev/null --out "$tmp/x"
+sed 's/^0 9 1 0 0 0 0 0 30 0 0 -40 0 0 10$/0 9 1 0 0 0 0 0 30 0 0 -40 0 0/' "$tmp/walk.bvh" >"$tmp/short.bvh"
+expect 2 "short.bvh:34: frame 1: expected 15 values" -- rig --model "$tmp/short.bvh" --out "$tmp/x"
+head -n 30 "$tmp/walk.bvh" >"$tmp/cut.bvh"
+expect 2 "cut.bvh" -- rig --model "$tmp/cut.bvh" --out "$tmp/x"
+expect 2 "--frames 5:9" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/walk.bvh" --frames 5:9 --out "$tmp/x"
+expect 2 "--frames 2-3" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/walk.bvh" --frames 2-3 --out "$tmp/x"
+# A capture that is not the skeleton's.
+sed 's/OFFSET 0 -4 0$/OFFSET 0 -5 0/' "$tmp/walk.bvh" >"$tmp/other.bvh"
+expect 2 "do not match the skeleton" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/other.bvh" --out "$tmp/x"
+
+[ "$failures" -eq 0 ] && echo "all rig checks passed"
+exit "$failures"
