@@ -225,9 +225,13 @@ int main(int argc, char** argv) {
                                                  "adds libigl's LBS and DQS as peer rows on the CPU");
     bool quality = false;
     app.add_flag("--quality", quality, "instead of throughput: deformation quality of baseline, LBS and DQS (DESIGN §6)");
+    std::size_t quality_points = 40000;
+    app.add_option("--quality-points", quality_points, "points per quality scenario")
+        ->check(CLI::Range(std::size_t(100), std::size_t(10000000)))
+        ->capture_default_str();
     CLI11_PARSE(app, argc, argv);
     if (quality) {
-        bs::bench::print_quality(bs::bench::measure_quality(40000));
+        bs::bench::print_quality(bs::bench::measure_quality(quality_points));
         return 0;
     }
     if (std::find(methods.begin(), methods.end(), "lbs") == methods.end()) methods.insert(methods.begin(), "lbs");
