@@ -1,13 +1,10 @@
 // A sphere-mesh built on a BVH capture's hierarchy, and the capture's frames as poses of it (DESIGN §2a
 // conventions: rest frames are the world axes, a bone's local rotation is in its parent bone's frame).
 //
-// Spheres: one per joint and end site, at its rest position (the summed offsets), named after it (an end
-// site after its joint, with "_end"). A joint at zero distance from its parent (offset 0, like CMU's
-// LHipJoint, LowerBack or LeftShoulder) is merged into its parent's sphere: it has no sphere and no bone of
-// its own. Bones: from the sphere of a joint's nearest unmerged ancestor to the joint's sphere. A bone turns
-// with the rotation of the BVH joint that is its end's parent — for a bone that passes a merged joint, the
-// merged one, so CMU's hip joints still turn the thighs. The root's sphere may carry several bones and a
-// sphere several children (junctions): the skeleton follows the tree rules of host/skeleton.hpp.
+// The rig is host/hierarchy_rig.hpp's on the capture's joints and end sites at their rest positions (the
+// summed offsets), named after them (an end site after its joint, with "_end"). Joints at zero distance
+// from their parent (offset 0, like CMU's LHipJoint, LowerBack or LeftShoulder) merge into the parent's
+// sphere; a bone through one turns with it, so CMU's hip joints still turn the thighs.
 //
 // Radii (human proportions): a fraction of the rest body's height (its largest extent) chosen by the
 // joint's name — head 0.06, neck 0.035, hips/pelvis/chest 0.085, spine/back/torso 0.08, shoulder/clavicle
@@ -27,17 +24,13 @@
 #include <vector>
 
 #include "host/bvh.hpp"
+#include "host/hierarchy_rig.hpp"
 #include "host/pose.hpp"
 #include "host/skeleton.hpp"
 
 namespace bs {
 
-struct BvhRig {
-    Skeleton skeleton;
-    std::vector<int> sphere_of_joint;  // per BVH joint: its sphere, or (merged) its parent's
-    std::vector<int> driver_of_bone;   // per bone: the BVH joint whose rotation turns it
-    std::vector<std::string> merged;   // names of the merged joints, in file order
-};
+using BvhRig = HierarchyRig;
 
 // InputError (naming the file) when the hierarchy gives no bone or a skeleton the tree rules refuse.
 BvhRig rig_bvh(const BvhFile& file);

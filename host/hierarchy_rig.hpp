@@ -1,0 +1,63 @@
+// A sphere-mesh on a joint hierarchy (a motion capture's joints, a rigged model's bone nodes), and poses
+// of it from the joints' rotations. Shared by host/bvh_rig.hpp and host/model_rig.hpp.
+//
+// Spheres: one per joint at its rest position, except a joint at zero distance from its parent (1e-6 of
+// the largest parent–joint distance), which merges into its parent's sphere and has no bone of its own.
+// Bones: from the sphere of a joint's nearest unmerged ancestor to the joint's sphere; a bone turns with
+// the rotation of the joint's parent (for a bone through a merged joint, the merged one). The root's
+// sphere may carry several bones and a sphere several children: tree rules (host/skeleton.hpp).
+//
+// Poses (DESIGN §2a: rest frames are the world axes): given each joint's rotation from rest to posed,
+// R_j, a bone's local rotation is R_(its parent bone's driver)⁻¹ · R_(its driver), split into swing and
+// twist about its rest axis; the root transform is given.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "host/pose.hpp"
+#include "host/skeleton.hpp"
+
+namespace bs {
+
+struct RigJoint {
+    std::string name;
+    int parent = -1;  // index in the list, parents first; -1 for the root (exactly one)
+    Vec3<double> position;
+};
+
+struct HierarchyRig {
+    Skeleton skeleton;
+    std::vector<int> sphere_of_joint;  // per joint: its sphere, or (merged) its parent's
+    std::vector<int> joint_of_sphere;  // per sphere: its joint
+    std::vector<int> driver_of_bone;   // per bone: the joint whose rotation turns it
+    std::vector<std::string> merged;   // names of the merged joints, in order
+};
+
+// The rig's topology and centres; `radius_of_sphere(rig, sphere)` gives each sphere's radius before the
+// cone clamp: from the root outwards each child radius is clamped to its parent's ± 0.8 × the bone's
+// length, so every bone admits a tangent cone. InputError naming `source` when no bone remains or the
+// tree rules refuse the result.
+template <class RadiusRule>
+HierarchyRig rig_hierarchy(const std::vector<RigJoint>& joints, const std::string& source, RadiusRule radius_of_sphere);
+
+// The pose for joint rotations `rotations` (rest → posed, one per joint) and root transform `root`.
+Pose hierarchy_pose(const HierarchyRig& rig, const std::vector<Quat<double>>& rotations, const Rigid<double>& root);
+
+// The centres' largest extent (a body's height, when upright).
+double largest_extent(const std::vector<Vec3<double>>& points);
+
+// --- implementation details of rig_hierarchy ---
+HierarchyRig rig_topology(const std::vector<RigJoint>& joints, const std::string& source);
+void finish_rig(HierarchyRig& rig, std::vector<double> radii, const std::string& source);
+
+template <class RadiusRule>
+HierarchyRig rig_hierarchy(const std::vector<RigJoint>& joints, const std::string& source, RadiusRule radius_of_sphere) {
+    HierarchyRig rig = rig_topology(joints, source);
+    std::vector<double> radii(rig.skeleton.spheres.size());
+    for (std::size_t s = 0; s < radii.size(); ++s) radii[s] = radius_of_sphere(rig, int(s));
+    finish_rig(rig, std::move(radii), source);
+    return rig;
+}
+
+}  // namespace bs
