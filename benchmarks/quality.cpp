@@ -9,6 +9,7 @@
 #include "host/bvh_rig.hpp"
 #include "host/demo_body.hpp"
 #include "host/errors.hpp"
+#include "host/model_io.hpp"
 #include "host/skinner.hpp"
 
 namespace bs::bench {
@@ -30,14 +31,29 @@ struct Scenario {
 // 50th frame; none where the file is missing.
 constexpr const char* kCapture = "/usr/share/assimp/models/BVH/01_01.bvh";
 
+// Blender's animated tube (assimp-testmodels) on the rig `baseskin rig` builds for it, every frame of its
+// own animation.
+constexpr const char* kAnimatedModel = "/usr/share/assimp/models/FBX/animation_with_skeleton.fbx";
+
 std::vector<Scenario> capture_scenarios() {
-    if (!std::filesystem::exists(kCapture)) return {};
-    BvhFile capture = load_bvh(kCapture);
-    BvhRig rig = rig_bvh(capture);
-    Motion motion = bvh_motion(rig, capture);
-    std::vector<Pose> poses;
-    for (std::size_t f = 0; f < motion.frame_count(); f += 50) poses.push_back(motion.frame(f));
-    return {{"CMU 01_01 humanoid, " + std::to_string(poses.size()) + " frames of its capture", rig.skeleton, poses, -1}};
+    std::vector<Scenario> out;
+    if (std::filesystem::exists(kCapture)) {
+        BvhFile capture = load_bvh(kCapture);
+        BvhRig rig = rig_bvh(capture);
+        Motion motion = bvh_motion(rig, capture);
+        std::vector<Pose> poses;
+        for (std::size_t f = 0; f < motion.frame_count(); f += 50) poses.push_back(motion.frame(f));
+        out.push_back({"CMU 01_01 humanoid, " + std::to_string(poses.size()) + " frames of its capture", rig.skeleton, poses, -1});
+    }
+    if (std::filesystem::exists(kAnimatedModel)) {
+        RiggedModel model = load_rigged_model(kAnimatedModel);
+        ModelRig rig = rig_model(model);
+        Motion motion = model_motion(rig, model);
+        std::vector<Pose> poses;
+        for (std::size_t f = 0; f < motion.frame_count(); ++f) poses.push_back(motion.frame(f));
+        out.push_back({"FBX animation_with_skeleton, " + std::to_string(poses.size()) + " frames of its animation", rig.rig.skeleton, poses, -1});
+    }
+    return out;
 }
 
 Skeleton two_cylinders() { return make_skeleton({{{0, 0, 0}, 1.0}, {{4, 0, 0}, 1.0}, {{8, 0, 0}, 1.0}}, {{0, 1}, {1, 2}}, {}, "cylinders"); }

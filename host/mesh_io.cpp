@@ -5,6 +5,8 @@
 #include <assimp/scene.h>
 
 #include <assimp/Importer.hpp>
+
+#include "host/assimp_mesh.hpp"
 #endif
 #include <algorithm>
 #include <cerrno>
@@ -33,19 +35,30 @@ struct PositionHash {
     }
 };
 
+
+#if BASESKIN_HAVE_ASSIMP
+void weld(TriangleMesh& mesh) {
+    WeldedPositions welded = weld_identical_positions(mesh.vertices);
+    for (auto& t : mesh.triangles)
+        for (int& v : t) v = welded.index_of[v];
+    mesh.vertices = std::move(welded.positions);
+}
+#endif
+
+}  // namespace
+
 void require_readable(const std::string& path) {
     std::ifstream probe(path, std::ios::binary);
     if (!probe) throw IoError(path + ": cannot open: " + std::strerror(errno));
 }
 
 #if BASESKIN_HAVE_ASSIMP
-// Appends one assimp mesh: its vertices, and its polygons fanned into triangles. Counts the faces skipped
-// (points and lines) and, per vertex, the polygons using it.
-void append_mesh(const aiMesh& in, const std::string& path, TriangleMesh& out, std::size_t& skipped,
-                 std::vector<int>& polygons_using) {
+void append_assimp_mesh(const aiMesh& in, const aiMatrix4x4& to_scene, const std::string& path, TriangleMesh& out,
+                        std::size_t& skipped, std::vector<int>& polygons_using) {
     const int base = int(out.vertices.size());
     for (unsigned v = 0; v < in.mNumVertices; ++v) {
-        Vec3<double> p{in.mVertices[v].x, in.mVertices[v].y, in.mVertices[v].z};
+        const aiVector3D q = to_scene * in.mVertices[v];
+        Vec3<double> p{q.x, q.y, q.z};
         if (!all_finite(p))
             throw InputError(path + ": vertex " + std::to_string(out.vertices.size()) + ": non-finite coordinate");
         out.vertices.push_back(p);
@@ -63,16 +76,7 @@ void append_mesh(const aiMesh& in, const std::string& path, TriangleMesh& out, s
                                      base + int(face.mIndices[c + 1])});
     }
 }
-
-void weld(TriangleMesh& mesh) {
-    WeldedPositions welded = weld_identical_positions(mesh.vertices);
-    for (auto& t : mesh.triangles)
-        for (int& v : t) v = welded.index_of[v];
-    mesh.vertices = std::move(welded.positions);
-}
 #endif
-
-}  // namespace
 
 WeldedPositions weld_identical_positions(const std::vector<Vec3<double>>& positions) {
     WeldedPositions out;
@@ -100,7 +104,7 @@ TriangleMesh load_triangle_mesh(const std::string& path) {
     TriangleMesh mesh;
     std::size_t skipped = 0;
     std::vector<int> polygons_using;
-    for (unsigned m = 0; m < scene->mNumMeshes; ++m) append_mesh(*scene->mMeshes[m], path, mesh, skipped, polygons_using);
+    for (unsigned m = 0; m < scene->mNumMeshes; ++m) append_assimp_mesh(*scene->mMeshes[m], aiMatrix4x4(), path, mesh, skipped, polygons_using);
     if (mesh.triangles.empty())
         throw InputError(path + ": no polygons: the file holds " + std::to_string(mesh.vertices.size()) +
                          " vertices and " + std::to_string(skipped) + " points or lines, a surface is needed");

@@ -8,6 +8,7 @@
 #include "host/bvh_rig.hpp"
 #include "host/demo_body.hpp"
 #include "host/errors.hpp"
+#include "host/model_io.hpp"
 #include "host/ply.hpp"
 #include "host/weights.hpp"
 
@@ -27,11 +28,47 @@ int junction_count(const Skeleton& s) {
     return int(std::count_if(degree.begin(), degree.end(), [](int d) { return d >= 3; }));
 }
 
+std::filesystem::path output_folder(const std::string& out) {
+    std::error_code error;
+    std::filesystem::create_directories(out, error);
+    if (error) throw IoError(out + ": cannot create folder: " + error.message());
+    return out;
+}
+
+void rig_model_file(const RigOptions& o) {
+    RiggedModel model = load_rigged_model(o.model);
+    const std::filesystem::path folder = output_folder(o.out);
+    if (model.nodes.empty()) {
+        ModelPoints points = sample_model(model, nullptr, o.points, o.seed);
+        write_point_set((folder / "points.ply").string(), make_point_set(points.positions), PlyFormat::BinaryLittleEndian);
+        std::printf("rig: %s has no bones: wrote %s/points.ply (%zu points over its mesh) only\n", o.model.c_str(), o.out.c_str(),
+                    points.positions.size());
+        return;
+    }
+    ModelRig rig = rig_model(model);
+    ModelPoints points = sample_model(model, &rig, o.points, o.seed);
+    PointSet set = make_point_set(points.positions);
+    set.influences = points.influences;
+    save_skeleton((folder / "skeleton.json").string(), rig.rig.skeleton);
+    write_point_set((folder / "points.ply").string(), set, PlyFormat::BinaryLittleEndian);
+    std::printf("rig: %s: %zu vertices, %zu triangles, %zu nodes (%zu merged at zero length), %zu spheres, %zu bones, %d junctions\n",
+                o.model.c_str(), model.mesh.vertices.size(), model.mesh.triangles.size(), model.nodes.size(), rig.rig.merged.size(),
+                rig.rig.skeleton.spheres.size(), rig.rig.skeleton.bone_count(), junction_count(rig.rig.skeleton));
+    if (model.frames.empty()) {
+        std::printf("the model has no animation: wrote %s/{skeleton.json, points.ply}\n", o.out.c_str());
+        return;
+    }
+    Motion motion = model_motion(rig, model);
+    save_motion((folder / "motion.json").string(), motion);
+    std::printf("motion: %zu frames at %.4g frames/s; points: %zu over the mesh\n", motion.frame_count(), motion.fps(), points.positions.size());
+    std::printf("wrote %s/{skeleton.json, points.ply, motion.json}\n", o.out.c_str());
+}
+
 }  // namespace
 
 void add_rig_command(CLI::App& app, RigOptions& o) {
-    CLI::App* c = app.add_subcommand("rig", "build a body (sphere-mesh, points, motion) from a BVH motion capture");
-    c->add_option("--model", o.model, "BVH capture (rigged models via assimp are not supported yet)")->required()->check(CLI::ExistingFile);
+    CLI::App* c = app.add_subcommand("rig", "build a body (sphere-mesh, points, motion) from a BVH capture or a rigged model");
+    c->add_option("--model", o.model, "BVH capture, or a rigged model (FBX, Collada, glTF, X, SMD, ...)")->required()->check(CLI::ExistingFile);
     c->add_option("--points", o.points, "points sampled over the body's surface")
         ->check(CLI::Range(std::size_t(1), std::size_t(100000000)))
         ->capture_default_str();
@@ -40,8 +77,7 @@ void add_rig_command(CLI::App& app, RigOptions& o) {
 }
 
 void run_rig(const RigOptions& o) {
-    if (!is_bvh(o.model))
-        throw UnsupportedError(o.model + ": rigged models (FBX, Collada, glTF, X, SMD) are not supported yet; --model takes a BVH capture");
+    if (!is_bvh(o.model)) return rig_model_file(o);
     BvhFile capture = load_bvh(o.model);
     BvhRig rig = rig_bvh(capture);
     Motion motion = bvh_motion(rig, capture);
@@ -49,10 +85,7 @@ void run_rig(const RigOptions& o) {
     PointSet set = make_point_set(rest);
     set.influences = auto_influences(rig.skeleton, rest);
 
-    std::error_code error;
-    std::filesystem::create_directories(o.out, error);
-    if (error) throw IoError(o.out + ": cannot create folder: " + error.message());
-    const std::filesystem::path folder(o.out);
+    const std::filesystem::path folder = output_folder(o.out);
     save_skeleton((folder / "skeleton.json").string(), rig.skeleton);
     write_point_set((folder / "points.ply").string(), set, PlyFormat::BinaryLittleEndian);
     save_motion((folder / "motion.json").string(), motion);

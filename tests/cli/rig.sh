@@ -51,8 +51,23 @@ expect 0 "wrote 2 frames" -- animate --skeleton "$tmp/body/skeleton.json" --poin
 cmp -s "$tmp/from_bvh/frame_00002.ply" "$tmp/from_json/frame_00002.ply" || fail "motion.json and the capture disagree on frame 2"
 [ -e "$tmp/from_json/frame_00000.ply" ] && fail "--frames 1: wrote frame 0"
 
+# A rigged, animated model and one without bones (Debian's assimp-testmodels, installed by ./run).
+models=/usr/share/assimp/models/FBX
+if [ -e "$models/animation_with_skeleton.fbx" ]; then
+    expect 0 "17 spheres, 16 bones" -- rig --model "$models/animation_with_skeleton.fbx" --points 2000 --out "$tmp/tube"
+    for f in skeleton.json points.ply motion.json; do [ -s "$tmp/tube/$f" ] || fail "rig of the FBX wrote no $f"; done
+    expect 0 "wrote 21 frames" -- animate --skeleton "$tmp/tube/skeleton.json" --points "$tmp/tube/points.ply" --motion "$tmp/tube/motion.json" --method lbs --out "$tmp/tube_frames"
+    expect 0 "has no bones" -- rig --model "$models/box.fbx" --points 100 --out "$tmp/box"
+    [ -s "$tmp/box/points.ply" ] && [ ! -e "$tmp/box/skeleton.json" ] || fail "a model without bones: points.ply alone expected"
+    head -c 20000 "$models/animation_with_skeleton.fbx" >"$tmp/cut.fbx"
+    expect 2 "cut.fbx" -- rig --model "$tmp/cut.fbx" --out "$tmp/x"
+else
+    echo "skipped the model checks: $models missing (assimp-testmodels)"
+fi
+
 # Bad input.
-expect 4 "not supported yet" -- rig --model /dev/null --out "$tmp/x"
+printf 'solid nothing\n' >"$tmp/empty.stl"
+expect 2 "empty.stl" -- rig --model "$tmp/empty.stl" --out "$tmp/x"
 sed 's/^0 9 1 0 0 0 0 0 30 0 0 -40 0 0 10$/0 9 1 0 0 0 0 0 30 0 0 -40 0 0/' "$tmp/walk.bvh" >"$tmp/short.bvh"
 expect 2 "short.bvh:34: frame 1: expected 15 values" -- rig --model "$tmp/short.bvh" --out "$tmp/x"
 head -n 30 "$tmp/walk.bvh" >"$tmp/cut.bvh"

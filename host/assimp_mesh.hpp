@@ -1,0 +1,20 @@
+// What the assimp-based readers share (host/mesh_io.cpp, host/model_io.cpp); included only where assimp
+// is (BASESKIN_HAVE_ASSIMP), never by public headers.
+#pragma once
+
+#include <assimp/scene.h>
+
+#include <string>
+#include <vector>
+
+#include "host/mesh_io.hpp"
+
+namespace bs {
+
+// Appends one assimp mesh, its vertices taken to scene coordinates by `to_scene`, its polygons fanned into
+// triangles (assimp's own triangulation asserts on some malformed files). Counts the faces skipped (points
+// and lines) and, per vertex, the polygons using it. InputError naming `path` for a non-finite vertex.
+void append_assimp_mesh(const aiMesh& in, const aiMatrix4x4& to_scene, const std::string& path, TriangleMesh& out,
+                        std::size_t& skipped, std::vector<int>& polygons_using);
+
+}  // namespace bs

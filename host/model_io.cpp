@@ -1,0 +1,237 @@
+#include "host/model_io.hpp"
+
+#include "host/errors.hpp"
+
+#if BASESKIN_HAVE_ASSIMP
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <assimp/Importer.hpp>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "host/assimp_mesh.hpp"
+#endif
+
+namespace bs {
+
+#if !BASESKIN_HAVE_ASSIMP
+RiggedModel load_rigged_model(const std::string& path) {
+    require_readable(path);
+    throw UnsupportedError(path + ": cannot read models: this build has no assimp (install libassimp-dev and rebuild)");
+}
+#else
+namespace {
+
+using Globals = std::map<const aiNode*, aiMatrix4x4>;
+
+// Global transforms of every node, given each node's local transform.
+template <class Local>
+void accumulate(const aiNode* node, const aiMatrix4x4& parent, Local local, Globals& out) {
+    const aiMatrix4x4 global = parent * local(node);
+    out[node] = global;
+    for (unsigned c = 0; c < node->mNumChildren; ++c) accumulate(node->mChildren[c], global, local, out);
+}
+
+Globals default_globals(const aiScene& scene) {
+    Globals g;
+    accumulate(scene.mRootNode, aiMatrix4x4(), [](const aiNode* n) { return n->mTransformation; }, g);
+    return g;
+}
+
+// Every (mesh index, node holding it).
+void mesh_nodes(const aiNode* node, std::vector<std::pair<unsigned, const aiNode*>>& out) {
+    for (unsigned m = 0; m < node->mNumMeshes; ++m) out.push_back({node->mMeshes[m], node});
+    for (unsigned c = 0; c < node->mNumChildren; ++c) mesh_nodes(node->mChildren[c], out);
+}
+
+Rigid<double> rigid_of(const aiMatrix4x4& m, const std::string& path, const std::string& what) {
+    aiVector3D scaling, position;
+    aiQuaternion rotation;
+    m.Decompose(scaling, rotation, position);
+    Rigid<double> r{normalized(Quat<double>{rotation.w, rotation.x, rotation.y, rotation.z}), {position.x, position.y, position.z}};
+    if (!std::isfinite(r.rotation.w + r.rotation.x + r.rotation.y + r.rotation.z) || !all_finite(r.translation))
+        throw InputError(path + ": " + what + ": non-finite transform");
+    return r;
+}
+
+// The kept hierarchy (header): bone nodes, their ancestors up to the lowest common one, their leaf children.
+std::vector<const aiNode*> kept_nodes(const std::set<const aiNode*>& bones) {
+    std::set<const aiNode*> kept(bones.begin(), bones.end());
+    for (const aiNode* b : bones)
+        for (unsigned c = 0; c < b->mNumChildren; ++c)
+            if (b->mChildren[c]->mNumChildren == 0 && b->mChildren[c]->mNumMeshes == 0) kept.insert(b->mChildren[c]);
+    // The lowest common ancestor: climb from one bone while some bone lies outside the candidate's subtree.
+    auto contains = [](const aiNode* ancestor, const aiNode* n) {
+        for (; n; n = n->mParent)
+            if (n == ancestor) return true;
+        return false;
+    };
+    const aiNode* top = *bones.begin();
+    while (top->mParent && !std::all_of(bones.begin(), bones.end(), [&](const aiNode* b) { return contains(top, b); })) top = top->mParent;
+    for (const aiNode* b : bones)
+        for (const aiNode* n = b; n && n != top; n = n->mParent) kept.insert(n);
+    kept.insert(top);
+    // Parents first: depth-first from the top.
+    std::vector<const aiNode*> order;
+    std::vector<const aiNode*> stack{top};
+    while (!stack.empty()) {
+        const aiNode* n = stack.back();
+        stack.pop_back();
+        order.push_back(n);
+        for (unsigned c = n->mNumChildren; c-- > 0;)
+            if (kept.count(n->mChildren[c])) stack.push_back(n->mChildren[c]);
+    }
+    return order;
+}
+
+// Bind transforms of the kept nodes (parents first): a bone's from its offset matrix; an ancestor above the
+// bones from its first kept child's, through that child's local transform (its default transform may be
+// of another pose or scale than the bind pose: an armature node far from the body); a node under a bone
+// rides on its parent's.
+std::vector<aiMatrix4x4> bind_transforms(const std::vector<const aiNode*>& kept, const std::map<const aiNode*, aiMatrix4x4>& bone_bind) {
+    std::vector<aiMatrix4x4> bind(kept.size());
+    std::vector<bool> known(kept.size(), false);
+    for (std::size_t j = 0; j < kept.size(); ++j)
+        if (bone_bind.count(kept[j])) bind[j] = bone_bind.at(kept[j]), known[j] = true;
+    for (std::size_t j = kept.size(); j-- > 0;) {  // children after parents: walk back up
+        if (known[j]) continue;
+        for (std::size_t c = j + 1; c < kept.size(); ++c)
+            if (kept[c]->mParent == kept[j] && known[c]) {
+                bind[j] = bind[c] * aiMatrix4x4(kept[c]->mTransformation).Inverse();
+                known[j] = true;
+                break;
+            }
+    }
+    for (std::size_t j = 0; j < kept.size(); ++j) {
+        if (known[j]) continue;
+        const auto parent = std::find(kept.begin(), kept.begin() + std::ptrdiff_t(j), kept[j]->mParent);
+        bind[j] = bind[std::size_t(parent - kept.begin())] * kept[j]->mTransformation;  // the top is an ancestor: known
+        known[j] = true;
+    }
+    return bind;
+}
+
+template <class Key>
+const Key* key_at(const Key* keys, unsigned count, double t, double& s) {
+    unsigned i = 0;
+    while (i + 1 < count && keys[i + 1].mTime <= t) ++i;
+    if (i + 1 >= count || keys[i + 1].mTime <= keys[i].mTime) {
+        s = 0;
+        return keys + i;
+    }
+    s = std::clamp((t - keys[i].mTime) / (keys[i + 1].mTime - keys[i].mTime), 0.0, 1.0);
+    return keys + i;
+}
+
+aiMatrix4x4 channel_transform(const aiNodeAnim& ch, double t, const aiMatrix4x4& fallback) {
+    aiVector3D scaling, position;
+    aiQuaternion rotation;
+    fallback.Decompose(scaling, rotation, position);
+    double s;
+    if (ch.mNumPositionKeys) {
+        const aiVectorKey* k = key_at(ch.mPositionKeys, ch.mNumPositionKeys, t, s);
+        position = s > 0 ? k[0].mValue + float(s) * (k[1].mValue - k[0].mValue) : k[0].mValue;
+    }
+    if (ch.mNumScalingKeys) {
+        const aiVectorKey* k = key_at(ch.mScalingKeys, ch.mNumScalingKeys, t, s);
+        scaling = s > 0 ? k[0].mValue + float(s) * (k[1].mValue - k[0].mValue) : k[0].mValue;
+    }
+    if (ch.mNumRotationKeys) {
+        const aiQuatKey* k = key_at(ch.mRotationKeys, ch.mNumRotationKeys, t, s);
+        rotation = k[0].mValue;
+        if (s > 0) aiQuaternion::Interpolate(rotation, k[0].mValue, k[1].mValue, float(s));
+    }
+    return aiMatrix4x4(scaling, rotation.Normalize(), position);
+}
+
+void read_animation(const aiScene& scene, const std::vector<const aiNode*>& kept, const std::vector<aiMatrix4x4>& bind,
+                    const std::string& path, RiggedModel& model) {
+    if (scene.mNumAnimations == 0) return;
+    const aiAnimation& anim = *scene.mAnimations[0];
+    model.fps = anim.mTicksPerSecond > 0 ? anim.mTicksPerSecond : 25.0;
+    if (!std::isfinite(anim.mDuration) || anim.mDuration < 0 || anim.mDuration >= double(kMaxModelFrames))
+        throw InputError(path + ": animation \"" + anim.mName.C_Str() + "\": duration " + std::to_string(anim.mDuration) + " ticks out of range");
+    std::map<std::string, const aiNodeAnim*> channels;
+    for (unsigned c = 0; c < anim.mNumChannels; ++c) channels[anim.mChannels[c]->mNodeName.C_Str()] = anim.mChannels[c];
+    std::vector<aiMatrix4x4> inverse_bind;
+    for (aiMatrix4x4 b : bind) inverse_bind.push_back(b.Inverse());
+    const std::size_t frames = std::size_t(std::floor(anim.mDuration)) + 1;
+    for (std::size_t f = 0; f < frames; ++f) {
+        const double t = double(f);
+        Globals globals;
+        accumulate(scene.mRootNode, aiMatrix4x4(), [&](const aiNode* n) {
+            auto it = channels.find(n->mName.C_Str());
+            return it == channels.end() ? n->mTransformation : channel_transform(*it->second, t, n->mTransformation);
+        }, globals);
+        std::vector<Rigid<double>> transforms;
+        for (std::size_t j = 0; j < kept.size(); ++j)
+            transforms.push_back(rigid_of(globals[kept[j]] * inverse_bind[j], path, "frame " + std::to_string(f) + ", node \"" + kept[j]->mName.C_Str() + "\""));
+        model.frames.push_back(std::move(transforms));
+    }
+}
+
+}  // namespace
+
+RiggedModel load_rigged_model(const std::string& path) {
+    require_readable(path);
+    Assimp::Importer importer;
+    const aiScene* scene = importer.ReadFile(path, aiProcess_ValidateDataStructure);
+    if (!scene || !scene->mRootNode) throw InputError(path + ": cannot read as a model: " + importer.GetErrorString());
+    RiggedModel model;
+    model.source = path;
+    const Globals globals = default_globals(*scene);
+    std::vector<std::pair<unsigned, const aiNode*>> meshes;
+    mesh_nodes(scene->mRootNode, meshes);
+    // Bones, their bind transforms, and the weights they carry (by mesh vertex).
+    std::map<const aiNode*, aiMatrix4x4> bone_bind;
+    std::set<const aiNode*> bones;
+    bool skinned = false;
+    for (const auto& [m, node] : meshes) skinned = skinned || scene->mMeshes[m]->mNumBones > 0;
+    std::size_t skipped = 0;
+    std::vector<int> polygons_using;
+    std::vector<std::vector<std::pair<const aiNode*, float>>> weights;
+    for (const auto& [m, node] : meshes) {
+        const aiMesh& mesh = *scene->mMeshes[m];
+        if (skinned && mesh.mNumBones == 0) continue;  // a prop beside a skinned body
+        const std::size_t base = model.mesh.vertices.size();
+        append_assimp_mesh(mesh, globals.at(node), path, model.mesh, skipped, polygons_using);
+        weights.resize(model.mesh.vertices.size());
+        for (unsigned b = 0; b < mesh.mNumBones; ++b) {
+            const aiBone& bone = *mesh.mBones[b];
+            const aiNode* bone_node = scene->mRootNode->FindNode(bone.mName);
+            if (!bone_node) throw InputError(path + ": bone \"" + bone.mName.C_Str() + "\" has no node in the hierarchy");
+            bones.insert(bone_node);
+            if (!bone_bind.count(bone_node)) bone_bind[bone_node] = globals.at(node) * aiMatrix4x4(bone.mOffsetMatrix).Inverse();
+            for (unsigned w = 0; w < bone.mNumWeights; ++w) {
+                const aiVertexWeight& vw = bone.mWeights[w];
+                if (vw.mVertexId >= mesh.mNumVertices || !std::isfinite(vw.mWeight) || vw.mWeight < 0)
+                    throw InputError(path + ": bone \"" + bone.mName.C_Str() + "\": weight " + std::to_string(w) + " is invalid");
+                if (vw.mWeight > 0) weights[base + vw.mVertexId].push_back({bone_node, vw.mWeight});
+            }
+        }
+    }
+    if (model.mesh.triangles.empty()) throw InputError(path + ": no polygons to sample");
+    if (bones.empty()) return model;
+    const std::vector<const aiNode*> kept = kept_nodes(bones);
+    if (kept.size() > kMaxModelNodes) throw InputError(path + ": more than " + std::to_string(kMaxModelNodes) + " nodes in the skeleton");
+    std::map<const aiNode*, int> index;
+    for (const aiNode* n : kept) index[n] = int(index.size());
+    const std::vector<aiMatrix4x4> bind = bind_transforms(kept, bone_bind);
+    for (std::size_t j = 0; j < kept.size(); ++j) {
+        const aiNode* n = kept[j];
+        const Rigid<double> at = rigid_of(bind[j], path, std::string("node \"") + n->mName.C_Str() + "\"");
+        model.nodes.push_back({n->mName.C_Str(), index.count(n->mParent) ? index[n->mParent] : -1, at.translation});
+    }
+    for (const auto& vertex : weights) {
+        model.weights.emplace_back();
+        for (const auto& [node, w] : vertex) model.weights.back().push_back({index.at(node), w});
+    }
+    read_animation(*scene, kept, bind, path, model);
+    return model;
+}
+#endif
+
+}  // namespace bs

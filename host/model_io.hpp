@@ -1,0 +1,29 @@
+// Rigged, animated models through assimp (FBX, Collada, glTF, X, SMD, ...): the skinned meshes in their
+// bind pose, the bone hierarchy, the vertex weights and the first animation, as host/model_rig.hpp's
+// RiggedModel (scene coordinates, the file's units).
+//
+// Bind pose: a bone's bind transform is its mesh node's global transform times the inverse of the bone's
+// offset matrix; vertices are taken to scene coordinates by their mesh node's transform. The hierarchy
+// kept: the bone nodes, their ancestors up to their lowest common one (for instance an armature node), and
+// the bone nodes' leaf children (such as Blender's "_end" nodes); other nodes keep their default
+// transforms. Animation: the first one, sampled at every tick of its clock (fps = its ticks per second,
+// 25 when the file says 0), position and scaling keys interpolated linearly and rotations by slerp; a
+// node without a channel keeps its default transform. Each frame gives every kept node's bind → posed
+// transform; scaling is dropped (the sphere-mesh's bones are rigid; documented in docs/ALGORITHM.md).
+// Without bones, only the meshes are read (all of them). Limits: kMaxModelNodes kept nodes and
+// kMaxModelFrames frames; InputError naming the file beyond them, for an unreadable or malformed file,
+// a non-finite value, or a bone without a node. UnsupportedError in a build without assimp.
+#pragma once
+
+#include <string>
+
+#include "host/model_rig.hpp"
+
+namespace bs {
+
+constexpr std::size_t kMaxModelNodes = 4096;
+constexpr std::size_t kMaxModelFrames = 1'000'000;
+
+RiggedModel load_rigged_model(const std::string& path);
+
+}  // namespace bs

@@ -1,0 +1,162 @@
+#include "host/model_rig.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "host/errors.hpp"
+#include "host/weights.hpp"
+
+namespace bs {
+
+namespace {
+
+// The rig's joints: the model's nodes, then an end joint for every weighted node that turns no bone.
+std::vector<RigJoint> joints_of(const RiggedModel& model) {
+    std::vector<RigJoint> joints;
+    for (const ModelNode& n : model.nodes) joints.push_back({n.name, n.parent, n.bind_position});
+    std::vector<bool> weighted(model.nodes.size(), false), has_child(model.nodes.size(), false);
+    for (const auto& vertex : model.weights)
+        for (const auto& [node, w] : vertex) weighted[std::size_t(node)] = true;
+    for (const ModelNode& n : model.nodes)
+        if (n.parent >= 0) has_child[std::size_t(n.parent)] = true;
+    for (std::size_t j = 0; j < model.nodes.size(); ++j) {
+        const ModelNode& n = model.nodes[j];
+        if (!weighted[j] || has_child[j] || n.parent < 0) continue;
+        const Vec3<double> along = n.bind_position - model.nodes[std::size_t(n.parent)].bind_position;
+        if (!(norm(along) > 0)) continue;
+        joints.push_back({n.name + "_end", int(j), n.bind_position + 0.5 * along});
+    }
+    return joints;
+}
+
+struct AxisHit {
+    double distance, fraction;  // to the segment; 0 at its start, 1 at its end
+};
+AxisHit nearest_on_segment(Vec3<double> a, Vec3<double> b, Vec3<double> p) {
+    const Vec3<double> d = b - a;
+    const double u = std::clamp(dot(p - a, d) / std::max(dot(d, d), 1e-300), 0.0, 1.0);
+    return {norm(p - (a + u * d)), u};
+}
+
+// The fitting rule of the header: per sphere, the distances of the vertices that count for it.
+std::vector<std::vector<double>> vertex_distances(const RiggedModel& model, const Skeleton& s) {
+    std::vector<std::vector<double>> distances(s.spheres.size());
+    for (const Vec3<double>& v : model.mesh.vertices) {
+        AxisHit best{INFINITY, 0};
+        std::size_t bone = 0;
+        for (std::size_t k = 0; k < s.bone_count(); ++k) {
+            AxisHit hit = nearest_on_segment(s.spheres[std::size_t(s.bones[k][0])].centre, s.spheres[std::size_t(s.bones[k][1])].centre, v);
+            if (hit.distance < best.distance) best = hit, bone = k;
+        }
+        // Beyond a segment's end the distance is not a radius (a cap, or the end of a limb): skip it.
+        if (best.fraction > 0 && best.fraction < 1) distances[std::size_t(s.bones[bone][best.fraction < 0.5 ? 0 : 1])].push_back(best.distance);
+    }
+    return distances;
+}
+
+double median(std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
+double shortest_bone(const Skeleton& s, int sphere) {
+    double shortest = INFINITY;
+    for (const auto& b : s.bones)
+        if (b[0] == sphere || b[1] == sphere) shortest = std::min(shortest, norm(s.spheres[std::size_t(b[1])].centre - s.spheres[std::size_t(b[0])].centre));
+    return shortest;
+}
+
+}  // namespace
+
+ModelRig rig_model(const RiggedModel& model) {
+    if (model.nodes.empty()) throw InputError(model.source + ": the model has no bones (its mesh can still be sampled into points)");
+    ModelRig out;
+    std::vector<std::vector<double>> distances;
+    out.rig = rig_hierarchy(joints_of(model), model.source, [&](const HierarchyRig& rig, int sphere) {
+        if (distances.empty()) distances = vertex_distances(model, rig.skeleton);
+        const std::vector<double>& d = distances[std::size_t(sphere)];
+        return d.empty() ? 0.25 * shortest_bone(rig.skeleton, sphere) : median(d);
+    });
+    out.bone_of_node.assign(model.nodes.size(), -1);
+    for (std::size_t k = out.rig.skeleton.bone_count(); k-- > 0;) {
+        const int driver = out.rig.driver_of_bone[k];
+        if (std::size_t(driver) < model.nodes.size()) out.bone_of_node[std::size_t(driver)] = int(k);
+    }
+    return out;
+}
+
+namespace {
+
+// The four largest of a point's bone weights, renormalised; false when it has none.
+bool top_influences(std::vector<std::pair<int, double>> bone_weights, Influences& out) {
+    std::sort(bone_weights.begin(), bone_weights.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    double total = 0;
+    for (std::size_t i = 0; i < bone_weights.size() && i < kMaxInfluences; ++i) total += bone_weights[i].second;
+    if (!(total > 0)) return false;
+    out = {};
+    for (std::size_t i = 0; i < bone_weights.size() && i < kMaxInfluences; ++i) {
+        out.bone[i] = std::uint32_t(bone_weights[i].first);
+        out.weight[i] = float(bone_weights[i].second / total);
+    }
+    return true;
+}
+
+}  // namespace
+
+ModelPoints sample_model(const RiggedModel& model, const ModelRig* rig, std::size_t count, unsigned seed) {
+    const TriangleMesh& mesh = model.mesh;
+    std::vector<double> areas;
+    for (const auto& t : mesh.triangles) {
+        const Vec3<double>& a = mesh.vertices[std::size_t(t[0])];
+        areas.push_back(0.5 * norm(cross(mesh.vertices[std::size_t(t[1])] - a, mesh.vertices[std::size_t(t[2])] - a)));
+    }
+    double total = 0;
+    for (double a : areas) total += std::isfinite(a) ? a : 0;
+    if (!(total > 0)) throw InputError(model.source + ": the mesh has no triangle of positive area to sample");
+    std::mt19937_64 rng(seed);
+    std::discrete_distribution<std::size_t> pick(areas.begin(), areas.end());
+    std::uniform_real_distribution<double> unit(0, 1);
+    ModelPoints out;
+    std::vector<std::size_t> unweighted;
+    for (std::size_t i = 0; i < count; ++i) {
+        const auto& t = mesh.triangles[pick(rng)];
+        // Uniform in the triangle: (1 − √u, √u (1 − v), √u v).
+        const double su = std::sqrt(unit(rng)), v = unit(rng);
+        const double bary[3] = {1 - su, su * (1 - v), su * v};
+        Vec3<double> p{0, 0, 0};
+        for (int c = 0; c < 3; ++c) p += bary[c] * mesh.vertices[std::size_t(t[c])];
+        out.positions.push_back(p);
+        if (!rig) continue;
+        std::vector<std::pair<int, double>> bone_weights;
+        for (int c = 0; c < 3; ++c) {
+            if (std::size_t(t[c]) >= model.weights.size()) continue;
+            for (const auto& [node, w] : model.weights[std::size_t(t[c])]) {
+                const int bone = rig->bone_of_node[std::size_t(node)];
+                if (bone < 0) continue;
+                auto it = std::find_if(bone_weights.begin(), bone_weights.end(), [&](const auto& bw) { return bw.first == bone; });
+                if (it == bone_weights.end()) bone_weights.push_back({bone, bary[c] * w});
+                else it->second += bary[c] * w;
+            }
+        }
+        out.influences.emplace_back();
+        if (!top_influences(std::move(bone_weights), out.influences.back())) unweighted.push_back(i);
+    }
+    for (std::size_t i : unweighted) out.influences[i] = auto_influences(rig->rig.skeleton, out.positions[i]);
+    return out;
+}
+
+Motion model_motion(const ModelRig& rig, const RiggedModel& model) {
+    if (model.frames.empty() || !(model.fps > 0)) throw InputError(model.source + ": the model has no animation");
+    const std::vector<RigJoint> joints = joints_of(model);
+    std::vector<Pose> frames;
+    for (const std::vector<Rigid<double>>& transforms : model.frames) {
+        std::vector<Quat<double>> rotations;
+        for (std::size_t j = 0; j < joints.size(); ++j)  // an end joint moves as its node
+            rotations.push_back(transforms[std::size_t(j < model.nodes.size() ? int(j) : joints[j].parent)].rotation);
+        frames.push_back(hierarchy_pose(rig.rig, rotations, transforms[0]));
+    }
+    return Motion(model.fps, std::move(frames));
+}
+
+}  // namespace bs

@@ -1,0 +1,103 @@
+// Rigged models through assimp (host/model_io.hpp) on the models Debian ships (assimp-testmodels; skipped
+// where missing): the rig's bones move exactly as the model's nodes on every frame of its animation,
+// sampled points lie on its mesh, a model without bones still gives a mesh; damaged copies are refused.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "host/errors.hpp"
+#include "host/model_io.hpp"
+#include "tests/support/temp_file.hpp"
+
+namespace bs {
+namespace {
+
+const char* kAnimated = "/usr/share/assimp/models/FBX/animation_with_skeleton.fbx";
+const char* kNoBones = "/usr/share/assimp/models/FBX/box.fbx";
+
+#define REQUIRE_FILE(path) \
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << (path) << " missing (Debian's assimp-testmodels; ./run installs it)"
+
+TEST(ModelIo, TheRigMovesAsTheModelsNodesOnEveryFrame) {
+    REQUIRE_FILE(kAnimated);
+    RiggedModel model = load_rigged_model(kAnimated);
+    ASSERT_GE(model.nodes.size(), 13u);
+    ASSERT_EQ(model.weights.size(), model.mesh.vertices.size());
+    ASSERT_GT(model.frames.size(), 1u);
+    EXPECT_DOUBLE_EQ(model.fps, 24);
+    ModelRig rig = rig_model(model);
+    Motion motion = model_motion(rig, model);
+    const auto box = bounds(rig.rig.skeleton);
+    const double size = norm(box[1] - box[0]);
+    double worst = 0, moved = 0;
+    for (std::size_t f = 0; f < model.frames.size(); ++f) {
+        std::vector<Rigid<double>> bones = posed_bones(rig.rig.skeleton, motion.frame(f));
+        for (std::size_t k = 0; k < bones.size(); ++k) {
+            const Rigid<double>& node = model.frames[f][std::size_t(rig.rig.driver_of_bone[k])];
+            for (const Sphere<double>& s : rig.rig.skeleton.spheres) {
+                worst = std::max(worst, norm(bones[k].apply(s.centre) - node.apply(s.centre)));
+                moved = std::max(moved, norm(node.apply(s.centre) - s.centre));
+            }
+        }
+    }
+    EXPECT_LT(worst, 1e-6 * size) << "assimp's transforms are float";
+    EXPECT_GT(moved, 0.01 * size) << "the animation moves the body";
+}
+
+TEST(ModelIo, SampledPointsLieOnTheMeshAndRadiiFitIt) {
+    REQUIRE_FILE(kAnimated);
+    RiggedModel model = load_rigged_model(kAnimated);
+    ModelRig rig = rig_model(model);
+    ModelPoints points = sample_model(model, &rig, 200, 9);
+    for (const Vec3<double>& p : points.positions) {
+        double nearest = INFINITY;
+        for (const auto& t : model.mesh.triangles) {  // distance to the triangle's plane, for triangles around p
+            const Vec3<double>& a = model.mesh.vertices[std::size_t(t[0])];
+            Vec3<double> n = cross(model.mesh.vertices[std::size_t(t[1])] - a, model.mesh.vertices[std::size_t(t[2])] - a);
+            if (!(norm(n) > 0)) continue;
+            const double d = std::fabs(dot(p - a, normalized(n)));
+            bool near = true;
+            for (int c = 0; c < 3; ++c) near = near && norm(p - model.mesh.vertices[std::size_t(t[c])]) < 0.2 * 7300;
+            if (near) nearest = std::min(nearest, d);
+        }
+        EXPECT_LT(nearest, 1e-6 * 7300);
+    }
+    // The model is a tube of radius ~92 (measured from its vertices): every sphere away from its tip fits it.
+    int fitted = 0;
+    for (const Sphere<double>& s : rig.rig.skeleton.spheres) fitted += std::fabs(s.radius - 92) < 0.1 * 92;
+    EXPECT_GE(fitted, int(rig.rig.skeleton.spheres.size()) - 2);
+}
+
+TEST(ModelIo, AModelWithoutBonesGivesItsMeshOnly) {
+    REQUIRE_FILE(kNoBones);
+    RiggedModel model = load_rigged_model(kNoBones);
+    EXPECT_TRUE(model.nodes.empty());
+    EXPECT_FALSE(model.mesh.triangles.empty());
+    EXPECT_EQ(sample_model(model, nullptr, 50, 1).positions.size(), 50u);
+}
+
+TEST(ModelIo, ATruncatedModelIsRefusedNamingTheFile) {
+    REQUIRE_FILE(kAnimated);
+    std::ifstream in(kAnimated, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string path = testing::write_temp("cut.fbx", bytes.substr(0, bytes.size() / 3));
+    try {
+        load_rigged_model(path);
+        ADD_FAILURE() << "a truncated model was accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    }
+}
+
+TEST(ModelIo, AFileThatIsNoModelIsRefused) {
+    const std::string path = testing::write_temp("notes.fbx", "these are not the polygons you are looking for\n");
+    EXPECT_THROW(load_rigged_model(path), InputError);
+}
+
+TEST(ModelIo, AMissingFileIsAnIoError) { EXPECT_THROW(load_rigged_model("/nonexistent/model.fbx"), IoError); }
+
+}  // namespace
+}  // namespace bs

@@ -1,0 +1,140 @@
+// A body from a rigged model (host/model_rig.hpp), on a tiny model made here: a cylinder of radius 1 along
+// y with three nodes. Its rig has the expected spheres, radii fitted to the mesh, points on the mesh with
+// interpolated weights, and a motion whose bones move exactly as the model's nodes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "host/errors.hpp"
+#include "host/metaball_skinner.hpp"
+#include "host/model_rig.hpp"
+
+namespace bs {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr int kSegments = 24, kRings = 13;  // rings at y = 0, 0.5, ..., 6
+
+// Nodes Base (0,0,0) → Mid (0,3,0) → Top (0,6,0); vertices below y = 3 bound to Base, above to Mid,
+// blended over y in [2, 4]. Frame 0 is the bind pose; frame 1 turns Mid 90° about z (Top follows).
+RiggedModel cylinder_model() {
+    RiggedModel m;
+    m.source = "cylinder model";
+    for (int r = 0; r < kRings; ++r)
+        for (int s = 0; s < kSegments; ++s) {
+            const double a = 2 * kPi * s / kSegments, y = 0.5 * r;
+            m.mesh.vertices.push_back({std::cos(a), y, std::sin(a)});
+            const float upper = float(std::clamp((y - 2) / 2, 0.0, 1.0));
+            std::vector<std::pair<int, float>> w;
+            if (upper < 1) w.push_back({0, 1 - upper});
+            if (upper > 0) w.push_back({1, upper});
+            m.weights.push_back(w);
+        }
+    for (int r = 0; r + 1 < kRings; ++r)
+        for (int s = 0; s < kSegments; ++s) {
+            int a = r * kSegments + s, b = r * kSegments + (s + 1) % kSegments;
+            m.mesh.triangles.push_back({a, b, b + kSegments});
+            m.mesh.triangles.push_back({a, b + kSegments, a + kSegments});
+        }
+    m.nodes = {{"Base", -1, {0, 0, 0}}, {"Mid", 0, {0, 3, 0}}, {"Top", 1, {0, 6, 0}}};
+    m.fps = 24;
+    const Rigid<double> identity = Rigid<double>::identity();
+    const Quat<double> turn = axis_angle(Vec3<double>{0, 0, 1}, kPi / 2);
+    const Rigid<double> about_mid{turn, Vec3<double>{0, 3, 0} - rotate(turn, Vec3<double>{0, 3, 0})};
+    m.frames = {{identity, identity, identity}, {identity, about_mid, about_mid}};
+    return m;
+}
+
+TEST(ModelRig, SpheresAtTheNodesWithRadiiFittedToTheMesh) {
+    RiggedModel model = cylinder_model();
+    ModelRig rig = rig_model(model);
+    const Skeleton& s = rig.rig.skeleton;
+    ASSERT_EQ(s.spheres.size(), 3u);
+    ASSERT_EQ(s.bone_count(), 2u);
+    for (const Sphere<double>& sphere : s.spheres) EXPECT_NEAR(sphere.radius, 1.0, 1e-9) << "the mesh's radius";
+    EXPECT_EQ(rig.bone_of_node[0], 0);
+    EXPECT_EQ(rig.bone_of_node[1], 1);
+}
+
+TEST(ModelRig, AWeightedLeafGetsAnEndJointAlongItsBone) {
+    RiggedModel model = cylinder_model();
+    model.nodes.pop_back();  // Mid becomes a weighted leaf
+    for (auto& frame : model.frames) frame.pop_back();
+    ModelRig rig = rig_model(model);
+    const Skeleton& s = rig.rig.skeleton;
+    ASSERT_EQ(s.spheres.size(), 3u);
+    EXPECT_EQ(s.names[2], "Mid_end");
+    EXPECT_NEAR(norm(s.spheres[2].centre - Vec3<double>{0, 4.5, 0}), 0, 1e-12);
+    EXPECT_EQ(rig.bone_of_node[1], 1) << "Mid's vertices move with the bone to its end";
+}
+
+TEST(ModelRig, PointsLieOnTheMeshWithTheModelsWeights) {
+    RiggedModel model = cylinder_model();
+    ModelRig rig = rig_model(model);
+    ModelPoints points = sample_model(model, &rig, 5000, 3);
+    ASSERT_EQ(points.positions.size(), 5000u);
+    ASSERT_EQ(points.influences.size(), 5000u);
+    const double chord = std::cos(kPi / kSegments);  // the facets' distance to the axis at their middle
+    for (std::size_t i = 0; i < points.positions.size(); ++i) {
+        const Vec3<double>& p = points.positions[i];
+        const double rho = std::hypot(p.x, p.z);
+        ASSERT_GE(rho, chord - 1e-12) << i;
+        ASSERT_LE(rho, 1 + 1e-12) << i;
+        ASSERT_GE(p.y, -1e-12);
+        ASSERT_LE(p.y, 6 + 1e-12);
+        const Influences& in = points.influences[i];
+        if (p.y < 2) {  // bound to Base alone: the first bone
+            ASSERT_EQ(in.bone[0], 0u) << i;
+            ASSERT_FLOAT_EQ(in.weight[0], 1.0f) << i;
+        }
+        if (p.y > 4) ASSERT_EQ(in.bone[0], 1u) << i;
+        ASSERT_NEAR(in.weight[0] + in.weight[1] + in.weight[2] + in.weight[3], 1.0f, 1e-6f) << i;
+    }
+}
+
+TEST(ModelRig, TheMotionMovesEveryBoneAsItsNode) {
+    RiggedModel model = cylinder_model();
+    ModelRig rig = rig_model(model);
+    Motion motion = model_motion(rig, model);
+    ASSERT_EQ(motion.frame_count(), 2u);
+    EXPECT_DOUBLE_EQ(motion.fps(), 24);
+    std::vector<Vec3<double>> rest = posed_centres(rig.rig.skeleton, motion.frame(0));
+    EXPECT_NEAR(norm(rest[2] - Vec3<double>{0, 6, 0}), 0, 1e-12);
+    std::vector<Vec3<double>> turned = posed_centres(rig.rig.skeleton, motion.frame(1));
+    EXPECT_NEAR(norm(turned[1] - Vec3<double>{0, 3, 0}), 0, 1e-12);
+    EXPECT_NEAR(norm(turned[2] - Vec3<double>{-3, 3, 0}), 0, 1e-12);
+    // Every bone's posed transform is its driving node's.
+    std::vector<Rigid<double>> bones = posed_bones(rig.rig.skeleton, motion.frame(1));
+    for (std::size_t k = 0; k < bones.size(); ++k) {
+        const Rigid<double>& want = model.frames[1][std::size_t(rig.rig.driver_of_bone[k])];
+        for (Vec3<double> p : {Vec3<double>{1, 0, 0}, Vec3<double>{0, 5, 1}, Vec3<double>{-2, 1, 3}})
+            EXPECT_NEAR(norm(bones[k].apply(p) - want.apply(p)), 0, 1e-12) << "bone " << k;
+    }
+}
+
+TEST(ModelRig, AModelWithoutBonesCanStillBeSampled) {
+    RiggedModel model = cylinder_model();
+    model.nodes.clear();
+    model.weights.clear();
+    model.frames.clear();
+    EXPECT_THROW(rig_model(model), InputError);
+    ModelPoints points = sample_model(model, nullptr, 100, 1);
+    EXPECT_EQ(points.positions.size(), 100u);
+    EXPECT_TRUE(points.influences.empty());
+}
+
+TEST(ModelRig, AModelWithoutAnimationHasNoMotion) {
+    RiggedModel model = cylinder_model();
+    model.frames.clear();
+    ModelRig rig = rig_model(model);
+    EXPECT_THROW(model_motion(rig, model), InputError);
+}
+
+TEST(ModelRig, AMeshWithoutAreaCannotBeSampled) {
+    RiggedModel model = cylinder_model();
+    for (auto& v : model.mesh.vertices) v = {0, 0, 0};
+    EXPECT_THROW(sample_model(model, nullptr, 10, 1), InputError);
+}
+
+}  // namespace
+}  // namespace bs
