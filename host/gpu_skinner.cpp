@@ -17,8 +17,11 @@ GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinn
         codes_ = cuda::DeviceArray<BaselineCode>(baseline->codes(), exec);
         bones_ = cuda::DeviceArray<BaselineBone<double>>(baseline->bones(), exec);
     } else {
-        throw UnsupportedError(std::string("the CUDA backend has no host path for the ") + method_name(skinner.method()) +
-                               " method yet (use --backend cpu)");
+        const MetaballSkinner<float>& metaball = *skinner.metaball();
+        count_ = metaball.size();
+        rest_ = cuda::DeviceArray<Vec3<float>>(metaball.rest(), exec);
+        binding_offsets_ = cuda::DeviceArray<std::uint32_t>(metaball.binding().offsets, exec);
+        binding_joints_ = cuda::DeviceArray<std::uint32_t>(metaball.binding().joints, exec);
     }
     cuda::synchronize(exec);  // the host copies above are temporaries
 }
@@ -49,7 +52,13 @@ void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec)
             dqs_frame_.assign(frame, exec);
             return cuda::deform_dqs({{&rest_.data()->x, 3}, influences_.data(), count_, dqs_frame_.data(), frame.size(), out}, exec);
         }
-        case Method::metaball: break;  // refused at construction
+        case Method::metaball: {
+            std::vector<MetaballJoint<float>> joints = skinner_.metaball()->joint_table(pose);
+            metaball_frame_.assign(joints, exec);
+            return cuda::deform_metaball({{&rest_.data()->x, 3}, binding_offsets_.data(), binding_joints_.data(), count_,
+                                          metaball_frame_.data(), joints.size(), out},
+                                         exec);
+        }
     }
 }
 

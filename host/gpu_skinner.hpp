@@ -13,8 +13,8 @@
 // The frame's table lives in one device buffer reused by every deform(): calls on one stream are ordered;
 // a caller alternating streams orders them itself (or keeps one GpuSkinner per stream).
 // Construction throws CudaUnavailable where the CUDA backend is not built or no device is usable (a
-// caller choosing the backend "auto" falls back to the CPU then), and UnsupportedError for the metaball
-// method (its pass has no GPU host path yet). The Skinner must outlive the GpuSkinner.
+// caller choosing the backend "auto" falls back to the CPU then). Metaball uploads its rest points and
+// binding once and its joint table (joints × 28 bytes) per frame. The Skinner must outlive the GpuSkinner.
 #pragma once
 
 #include "host/skinner.hpp"
@@ -47,6 +47,8 @@ private:
     cuda::DeviceArray<Mat34<float>> lbs_frame_;
     cuda::DeviceArray<DualQuat<float>> dqs_frame_;
     cuda::DeviceArray<BaselineBonePose<double>> baseline_frame_;
+    cuda::DeviceArray<std::uint32_t> binding_offsets_, binding_joints_;
+    cuda::DeviceArray<MetaballJoint<float>> metaball_frame_;
     struct DeviceTables {
         cuda::DeviceArray<LocalChain<double>> locals;
         cuda::DeviceArray<PosedSection<double>> sections, fine;

@@ -134,8 +134,7 @@ MetaballSkinner<T>::MetaballSkinner(Skeleton skeleton, const std::vector<Vec3<do
 }
 
 template <class T>
-void MetaballSkinner<T>::deform(const std::vector<Vec3<double>>& displacements, std::vector<Vec3<T>>& out,
-                                cpu::Exec exec) const {
+std::vector<MetaballJoint<T>> MetaballSkinner<T>::joint_table(const std::vector<Vec3<double>>& displacements) const {
     if (displacements.size() != skeleton_.spheres.size())
         throw InputError("metaball deformation: " + std::to_string(displacements.size()) + " displacements for " +
                          std::to_string(skeleton_.spheres.size()) + " joints");
@@ -143,9 +142,24 @@ void MetaballSkinner<T>::deform(const std::vector<Vec3<double>>& displacements, 
     for (std::size_t j = 0; j < table.size(); ++j) {
         if (!all_finite(displacements[j]))
             throw InputError("metaball deformation: joint " + std::to_string(j) + ": non-finite displacement");
-        table[j] = MetaballJoint<T>(
-            MetaballJoint<double>{skeleton_.spheres[j].centre, radii_[j], displacements[j]});
+        table[j] = MetaballJoint<T>(MetaballJoint<double>{skeleton_.spheres[j].centre, radii_[j], displacements[j]});
     }
+    return table;
+}
+
+template <class T>
+std::vector<MetaballJoint<T>> MetaballSkinner<T>::joint_table(const Pose& pose) const {
+    if (pose.joints.size() != skeleton_.bone_count())
+        throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " +
+                         std::to_string(skeleton_.bone_count()));
+    std::vector<Vec3<double>> posed = posed_centres(skeleton_, pose);
+    std::vector<Vec3<double>> displacements(posed.size());
+    for (std::size_t j = 0; j < posed.size(); ++j) displacements[j] = posed[j] - skeleton_.spheres[j].centre;
+    return joint_table(displacements);
+}
+
+template <class T>
+void MetaballSkinner<T>::run(const std::vector<MetaballJoint<T>>& table, std::vector<Vec3<T>>& out, cpu::Exec exec) const {
     out.resize(rest_.size());
     cpu::deform_metaball(MetaballJob<T>{{&rest_.data()->x, 3}, binding_.offsets.data(), binding_.joints.data(),
                                         rest_.size(), table.data(), table.size(), {&out.data()->x, 3}},
@@ -153,14 +167,14 @@ void MetaballSkinner<T>::deform(const std::vector<Vec3<double>>& displacements, 
 }
 
 template <class T>
+void MetaballSkinner<T>::deform(const std::vector<Vec3<double>>& displacements, std::vector<Vec3<T>>& out,
+                                cpu::Exec exec) const {
+    run(joint_table(displacements), out, exec);
+}
+
+template <class T>
 void MetaballSkinner<T>::deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec) const {
-    if (pose.joints.size() != skeleton_.bone_count())
-        throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " +
-                         std::to_string(skeleton_.bone_count()));
-    std::vector<Vec3<double>> posed = posed_centres(skeleton_, pose);
-    std::vector<Vec3<double>> displacements(posed.size());
-    for (std::size_t j = 0; j < posed.size(); ++j) displacements[j] = posed[j] - skeleton_.spheres[j].centre;
-    deform(displacements, out, exec);
+    run(joint_table(pose), out, exec);
 }
 
 template class MetaballSkinner<float>;

@@ -79,7 +79,15 @@ public:
     // d_j = posed centre − rest centre of sphere j under `pose`.
     void deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const;
 
+    // What a frame's pass reads (for the GPU front, host/gpu_skinner.hpp): the rest points, and the joint
+    // table for one displacement per sphere (checked as deform() checks them), or for a pose.
+    const std::vector<Vec3<T>>& rest() const { return rest_; }
+    std::vector<MetaballJoint<T>> joint_table(const std::vector<Vec3<double>>& displacements) const;
+    std::vector<MetaballJoint<T>> joint_table(const Pose& pose) const;
+
 private:
+    void run(const std::vector<MetaballJoint<T>>& table, std::vector<Vec3<T>>& out, cpu::Exec exec) const;
+
     Skeleton skeleton_;
     std::vector<Vec3<T>> rest_;
     MetaballBinding binding_;

@@ -58,8 +58,7 @@ public:
     // method refuses is an UnsupportedError).
     void deform(Method method, const Pose& pose, std::vector<Vec3<float>>& out, int threads = 0);
     // The same frame on the GPU, written into an OpenGL buffer of size() packed xyz points through
-    // interop (deform_into_gl_buffer), asynchronous on `exec`. CudaUnavailable where there is no GPU;
-    // UnsupportedError for the metaball method (no GPU host path).
+    // interop (deform_into_gl_buffer), asynchronous on `exec`. CudaUnavailable where there is no GPU.
     void deform_into(Method method, const Pose& pose, cuda::GlBuffer& buffer, cuda::Exec exec = {});
 
     // Drags sphere `joint` to `target` along `chain_length` joints (clamped to what the joint's chain

@@ -41,9 +41,7 @@ BaselineDeformOptions baseline_options(const DeformChoice& o) {
 class FrameDeformer {
 public:
     FrameDeformer(const Skinner& skinner, const DeformChoice& o) : skinner_(skinner), threads_(o.threads) {
-        const bool gpu_path = skinner.method() != Method::metaball;
-        if (o.backend == "cpu" || (o.backend == "auto" && (!gpu_path || cuda::device_count() == 0))) return;
-        if (!gpu_path) throw UnsupportedError("--backend cuda: the metaball method runs on the CPU only");
+        if (o.backend == "cpu" || (o.backend == "auto" && cuda::device_count() == 0)) return;
         try {
             gpu_ = std::make_unique<GpuSkinner>(skinner);
             device_out_ = cuda::DeviceArray<Vec3<float>>(gpu_->size());

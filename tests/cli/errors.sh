@@ -35,7 +35,7 @@ echo '{"bones": [{"bone": 1, "axis": [0,0,1], "degrees": 175}]}' >"$tmp/fold.jso
 expect 4 "unsupported: this pose folds a joint to 175" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/fold.json" --out "$tmp/folded.ply" --method baseline
 
 # Backends and the baseline's tables: --exact and --table-samples agree with the default to the tables'
-# tolerance; --backend cuda without a device (as in CI) is unsupported, metaball is CPU-only, and
+# tolerance; --backend cuda without a device (as in CI) is unsupported, for every method, and
 # out-of-range table samples are a bad command line.
 expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/exact.ply" --method baseline --exact --format ascii
 expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/table.ply" --method baseline --table-samples 64 --format ascii
@@ -46,8 +46,8 @@ expect 1 "--table-samples" -- animate --skeleton "$tmp/skeleton.json" --points "
 if ! "$bin" demo --help | grep -q -- "--backend"; then fail "demo has no --backend option"; fi
 if ! nvidia-smi -L >/dev/null 2>&1; then  # no GPU here (as in CI)
     expect 4 "--backend cuda" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --method baseline --backend cuda
+    expect 4 "--backend cuda" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --method metaball --backend cuda
 fi
-expect 4 "metaball method runs on the CPU only" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --method metaball --backend cuda
 
 # A skeleton with a junction: the classical methods and metaball take it, the baseline method needs chains.
 echo '{"spheres": [[0,0,0,1],[4,0,0,1],[7,2,0,0.6],[7,-2,0,0.6]], "bones": [[0,1],[1,2],[1,3]]}' >"$tmp/junction.json"

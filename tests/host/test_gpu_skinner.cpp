@@ -1,5 +1,5 @@
 // The CUDA backend's host front (host/gpu_skinner.hpp) against the CPU reference: every method with a GPU
-// path, into a poisoned strided buffer, on a stream of the test's own. Skipped without a device; without
+// path (LBS, DQS, baseline, metaball), into a poisoned strided buffer, on a stream of the test's own. Skipped without a device; without
 // one, constructing it must fail with CudaUnavailable (the signal "auto" falls back on).
 #include <gtest/gtest.h>
 
@@ -42,7 +42,7 @@ TEST(GpuSkinnerCuda, MatchesTheCpuIntoAPoisonedStridedBufferOnItsStream) {
     ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
     const cuda::Exec exec{stream};
     const double tolerance = 1e-5 * testing::diagonal(s);
-    for (Method method : {Method::lbs, Method::dqs, Method::baseline}) {
+    for (Method method : {Method::lbs, Method::dqs, Method::baseline, Method::metaball}) {
         Skinner skinner(method, s, points, {}, "test");
         GpuSkinner gpu(skinner, exec);
         cuda::DeviceArray<float> first(4 * points.size()), second(4 * points.size());

@@ -64,8 +64,8 @@ private:
     Renderer& renderer_;
     std::unique_ptr<cuda::GlBuffer> buffer_;
 
-    // The GPU path has no metaball pass and no drag.
-    bool on_gpu() const { return buffer_ && use_gpu && state_.method != Method::metaball && !state_.drag.moved; }
+    // A joint drag deforms on the CPU (its displacements do not come from a pose).
+    bool on_gpu() const { return buffer_ && use_gpu && !state_.drag.moved; }
 };
 
 // Smoothed rates for the panel.
