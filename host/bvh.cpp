@@ -23,22 +23,27 @@ public:
 
     // The next word, or "" at the end of the file.
     std::string next() {
-        while (words_.empty()) {
+        while (next_ == words_.size()) {
             std::string text;
             if (!std::getline(in_, text)) return "";
             ++line_;
+            words_.clear();
+            next_ = 0;
             split(text);
         }
-        std::string word = words_.front();
-        words_.erase(words_.begin());
-        return word;
+        return words_[next_++];
     }
     // The rest of the current line's words (for "Frame Time:" and the frames).
-    std::vector<std::string> rest_of_line() { return std::exchange(words_, {}); }
+    std::vector<std::string> rest_of_line() {
+        std::vector<std::string> rest(words_.begin() + std::ptrdiff_t(next_), words_.end());
+        next_ = words_.size();
+        return rest;
+    }
     // The next line's words; false at the end of the file.
     bool next_line(std::vector<std::string>& words) {
         std::string text;
         words_.clear();
+        next_ = 0;
         if (!std::getline(in_, text)) return false;
         ++line_;
         split(text);
@@ -69,7 +74,8 @@ private:
     std::istream& in_;
     std::string source_;
     int line_ = 0;
-    std::vector<std::string> words_;
+    std::vector<std::string> words_;  // the current line's, read up to next_
+    std::size_t next_ = 0;
 
     void split(const std::string& text) {
         std::string word;
@@ -156,7 +162,8 @@ void parse_motion_header(Tokens& t, BvhFile& file) {
     t.expect("Frame");
     t.expect("Time:");
     file.frame_time = t.number();
-    if (!(file.frame_time > 0)) t.fail("Frame Time: expected seconds > 0, got " + std::to_string(file.frame_time));
+    if (!(file.frame_time >= 1e-6 && file.frame_time <= 3600))
+        t.fail("Frame Time: expected seconds in [1e-6, 3600], got " + std::to_string(file.frame_time));
     if (!t.rest_of_line().empty()) t.fail("unexpected words after the frame time");
 }
 
@@ -175,7 +182,7 @@ void parse_frames(Tokens& t, BvhFile& file) {
         ++read;
     }
     while (t.next_line(words))
-        if (!words.empty()) t.fail("more frame lines than the " + std::to_string(file.frame_count) + " declared");
+        if (!words.empty()) ++file.ignored_lines;
 }
 
 Quat<double> channel_rotation(BvhChannel c, double degrees) {
@@ -201,8 +208,18 @@ BvhFile parse_bvh(std::istream& in, const std::string& source) {
     parse_joint(t, file, root, -1);
     parse_motion_header(t, file);
     if (file.channel_count == 0) t.fail("no channels: the file has no animation");
+    if (file.frame_count > kMaxBvhValues / file.channel_count)
+        t.fail(std::to_string(file.frame_count) + " frames of " + std::to_string(file.channel_count) + " channels exceed the limit of " +
+               std::to_string(kMaxBvhValues) + " values");
     parse_frames(t, file);
     return file;
+}
+
+bool is_bvh_path(const std::string& path) {
+    if (path.size() < 4) return false;
+    std::string extension = path.substr(path.size() - 4);
+    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return extension == ".bvh";
 }
 
 BvhFile load_bvh(const std::string& path) {
@@ -219,21 +236,20 @@ std::vector<BvhJointPose> bvh_pose(const BvhFile& file, std::size_t f) {
         const BvhJoint& joint = file.joints[j];
         Vec3<double> translation = joint.offset;
         Quat<double> rotation{1, 0, 0, 0};
-        bool has_position = false;
-        Vec3<double> position_channels{0, 0, 0};
+        // Position channels replace the coordinates they give; the others keep the offset's.
+        Vec3<double> position_channels = joint.offset;
         if (f != kBvhRest) {
             const double* values = file.frame(f) + joint.first_channel;
             for (std::size_t c = 0; c < joint.channels.size(); ++c) {
                 const BvhChannel channel = joint.channels[c];
                 if (channel <= BvhChannel::z_position) {
-                    has_position = true;
                     (&position_channels.x)[int(channel)] = values[c];
                 } else {
                     rotation = rotation * channel_rotation(channel, values[c]);
                 }
             }
         }
-        if (has_position) translation = position_channels;
+        translation = position_channels;
         if (joint.parent < 0) {
             poses[j] = {translation, normalized(rotation)};
         } else {

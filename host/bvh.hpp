@@ -9,8 +9,10 @@
 // OFFSET, or to its position channels where it has them (they replace the offset). Units are the file's.
 //
 // Limits (InputError beyond them, before anything that size is allocated): kMaxBvhJoints joints,
-// kMaxBvhFrames frames; every number finite; the frame lines exactly as many as declared, each with
-// exactly the declared number of values. Every error names the file and the line.
+// kMaxBvhFrames frames, kMaxBvhValues values in all; a frame time in [1e-6, 3600] s; every number finite;
+// at least as many frame lines as declared, each with exactly the declared number of values. Lines past
+// the declared frames are ignored and counted (a CMU file in Debian's collection has one). Every error
+// names the file and the line. Position channels replace only the coordinates they give.
 #pragma once
 
 #include <cstddef>
@@ -23,7 +25,8 @@
 namespace bs {
 
 constexpr std::size_t kMaxBvhJoints = 4096;
-constexpr std::size_t kMaxBvhFrames = 10'000'000;
+constexpr std::size_t kMaxBvhFrames = 1'000'000;
+constexpr std::size_t kMaxBvhValues = 20'000'000;  // frames × channels: 160 MB of values
 
 enum class BvhChannel { x_position, y_position, z_position, x_rotation, y_rotation, z_rotation };
 
@@ -44,9 +47,13 @@ struct BvhFile {
     double frame_time = 0;                    // seconds, > 0
     std::size_t frame_count = 0;
     std::vector<double> values;               // frame_count × channel_count
+    std::size_t ignored_lines = 0;            // non-blank lines after the declared frames
 
     const double* frame(std::size_t f) const { return values.data() + f * channel_count; }
 };
+
+// True for a path ending in ".bvh", in any case.
+bool is_bvh_path(const std::string& path);
 
 BvhFile parse_bvh(std::istream& in, const std::string& source);
 BvhFile load_bvh(const std::string& path);  // IoError when it cannot be read

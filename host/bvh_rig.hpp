@@ -7,9 +7,10 @@
 // sphere; a bone through one turns with it, so CMU's hip joints still turn the thighs.
 //
 // Radii (human proportions): a fraction of the rest body's height (its largest extent) chosen by the
-// joint's name — head 0.06, neck 0.035, hips/pelvis/chest 0.085, spine/back/torso 0.08, shoulder/clavicle
-// 0.04, arm 0.034, forearm 0.027, hand/wrist 0.025, finger/thumb 0.012, thigh/upleg 0.055, leg/knee/shin
-// 0.04, foot/ankle 0.028, toe 0.02 (first match in that list's order of specificity, case-insensitive);
+// joint's name — head 0.06, neck 0.035, thumb/finger/index 0.012, hand/wrist 0.025, forearm/lowerarm/elbow 0.027,
+// shoulder/clavicle/collar 0.04, arm 0.034, toe 0.02, foot/ankle 0.028, upleg/thigh 0.055, leg/knee/shin
+// 0.04, hips/pelvis/chest 0.085, spine/back/torso 0.08 — the first keyword of that list the name contains
+// (case-insensitive), so "LeftForeArm" is a forearm, not an arm;
 // end sites 0.8 × their joint's; any other name 0.25 × the mean length of its bones. Then, from the root
 // outwards, each child radius is clamped to its parent's ± 0.8 × the bone's length, so every bone admits
 // a tangent cone.

@@ -57,24 +57,39 @@ Rigid<double> rigid_of(const aiMatrix4x4& m, const std::string& path, const std:
     return r;
 }
 
-// The kept hierarchy (header): bone nodes, their ancestors up to the lowest common one, their leaf children.
-std::vector<const aiNode*> kept_nodes(const std::set<const aiNode*>& bones) {
+// Each node's parent as the tree of children gives it (some loaders, e.g. Half-Life's MDL, set mParent
+// otherwise than they list children: the walk is what the rest of the reader follows).
+using Parents = std::map<const aiNode*, const aiNode*>;
+void parents_of(const aiNode* node, Parents& out) {
+    for (unsigned c = 0; c < node->mNumChildren; ++c) {
+        out[node->mChildren[c]] = node;
+        parents_of(node->mChildren[c], out);
+    }
+}
+
+const aiNode* parent_in(const Parents& parents, const aiNode* n) {
+    auto it = parents.find(n);
+    return it == parents.end() ? nullptr : it->second;
+}
+
+// The kept hierarchy (header): bone nodes, their ancestors up to the lowest common one, their leaf
+// children; parents first.
+std::vector<const aiNode*> kept_nodes(const std::set<const aiNode*>& bones, const Parents& parents) {
     std::set<const aiNode*> kept(bones.begin(), bones.end());
     for (const aiNode* b : bones)
         for (unsigned c = 0; c < b->mNumChildren; ++c)
             if (b->mChildren[c]->mNumChildren == 0 && b->mChildren[c]->mNumMeshes == 0) kept.insert(b->mChildren[c]);
-    // The lowest common ancestor: climb from one bone while some bone lies outside the candidate's subtree.
-    auto contains = [](const aiNode* ancestor, const aiNode* n) {
-        for (; n; n = n->mParent)
+    auto contains = [&](const aiNode* ancestor, const aiNode* n) {
+        for (; n; n = parent_in(parents, n))
             if (n == ancestor) return true;
         return false;
     };
     const aiNode* top = *bones.begin();
-    while (top->mParent && !std::all_of(bones.begin(), bones.end(), [&](const aiNode* b) { return contains(top, b); })) top = top->mParent;
+    while (parent_in(parents, top) && !std::all_of(bones.begin(), bones.end(), [&](const aiNode* b) { return contains(top, b); }))
+        top = parent_in(parents, top);
     for (const aiNode* b : bones)
-        for (const aiNode* n = b; n && n != top; n = n->mParent) kept.insert(n);
+        for (const aiNode* n = b; n && n != top; n = parent_in(parents, n)) kept.insert(n);
     kept.insert(top);
-    // Parents first: depth-first from the top.
     std::vector<const aiNode*> order;
     std::vector<const aiNode*> stack{top};
     while (!stack.empty()) {
@@ -91,7 +106,8 @@ std::vector<const aiNode*> kept_nodes(const std::set<const aiNode*>& bones) {
 // bones from its first kept child's, through that child's local transform (its default transform may be
 // of another pose or scale than the bind pose: an armature node far from the body); a node under a bone
 // rides on its parent's.
-std::vector<aiMatrix4x4> bind_transforms(const std::vector<const aiNode*>& kept, const std::map<const aiNode*, aiMatrix4x4>& bone_bind) {
+std::vector<aiMatrix4x4> bind_transforms(const std::vector<const aiNode*>& kept, const std::map<const aiNode*, aiMatrix4x4>& bone_bind,
+                                         const Parents& parents) {
     std::vector<aiMatrix4x4> bind(kept.size());
     std::vector<bool> known(kept.size(), false);
     for (std::size_t j = 0; j < kept.size(); ++j)
@@ -99,7 +115,7 @@ std::vector<aiMatrix4x4> bind_transforms(const std::vector<const aiNode*>& kept,
     for (std::size_t j = kept.size(); j-- > 0;) {  // children after parents: walk back up
         if (known[j]) continue;
         for (std::size_t c = j + 1; c < kept.size(); ++c)
-            if (kept[c]->mParent == kept[j] && known[c]) {
+            if (parent_in(parents, kept[c]) == kept[j] && known[c]) {
                 bind[j] = bind[c] * aiMatrix4x4(kept[c]->mTransformation).Inverse();
                 known[j] = true;
                 break;
@@ -107,7 +123,7 @@ std::vector<aiMatrix4x4> bind_transforms(const std::vector<const aiNode*>& kept,
     }
     for (std::size_t j = 0; j < kept.size(); ++j) {
         if (known[j]) continue;
-        const auto parent = std::find(kept.begin(), kept.begin() + std::ptrdiff_t(j), kept[j]->mParent);
+        const auto parent = std::find(kept.begin(), kept.begin() + std::ptrdiff_t(j), parent_in(parents, kept[j]));
         bind[j] = bind[std::size_t(parent - kept.begin())] * kept[j]->mTransformation;  // the top is an ancestor: known
         known[j] = true;
     }
@@ -116,8 +132,9 @@ std::vector<aiMatrix4x4> bind_transforms(const std::vector<const aiNode*>& kept,
 
 template <class Key>
 const Key* key_at(const Key* keys, unsigned count, double t, double& s) {
-    unsigned i = 0;
-    while (i + 1 < count && keys[i + 1].mTime <= t) ++i;
+    // The last key at or before t (the first when t precedes them all).
+    const Key* after = std::upper_bound(keys, keys + count, t, [](double time, const Key& k) { return time < k.mTime; });
+    const unsigned i = after == keys ? 0u : unsigned(after - keys) - 1;
     if (i + 1 >= count || keys[i + 1].mTime <= keys[i].mTime) {
         s = 0;
         return keys + i;
@@ -151,16 +168,20 @@ void read_animation(const aiScene& scene, const std::vector<const aiNode*>& kept
                     const std::string& path, RiggedModel& model) {
     if (scene.mNumAnimations == 0) return;
     const aiAnimation& anim = *scene.mAnimations[0];
-    model.fps = anim.mTicksPerSecond > 0 ? anim.mTicksPerSecond : 25.0;
-    if (!std::isfinite(anim.mDuration) || anim.mDuration < 0 || anim.mDuration >= double(kMaxModelFrames))
-        throw InputError(path + ": animation \"" + anim.mName.C_Str() + "\": duration " + std::to_string(anim.mDuration) + " ticks out of range");
+    const double ticks_per_second = anim.mTicksPerSecond > 0 ? anim.mTicksPerSecond : 25.0;
+    const double seconds = anim.mDuration / ticks_per_second;
+    model.fps = kModelFps;
+    if (!std::isfinite(seconds) || seconds < 0 || (seconds * kModelFps + 1) * double(kept.size()) > double(kMaxModelSamples))
+        throw InputError(path + ": animation \"" + anim.mName.C_Str() + "\": " + std::to_string(anim.mDuration) + " ticks at " +
+                         std::to_string(ticks_per_second) + " per second give more than " + std::to_string(kMaxModelSamples) +
+                         " node transforms at " + std::to_string(int(kModelFps)) + " frames/s, or no duration");
     std::map<std::string, const aiNodeAnim*> channels;
     for (unsigned c = 0; c < anim.mNumChannels; ++c) channels[anim.mChannels[c]->mNodeName.C_Str()] = anim.mChannels[c];
     std::vector<aiMatrix4x4> inverse_bind;
     for (aiMatrix4x4 b : bind) inverse_bind.push_back(b.Inverse());
-    const std::size_t frames = std::size_t(std::floor(anim.mDuration)) + 1;
+    const std::size_t frames = std::size_t(std::floor(seconds * kModelFps + 1e-9)) + 1;
     for (std::size_t f = 0; f < frames; ++f) {
-        const double t = double(f);
+        const double t = std::min(double(f) / kModelFps * ticks_per_second, anim.mDuration);  // in ticks
         Globals globals;
         accumulate(scene.mRootNode, aiMatrix4x4(), [&](const aiNode* n) {
             auto it = channels.find(n->mName.C_Str());
@@ -215,15 +236,20 @@ RiggedModel load_rigged_model(const std::string& path) {
     }
     if (model.mesh.triangles.empty()) throw InputError(path + ": no polygons to sample");
     if (bones.empty()) return model;
-    const std::vector<const aiNode*> kept = kept_nodes(bones);
+    Parents parents;
+    parents_of(scene->mRootNode, parents);
+    const std::vector<const aiNode*> kept = kept_nodes(bones, parents);
     if (kept.size() > kMaxModelNodes) throw InputError(path + ": more than " + std::to_string(kMaxModelNodes) + " nodes in the skeleton");
     std::map<const aiNode*, int> index;
     for (const aiNode* n : kept) index[n] = int(index.size());
-    const std::vector<aiMatrix4x4> bind = bind_transforms(kept, bone_bind);
+    for (const aiNode* b : bones)
+        if (!index.count(b)) throw InputError(path + ": bone \"" + b->mName.C_Str() + "\" is not under the skeleton's top node");
+    const std::vector<aiMatrix4x4> bind = bind_transforms(kept, bone_bind, parents);
     for (std::size_t j = 0; j < kept.size(); ++j) {
         const aiNode* n = kept[j];
         const Rigid<double> at = rigid_of(bind[j], path, std::string("node \"") + n->mName.C_Str() + "\"");
-        model.nodes.push_back({n->mName.C_Str(), index.count(n->mParent) ? index[n->mParent] : -1, at.translation});
+        const aiNode* parent = parent_in(parents, n);
+        model.nodes.push_back({n->mName.C_Str(), j > 0 && index.count(parent) ? index[parent] : -1, at.translation});
     }
     for (const auto& vertex : weights) {
         model.weights.emplace_back();

@@ -6,13 +6,15 @@
 // offset matrix; vertices are taken to scene coordinates by their mesh node's transform. The hierarchy
 // kept: the bone nodes, their ancestors up to their lowest common one (for instance an armature node), and
 // the bone nodes' leaf children (such as Blender's "_end" nodes); other nodes keep their default
-// transforms. Animation: the first one, sampled at every tick of its clock (fps = its ticks per second,
-// 25 when the file says 0), position and scaling keys interpolated linearly and rotations by slerp; a
-// node without a channel keeps its default transform. Each frame gives every kept node's bind → posed
-// transform; scaling is dropped (the sphere-mesh's bones are rigid; documented in docs/ALGORITHM.md).
-// Without bones, only the meshes are read (all of them). Limits: kMaxModelNodes kept nodes and
-// kMaxModelFrames frames; InputError naming the file beyond them, for an unreadable or malformed file,
-// a non-finite value, or a bone without a node. UnsupportedError in a build without assimp.
+// transforms. Parents are taken from the tree of children (not aiNode::mParent, which some loaders set
+// otherwise). Animation: the first one, sampled at kModelFps frames per second of its clock (ticks per
+// second; 25 when the file says 0), position and scaling keys interpolated linearly and rotations by
+// slerp; a node without a channel keeps its default transform. Each frame gives every kept node's bind →
+// posed transform, its scaling dropped (the sphere-mesh's bones are rigid; model_motion refuses nodes that
+// move within their parents). Without bones, only the meshes are read (all of them). Limits:
+// kMaxModelNodes kept nodes and kMaxModelSamples node transforms over the animation; InputError naming the
+// file beyond them, for an unreadable or malformed file, a non-finite value, or a bone without a node.
+// UnsupportedError in a build without assimp.
 #pragma once
 
 #include <string>
@@ -22,7 +24,8 @@
 namespace bs {
 
 constexpr std::size_t kMaxModelNodes = 4096;
-constexpr std::size_t kMaxModelFrames = 1'000'000;
+constexpr std::size_t kMaxModelSamples = 5'000'000;  // frames × kept nodes: 280 MB of transforms
+constexpr double kModelFps = 30;
 
 RiggedModel load_rigged_model(const std::string& path);
 

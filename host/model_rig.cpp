@@ -11,21 +11,30 @@ namespace bs {
 
 namespace {
 
-// The rig's joints: the model's nodes, then an end joint for every weighted node that turns no bone.
+// The rig's joints: the model's nodes, then an end joint for every weighted node that would turn no bone
+// (a leaf, or a node whose children all sit at its place and merge into it).
 std::vector<RigJoint> joints_of(const RiggedModel& model) {
     std::vector<RigJoint> joints;
     for (const ModelNode& n : model.nodes) joints.push_back({n.name, n.parent, n.bind_position});
-    std::vector<bool> weighted(model.nodes.size(), false), has_child(model.nodes.size(), false);
+    double scale = 0;
+    for (const ModelNode& n : model.nodes)
+        if (n.parent >= 0) scale = std::max(scale, norm(n.bind_position - model.nodes[std::size_t(n.parent)].bind_position));
+    std::vector<bool> weighted(model.nodes.size(), false), turns_a_bone(model.nodes.size(), false);
     for (const auto& vertex : model.weights)
         for (const auto& [node, w] : vertex) weighted[std::size_t(node)] = true;
-    for (const ModelNode& n : model.nodes)
-        if (n.parent >= 0) has_child[std::size_t(n.parent)] = true;
+    // A node turns the bone to each child that sits elsewhere (a child at its place merges into it, and
+    // the child turns its own children's bones: hierarchy_rig's rule, same threshold).
+    auto apart = [&](int a, int b) { return norm(model.nodes[std::size_t(a)].bind_position - model.nodes[std::size_t(b)].bind_position) > 1e-6 * scale; };
+    for (std::size_t j = 0; j < model.nodes.size(); ++j)
+        if (model.nodes[j].parent >= 0 && apart(int(j), model.nodes[j].parent)) turns_a_bone[std::size_t(model.nodes[j].parent)] = true;
     for (std::size_t j = 0; j < model.nodes.size(); ++j) {
         const ModelNode& n = model.nodes[j];
-        if (!weighted[j] || has_child[j] || n.parent < 0) continue;
-        const Vec3<double> along = n.bind_position - model.nodes[std::size_t(n.parent)].bind_position;
-        if (!(norm(along) > 0)) continue;
-        joints.push_back({n.name + "_end", int(j), n.bind_position + 0.5 * along});
+        if (!weighted[j] || turns_a_bone[j]) continue;
+        // Along the bone arriving at the node (from its nearest ancestor elsewhere); a root alone has none.
+        int from = n.parent;
+        while (from >= 0 && !apart(int(j), from)) from = model.nodes[std::size_t(from)].parent;
+        if (from < 0) continue;
+        joints.push_back({n.name + "_end", int(j), n.bind_position + 0.5 * (n.bind_position - model.nodes[std::size_t(from)].bind_position)});
     }
     return joints;
 }
@@ -76,7 +85,9 @@ ModelRig rig_model(const RiggedModel& model) {
     out.rig = rig_hierarchy(joints_of(model), model.source, [&](const HierarchyRig& rig, int sphere) {
         if (distances.empty()) distances = vertex_distances(model, rig.skeleton);
         const std::vector<double>& d = distances[std::size_t(sphere)];
-        return d.empty() ? 0.25 * shortest_bone(rig.skeleton, sphere) : median(d);
+        const double shortest = shortest_bone(rig.skeleton, sphere);
+        // A floor: vertices on the axis itself (a flat or degenerate mesh) must not give a radius of 0.
+        return d.empty() ? 0.25 * shortest : std::max(median(d), 0.02 * shortest);
     });
     out.bone_of_node.assign(model.nodes.size(), -1);
     for (std::size_t k = out.rig.skeleton.bone_count(); k-- > 0;) {
@@ -146,8 +157,32 @@ ModelPoints sample_model(const RiggedModel& model, const ModelRig* rig, std::siz
     return out;
 }
 
+namespace {
+
+// A node must move as its parent carries it (rotating about its own joint is free): a translation or a
+// scale within its parent would stretch a rigid bone of the sphere-mesh.
+void require_rigid_motion(const RiggedModel& model) {
+    std::vector<Vec3<double>> positions;
+    for (const ModelNode& n : model.nodes) positions.push_back(n.bind_position);
+    const double tolerance = 1e-3 * largest_extent(positions);
+    for (std::size_t f = 0; f < model.frames.size(); ++f)
+        for (std::size_t j = 0; j < model.nodes.size(); ++j) {
+            const int parent = model.nodes[j].parent;
+            if (parent < 0) continue;
+            const Vec3<double> at = model.nodes[j].bind_position;
+            const double moved = norm(model.frames[f][j].apply(at) - model.frames[f][std::size_t(parent)].apply(at));
+            if (moved > tolerance)
+                throw UnsupportedError(model.source + ": frame " + std::to_string(f) + ": node \"" + model.nodes[j].name + "\" moves by " +
+                                       std::to_string(moved) + " within its parent (translation or scale keys): the sphere-mesh's "
+                                       "rigid bones cannot follow that animation");
+        }
+}
+
+}  // namespace
+
 Motion model_motion(const ModelRig& rig, const RiggedModel& model) {
     if (model.frames.empty() || !(model.fps > 0)) throw InputError(model.source + ": the model has no animation");
+    require_rigid_motion(model);
     const std::vector<RigJoint> joints = joints_of(model);
     std::vector<Pose> frames;
     for (const std::vector<Rigid<double>>& transforms : model.frames) {

@@ -58,7 +58,9 @@ struct ModelPoints {
 // InputError when the mesh has no triangle of positive area. `rig` may be null (a model without bones).
 ModelPoints sample_model(const RiggedModel& model, const ModelRig* rig, std::size_t count, unsigned seed);
 
-// The model's frames as a motion of rig.rig.skeleton; InputError naming the model when it has no animation.
+// The model's frames as a motion of rig.rig.skeleton; InputError naming the model when it has no animation,
+// UnsupportedError when a node moves within its parent (translation or scale keys on an inner node, beyond
+// 1e-3 of the body's size): rigid bones cannot follow it.
 Motion model_motion(const ModelRig& rig, const RiggedModel& model);
 
 }  // namespace bs

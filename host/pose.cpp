@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 
 #include "host/bvh_rig.hpp"
 #include "host/errors.hpp"
@@ -133,8 +134,7 @@ Pose Motion::sample(double seconds) const {
 }
 
 Motion load_motion(const std::string& path, const Skeleton& skeleton) {
-    if (path.size() >= 4 && (path.compare(path.size() - 4, 4, ".bvh") == 0 || path.compare(path.size() - 4, 4, ".BVH") == 0))
-        return load_bvh_motion(path, skeleton);
+    if (is_bvh_path(path)) return load_bvh_motion(path, skeleton);
     json doc = json_io::load(path);
     Where where{path, ""};
     json_io::require_object(doc, where);
@@ -167,9 +167,13 @@ json pose_json(const Pose& pose) {
 }
 
 void save_motion(const std::string& path, const Motion& motion) {
-    json frames = json::array();
-    for (std::size_t f = 0; f < motion.frame_count(); ++f) frames.push_back(pose_json(motion.frame(f)));
-    json_io::save(path, {{"fps", motion.fps()}, {"frames", frames}});
+    // Frame by frame: a long capture never builds its whole document in memory.
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw IoError(path + ": cannot open for writing");
+    out << "{\"fps\": " << json(motion.fps()).dump() << ",\n \"frames\": [";
+    for (std::size_t f = 0; f < motion.frame_count(); ++f) out << (f ? ",\n  " : "\n  ") << pose_json(motion.frame(f)).dump();
+    out << "\n ]}\n";
+    if (!out) throw IoError(path + ": write failed");
 }
 
 }  // namespace bs

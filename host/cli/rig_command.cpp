@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "host/bvh_rig.hpp"
 #include "host/demo_body.hpp"
@@ -15,12 +16,6 @@
 namespace bs::cli {
 
 namespace {
-
-bool is_bvh(const std::string& path) {
-    std::string extension = std::filesystem::path(path).extension().string();
-    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return extension == ".bvh";
-}
 
 int junction_count(const Skeleton& s) {
     std::vector<int> degree(s.spheres.size(), 0);
@@ -38,14 +33,21 @@ std::filesystem::path output_folder(const std::string& out) {
 void rig_model_file(const RigOptions& o) {
     RiggedModel model = load_rigged_model(o.model);
     const std::filesystem::path folder = output_folder(o.out);
-    if (model.nodes.empty()) {
+    // A model whose bones give no skeleton (none, or all at one place) can still be sampled into points.
+    std::string why_no_skeleton = model.nodes.empty() ? "it has no bones" : "";
+    ModelRig rig;
+    if (why_no_skeleton.empty()) try {
+        rig = rig_model(model);
+    } catch (const InputError& e) {
+        why_no_skeleton = std::string("its bones give no skeleton (") + e.what() + ")";
+    }
+    if (!why_no_skeleton.empty()) {
         ModelPoints points = sample_model(model, nullptr, o.points, o.seed);
         write_point_set((folder / "points.ply").string(), make_point_set(points.positions), PlyFormat::BinaryLittleEndian);
-        std::printf("rig: %s has no bones: wrote %s/points.ply (%zu points over its mesh) only\n", o.model.c_str(), o.out.c_str(),
-                    points.positions.size());
+        std::printf("rig: %s: %s: wrote %s/points.ply (%zu points over its mesh) only\n", o.model.c_str(), why_no_skeleton.c_str(),
+                    o.out.c_str(), points.positions.size());
         return;
     }
-    ModelRig rig = rig_model(model);
     ModelPoints points = sample_model(model, &rig, o.points, o.seed);
     PointSet set = make_point_set(points.positions);
     set.influences = points.influences;
@@ -58,9 +60,15 @@ void rig_model_file(const RigOptions& o) {
         std::printf("the model has no animation: wrote %s/{skeleton.json, points.ply}\n", o.out.c_str());
         return;
     }
-    Motion motion = model_motion(rig, model);
-    save_motion((folder / "motion.json").string(), motion);
-    std::printf("motion: %zu frames at %.4g frames/s; points: %zu over the mesh\n", motion.frame_count(), motion.fps(), points.positions.size());
+    std::optional<Motion> motion;
+    try {
+        motion = model_motion(rig, model);
+    } catch (const UnsupportedError& e) {
+        std::printf("no motion.json: %s\nwrote %s/{skeleton.json, points.ply}\n", e.what(), o.out.c_str());
+        return;
+    }
+    save_motion((folder / "motion.json").string(), *motion);
+    std::printf("motion: %zu frames at %.4g frames/s; points: %zu over the mesh\n", motion->frame_count(), motion->fps(), points.positions.size());
     std::printf("wrote %s/{skeleton.json, points.ply, motion.json}\n", o.out.c_str());
 }
 
@@ -77,7 +85,7 @@ void add_rig_command(CLI::App& app, RigOptions& o) {
 }
 
 void run_rig(const RigOptions& o) {
-    if (!is_bvh(o.model)) return rig_model_file(o);
+    if (!is_bvh_path(o.model)) return rig_model_file(o);
     BvhFile capture = load_bvh(o.model);
     BvhRig rig = rig_bvh(capture);
     Motion motion = bvh_motion(rig, capture);
@@ -94,6 +102,8 @@ void run_rig(const RigOptions& o) {
                 capture.joints.size(), rig.merged.size(), rig.skeleton.spheres.size(), rig.skeleton.bone_count(),
                 junction_count(rig.skeleton));
     std::printf("motion: %zu frames at %.4g frames/s; points: %zu over the surface\n", motion.frame_count(), motion.fps(), rest.size());
+    if (capture.ignored_lines > 0)
+        std::printf("ignored %zu lines after the %zu frames the file declares\n", capture.ignored_lines, capture.frame_count);
     std::printf("wrote %s/{skeleton.json, points.ply, motion.json}\n", o.out.c_str());
 }
 

@@ -56,8 +56,8 @@ models=/usr/share/assimp/models/FBX
 if [ -e "$models/animation_with_skeleton.fbx" ]; then
     expect 0 "17 spheres, 16 bones" -- rig --model "$models/animation_with_skeleton.fbx" --points 2000 --out "$tmp/tube"
     for f in skeleton.json points.ply motion.json; do [ -s "$tmp/tube/$f" ] || fail "rig of the FBX wrote no $f"; done
-    expect 0 "wrote 21 frames" -- animate --skeleton "$tmp/tube/skeleton.json" --points "$tmp/tube/points.ply" --motion "$tmp/tube/motion.json" --method lbs --out "$tmp/tube_frames"
-    expect 0 "has no bones" -- rig --model "$models/box.fbx" --points 100 --out "$tmp/box"
+    expect 0 "wrote 26 frames" -- animate --skeleton "$tmp/tube/skeleton.json" --points "$tmp/tube/points.ply" --motion "$tmp/tube/motion.json" --method lbs --out "$tmp/tube_frames"
+    expect 0 "it has no bones" -- rig --model "$models/box.fbx" --points 100 --out "$tmp/box"
     [ -s "$tmp/box/points.ply" ] && [ ! -e "$tmp/box/skeleton.json" ] || fail "a model without bones: points.ply alone expected"
     head -c 20000 "$models/animation_with_skeleton.fbx" >"$tmp/cut.fbx"
     expect 2 "cut.fbx" -- rig --model "$tmp/cut.fbx" --out "$tmp/x"

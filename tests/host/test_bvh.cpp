@@ -137,9 +137,41 @@ TEST(Bvh, RefusesABadFrameCount) {
     expect_refused(replaced(kTiny, "Frames: 2", "Frames: 99999999999"), "Frames: expected a whole number");
 }
 
-TEST(Bvh, RefusesANonPositiveFrameTime) { expect_refused(replaced(kTiny, "Frame Time: 0.04", "Frame Time: 0"), "Frame Time: expected seconds > 0"); }
+TEST(Bvh, RefusesAFrameTimeOutOfRange) {
+    expect_refused(replaced(kTiny, "Frame Time: 0.04", "Frame Time: 0"), "Frame Time: expected seconds in [1e-6, 3600]");
+    expect_refused(replaced(kTiny, "Frame Time: 0.04", "Frame Time: 1e-320"), "Frame Time: expected seconds in [1e-6, 3600]");
+}
 
-TEST(Bvh, RefusesMoreFramesThanDeclared) { expect_refused(std::string(kTiny) + "0 0 0 0 0 0 0 0 0 0 0 0\n", "more frame lines than the 2 declared"); }
+TEST(Bvh, IgnoresAndCountsLinesPastTheDeclaredFrames) {
+    std::istringstream in(std::string(kTiny) + "0 0 0 0 0 0 0 0 0 0 0 0\n\n");
+    BvhFile f = parse_bvh(in, "long.bvh");
+    EXPECT_EQ(f.frame_count, 2u);
+    EXPECT_EQ(f.ignored_lines, 1u);
+}
+
+TEST(Bvh, RefusesMoreValuesThanTheLimitBeforeReadingThem) {
+    // 36 channels × 1,000,000 declared frames (and none given): refused at the header, before any frame.
+    std::string text = "HIERARCHY\nROOT J0\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition Zposition Xrotation Yrotation Zrotation\n";
+    for (int j = 1; j <= 10; ++j) text += "JOINT J" + std::to_string(j) + "\n{\nOFFSET 0 1 0\nCHANNELS 3 Xrotation Yrotation Zrotation\n";
+    text += "End Site\n{\nOFFSET 0 1 0\n}\n";
+    for (int j = 0; j <= 10; ++j) text += "}\n";
+    expect_refused(text + "MOTION\nFrames: 1000000\nFrame Time: 0.01\n", "1000000 frames of 36 channels exceed the limit of");
+}
+
+TEST(Bvh, PartialPositionChannelsKeepTheOtherOffsetCoordinates) {
+    std::string text = replaced(kTiny, "OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition Zposition", "OFFSET 4 5 6\n  CHANNELS 4 Yposition");
+    text = replaced(text, "1 2 3 0 0 0 0 0 0 0 0 0", "7 0 0 0 0 0 0 0 0 0");
+    text = replaced(text, "0 0 0 90 0 0 90 90 0 0 0 0", "7 0 0 0 0 0 0 0 0 0");
+    std::istringstream in(text);
+    expect_near(bvh_pose(parse_bvh(in, "partial.bvh"), 0)[0].position, {4, 7, 6}, "root: y from the channel, x and z from the offset");
+}
+
+TEST(Bvh, RecognisesItsExtensionInAnyCase) {
+    EXPECT_TRUE(is_bvh_path("walk.bvh"));
+    EXPECT_TRUE(is_bvh_path("/a/Walk.Bvh"));
+    EXPECT_FALSE(is_bvh_path("walk.bvh.json"));
+    EXPECT_FALSE(is_bvh_path("bvh"));
+}
 
 TEST(Bvh, RefusesAFileWithoutChannels) {
     expect_refused("HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 0\nEnd Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n\n",

@@ -27,7 +27,8 @@ TEST(ModelIo, TheRigMovesAsTheModelsNodesOnEveryFrame) {
     ASSERT_GE(model.nodes.size(), 13u);
     ASSERT_EQ(model.weights.size(), model.mesh.vertices.size());
     ASSERT_GT(model.frames.size(), 1u);
-    EXPECT_DOUBLE_EQ(model.fps, 24);
+    EXPECT_DOUBLE_EQ(model.fps, kModelFps);
+    EXPECT_EQ(model.frames.size(), 26u) << "20 ticks at 24 per second, sampled at 30 frames/s";
     ModelRig rig = rig_model(model);
     Motion motion = model_motion(rig, model);
     const auto box = bounds(rig.rig.skeleton);

@@ -68,6 +68,38 @@ TEST(ModelRig, AWeightedLeafGetsAnEndJointAlongItsBone) {
     EXPECT_EQ(rig.bone_of_node[1], 1) << "Mid's vertices move with the bone to its end";
 }
 
+TEST(ModelRig, AWeightedNodeWhoseChildrenAllMergedGetsAnEndJoint) {
+    RiggedModel model = cylinder_model();
+    model.nodes[2] = {"MidTip", 1, {0, 3, 0}};  // at Mid's place: merges into it, Mid would turn no bone
+    ModelRig rig = rig_model(model);
+    const Skeleton& s = rig.rig.skeleton;
+    ASSERT_EQ(s.spheres.size(), 3u);
+    EXPECT_EQ(s.names[2], "Mid_end");
+    EXPECT_NEAR(norm(s.spheres[2].centre - Vec3<double>{0, 4.5, 0}), 0, 1e-12);
+    ASSERT_GE(rig.bone_of_node[1], 0) << "Mid's vertices need a bone that moves as Mid";
+    ModelPoints points = sample_model(model, &rig, 500, 2);
+    for (std::size_t i = 0; i < points.positions.size(); ++i)
+        if (points.positions[i].y > 4.5) EXPECT_EQ(points.influences[i].bone[0], std::uint32_t(rig.bone_of_node[1])) << i;
+}
+
+TEST(ModelRig, VerticesOnTheAxisDoNotGiveARadiusOfZero) {
+    RiggedModel model = cylinder_model();
+    for (auto& v : model.mesh.vertices) v = {0, v.y, 0};  // a degenerate mesh: every vertex on the axis
+    model.mesh.vertices.push_back({1, 1, 0});             // one triangle with area, to sample
+    model.mesh.triangles.push_back({0, int(model.mesh.vertices.size()) - 1, kSegments});
+    model.weights.resize(model.mesh.vertices.size());
+    ModelRig rig = rig_model(model);
+    for (const Sphere<double>& s : rig.rig.skeleton.spheres) EXPECT_GT(s.radius, 0);
+}
+
+TEST(ModelRig, ANodeMovingWithinItsParentIsRefusedForTheMotion) {
+    RiggedModel model = cylinder_model();
+    model.frames[1][2] = {Quat<double>::identity(), Vec3<double>{0, 2, 0}};  // Top slides up while Mid holds
+    model.frames[1][1] = Rigid<double>::identity();
+    ModelRig rig = rig_model(model);
+    EXPECT_THROW(model_motion(rig, model), UnsupportedError);
+}
+
 TEST(ModelRig, PointsLieOnTheMeshWithTheModelsWeights) {
     RiggedModel model = cylinder_model();
     ModelRig rig = rig_model(model);
