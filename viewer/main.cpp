@@ -18,7 +18,7 @@ struct Options {
     bs::view::SceneSource source;
     std::string method, backend = "auto", colour = "bone", sphere_mesh = "hidden", pose, size = "1280x720";
     std::string screenshot;
-    int frames = 1;
+    int frames = 1, sheet = 0;
     bool play = false;
     long pick = -1;
     float point_size = 1;
@@ -30,8 +30,13 @@ void add_options(CLI::App& app, Options& o) {
     auto* points = app.add_option("--points", o.source.points, "points PLY file")->check(CLI::ExistingFile);
     skeleton->needs(points);
     points->needs(skeleton);
-    app.add_option("--motion", o.source.motion, "motion JSON file")->check(CLI::ExistingFile)->needs(skeleton);
-    app.add_option("--demo-points", o.source.demo_points, "points of the built-in demo")
+    app.add_option("--motion", o.source.motion, "motion JSON file, or a BVH capture of the skeleton `baseskin rig` built")
+        ->check(CLI::ExistingFile)
+        ->needs(skeleton);
+    app.add_option("--capture", o.source.capture, "a BVH capture: rig a humanoid body on it and play it (instead of files)")
+        ->check(CLI::ExistingFile)
+        ->excludes(skeleton);
+    app.add_option("--demo-points", o.source.demo_points, "points of the built-in demo or of a --capture body")
         ->check(CLI::Range(std::size_t(1), std::size_t(20000000)))
         ->capture_default_str();
     app.add_option("--method", o.method, "skinning method (default: baseline where the skeleton is a chain, else dqs)")
@@ -51,6 +56,8 @@ void add_options(CLI::App& app, Options& o) {
     app.add_option("--screenshot", o.screenshot, "render headless into this PNG and exit");
     app.add_option("--frames", o.frames, "headless: frames rendered, the last saved")->check(CLI::Range(1, 100000))->capture_default_str();
     app.add_flag("--play", o.play, "headless: play the motion, one of its frames per rendered frame");
+    app.add_option("--sheet", o.sheet, "headless: a contact sheet of N frames spread over the motion, each --size")
+        ->check(CLI::Range(1, 64));
     app.add_option("--size", o.size, "headless: image size WIDTHxHEIGHT")->capture_default_str();
 }
 
@@ -95,6 +102,7 @@ int run(const Options& o) {
     std::tie(headless.width, headless.height) = parse_size(o.size);
     headless.frames = o.frames;
     headless.play = o.play;
+    headless.sheet = o.sheet;
     bs::view::gl::render_headless(state, settings, backend, headless);
     return kOk;
 }

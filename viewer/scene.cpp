@@ -41,7 +41,14 @@ Motion demo_motion(const Skeleton& skeleton) {
 }
 
 Scene::Scene(const SceneSource& source) {
-    if (source.skeleton.empty()) {
+    if (!source.capture.empty()) {
+        name_ = source.capture;
+        BvhFile capture = load_bvh(source.capture);
+        BvhRig rig = rig_bvh(capture);
+        skeleton_ = rig.skeleton;
+        rest_ = demo_points(skeleton_, source.demo_points, 2024);
+        motion_ = bvh_motion(rig, capture);
+    } else if (source.skeleton.empty()) {
         name_ = "built-in demo chain";
         skeleton_ = demo_chain();
         rest_ = demo_points(skeleton_, source.demo_points, 2024);

@@ -38,6 +38,9 @@ if command -v xvfb-run >/dev/null; then
     fi
     expect 0 "wrote $tmp/ok.png" -- --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --size 64x64 --screenshot "$tmp/ok.png"
     [ -s "$tmp/ok.png" ] || fail "no $tmp/ok.png"
+    # A contact sheet of 3 frames of 64x48: 2 columns and 2 rows of tiles.
+    expect 0 "(128 x 96) after 3 frames" -- --demo-points 1000 --size 64x48 --sheet 3 --screenshot "$tmp/sheet.png"
+    [ "$(od -An -tu1 -j16 -N8 "$tmp/sheet.png" | tr -s ' ')" = " 0 0 0 128 0 0 0 96" ] || fail "the sheet's PNG is not 128 x 96"
 else
     fail "xvfb-run not found: install xvfb (./run installs it)"
 fi

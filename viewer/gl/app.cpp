@@ -13,6 +13,7 @@
 
 #include "host/errors.hpp"
 #include "viewer/gl/window.hpp"
+#include "viewer/palette.hpp"
 
 namespace bs::view::gl {
 
@@ -306,6 +307,19 @@ void run_window(ViewerState& state, const DrawSettings& initial, BackendChoice b
     ImGui::DestroyContext();
 }
 
+namespace {
+
+// Copies a width × height RGB tile into a sheet `columns` tiles wide, at tile `index`.
+void place_tile(const std::vector<unsigned char>& tile, int width, int height, int columns, int index, std::vector<unsigned char>& sheet) {
+    const std::size_t row_bytes = std::size_t(width) * 3, sheet_row = row_bytes * std::size_t(columns);
+    const std::size_t x0 = std::size_t(index % columns) * row_bytes, y0 = std::size_t(index / columns) * std::size_t(height);
+    for (int y = 0; y < height; ++y)
+        std::copy_n(tile.begin() + std::ptrdiff_t(std::size_t(y) * row_bytes), row_bytes,
+                    sheet.begin() + std::ptrdiff_t((y0 + std::size_t(y)) * sheet_row + x0));
+}
+
+}  // namespace
+
 void render_headless(ViewerState& state, const DrawSettings& settings, BackendChoice backend, const Headless& options) {
     Window window(options.width, options.height, "baseskin-view (headless)", false);
     const double encode_seconds = encode(state);
@@ -314,28 +328,48 @@ void render_headless(ViewerState& state, const DrawSettings& settings, BackendCh
     OffscreenTarget target(options.width, options.height);
     state.camera.set_viewport(options.width, options.height);
     state.reset_camera();  // framed for this image's shape
-    const double frame_step = state.scene().motion() ? 1 / state.scene().motion()->fps() : 0;
-    if (options.play) state.timeline.play();
     double deform_seconds = 0;
-    auto start = Clock::now();
-    for (int f = 0; f < options.frames; ++f) {
-        if (f > 0) state.timeline.advance(frame_step);
+    auto render = [&](int f) {
         deformer.deform();
         if (!state.error().empty()) throw UnsupportedError("frame " + std::to_string(f) + ": " + state.error());
         deform_seconds += state.last_deform_seconds();
         target.bind();
         renderer.draw(state.camera, settings, state.overlay());
         glFinish();
+    };
+    const auto start = Clock::now();
+    int rendered = options.frames, image_width = options.width, image_height = options.height;
+    std::vector<unsigned char> image;
+    if (options.sheet > 0) {
+        rendered = options.sheet;
+        const int columns = int(std::ceil(std::sqrt(double(options.sheet)))), rows = (options.sheet + columns - 1) / columns;
+        image_width = columns * options.width;
+        image_height = rows * options.height;
+        image.resize(std::size_t(image_width) * std::size_t(image_height) * 3);
+        for (std::size_t p = 0; p < image.size(); p += 3) std::copy(kBackground.begin(), kBackground.end(), image.begin() + std::ptrdiff_t(p));
+        for (int i = 0; i < options.sheet; ++i) {
+            state.timeline.scrub(options.sheet > 1 ? state.timeline.duration() * i / (options.sheet - 1) : 0.0);
+            state.reset_camera();  // each tile follows the body (a capture's subject walks off)
+            render(i);
+            place_tile(target.read_rgb(), options.width, options.height, columns, i, image);
+        }
+    } else {
+        const double frame_step = state.scene().motion() ? 1 / state.scene().motion()->fps() : 0;
+        if (options.play) state.timeline.play();
+        for (int f = 0; f < options.frames; ++f) {
+            if (f > 0) state.timeline.advance(frame_step);
+            render(f);
+        }
+        image = target.read_rgb();
     }
     const double total = seconds_since(start);
-    std::vector<unsigned char> rgb = target.read_rgb();
-    if (!stbi_write_png(options.png.c_str(), options.width, options.height, 3, rgb.data(), options.width * 3))
+    if (!stbi_write_png(options.png.c_str(), image_width, image_height, 3, image.data(), image_width * 3))
         throw IoError(options.png + ": cannot write the PNG");
     std::printf("baseskin-view: %s, %zu points, %s on %s, %s\n", state.scene().name().c_str(), state.scene().size(),
                 method_name(state.method), deformer.backend(), window.renderer_name().c_str());
-    std::printf("encoded in %.2f s; wrote %s (%d x %d) after %d frame%s: %.1f frames/s, %.3g deformed points/s\n",
-                encode_seconds, options.png.c_str(), options.width, options.height, options.frames,
-                options.frames == 1 ? "" : "s", options.frames / total, double(state.scene().size()) * options.frames / deform_seconds);
+    std::printf("encoded in %.2f s; wrote %s (%d x %d) after %d frame%s: %.1f frames/s, %.3g deformed points/s\n", encode_seconds,
+                options.png.c_str(), image_width, image_height, rendered, rendered == 1 ? "" : "s", rendered / total,
+                double(state.scene().size()) * rendered / deform_seconds);
 }
 
 }  // namespace bs::view::gl

@@ -18,6 +18,8 @@ struct Headless {
     int width = 1280, height = 720;
     int frames = 1;     // rendered (each deformed and drawn); the last is saved
     bool play = false;  // advance the motion by one frame of its own per rendered frame
+    int sheet = 0;      // > 0: instead, a contact sheet of this many frames spread evenly over the motion,
+                        // each width × height, in a grid of ⌈√sheet⌉ columns
 };
 
 // Interactive: returns when the window is closed.
