@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 
 #include "host/demo_body.hpp"
 #include "host/errors.hpp"
@@ -13,9 +14,15 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
+SceneSource demo_source(std::size_t points) {
+    SceneSource source;
+    source.demo_points = points;
+    return source;
+}
+
 class ViewerStateTest : public ::testing::Test {
 protected:
-    Scene scene{SceneSource{"", "", "", 3000}};
+    Scene scene{demo_source(3000)};
     ViewerState state{scene};
     double diagonal() const {
         auto box = scene.rest_bounds();
@@ -139,7 +146,7 @@ TEST_F(ViewerStateTest, DraggingTheTipMovesItsChainAndLeavesTheHeldEnd) {
 }
 
 TEST(ViewerScene, BaselineIsOfferedOnChainsOnly) {
-    Scene demo{SceneSource{"", "", "", 100}};
+    Scene demo{demo_source(100)};
     EXPECT_TRUE(demo.supports(Method::baseline));
     // A junction: three bones on sphere 1.
     std::string skeleton = testing::write_temp(".json",
@@ -147,7 +154,7 @@ TEST(ViewerScene, BaselineIsOfferedOnChainsOnly) {
     std::string points = testing::write_temp(".ply",
         "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nend_header\n"
         "1 1 0\n4 0 1\n6 1.5 0.5\n");
-    Scene tree{SceneSource{skeleton, points, "", 0}};
+    Scene tree{SceneSource{skeleton, points, "", "", 0}};
     EXPECT_FALSE(tree.supports(Method::baseline));
     EXPECT_TRUE(tree.supports(Method::lbs));
     EXPECT_THROW(tree.skinner(Method::baseline), UnsupportedError);
@@ -157,8 +164,26 @@ TEST(ViewerScene, BaselineIsOfferedOnChainsOnly) {
     EXPECT_TRUE(state.error().empty()) << state.error();
 }
 
+TEST(ViewerScene, ACaptureBecomesAHumanoidPlayingIt) {
+    const char* path = "/usr/share/assimp/models/BVH/01_01.bvh";
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " missing (Debian's assimp-testmodels; ./run installs it)";
+    SceneSource source = demo_source(2000);
+    source.capture = path;
+    Scene scene{source};
+    EXPECT_EQ(scene.size(), 2000u);
+    ASSERT_NE(scene.motion(), nullptr);
+    EXPECT_EQ(scene.motion()->frame_count(), 2752u);
+    EXPECT_FALSE(scene.supports(Method::baseline)) << "the hips are a junction";
+    ViewerState state(scene);
+    EXPECT_EQ(state.method, Method::dqs);
+    state.timeline.scrub(10.0);
+    state.deform_on_cpu();
+    EXPECT_TRUE(state.error().empty()) << state.error();
+    for (const Vec3<float>& p : state.positions()) ASSERT_TRUE(std::isfinite(p.x + p.y + p.z));
+}
+
 TEST(ViewerScene, AMissingFileIsAnIoError) {
-    EXPECT_THROW(Scene(SceneSource{"/nonexistent/skeleton.json", "/nonexistent/points.ply", "", 0}), IoError);
+    EXPECT_THROW(Scene(SceneSource{"/nonexistent/skeleton.json", "/nonexistent/points.ply", "", "", 0}), IoError);
 }
 
 }  // namespace
