@@ -25,7 +25,7 @@ Pose ViewerState::pose() const {
     return controls.apply(base);
 }
 
-void ViewerState::reset_camera() {
+void ViewerState::reset_camera(bool whole_pose) {
     const std::array<Vec3<double>, 2> box = scene_.rest_bounds();
     const Rigid<double> root = pose().root;
     glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
@@ -35,6 +35,12 @@ void ViewerState::reset_camera() {
         lo = glm::min(lo, p);
         hi = glm::max(hi, p);
     }
+    if (whole_pose)
+        for (const PickSphere& s : posed_spheres()) {
+            const float reach = 1.2f * s.radius;  // the points' relief over the sphere-mesh
+            lo = glm::min(lo, s.centre - glm::vec3(reach));
+            hi = glm::max(hi, s.centre + glm::vec3(reach));
+        }
     camera.frame(lo, hi);
 }
 

@@ -53,8 +53,9 @@ public:
     // The fixed pose, else the motion at the timeline's time, else the rest pose; controls added.
     Pose pose() const;
     // Frames the body: the rest box carried by the current pose's root transform (a capture's subject
-    // stands where the capture puts it), for the current viewport.
-    void reset_camera();
+    // stands where the capture puts it), for the current viewport — the same view for every pose, so poses
+    // compare. With `whole_pose`, the box also holds the posed spheres (a limb bent out of the rest box).
+    void reset_camera(bool whole_pose = false);
     // The ground: the lowest point of the posed spheres over the motion (sampled every 10th frame; the
     // rest pose without one), minus 2% of the body's size.
     double floor_height() const;

@@ -75,6 +75,24 @@ TEST_F(ViewerStateTest, EveryMethodDeformsTheBentDemoWithoutNaN) {
     }
 }
 
+TEST_F(ViewerStateTest, FramingTheWholePoseKeepsABentLimbInView) {
+    state.camera.set_viewport(640, 360);
+    state.fixed_pose = demo_pose(scene.skeleton(), 0.6);  // 81° at the elbow: the limb stands up out of the rest box
+    auto in_view = [&] {
+        for (const PickSphere& s : state.overlay().spheres)
+            for (glm::vec3 side : {glm::vec3(1, 0, 0), glm::vec3(0, 1, 0), glm::vec3(0, 0, 1)})
+                for (float sign : {-1.0f, 1.0f}) {  // the sphere's extremes, relief included
+                    glm::vec3 p = state.camera.project(s.centre + sign * 1.15f * s.radius * side);
+                    if (p.x < 0 || p.x > 640 || p.y < 0 || p.y > 360) return false;
+                }
+        return true;
+    };
+    state.reset_camera();
+    EXPECT_FALSE(in_view()) << "the rest framing (the same view for every pose) loses the tip";
+    state.reset_camera(true);
+    EXPECT_TRUE(in_view());
+}
+
 TEST_F(ViewerStateTest, PickingFindsThePointUnderTheCursor) {
     state.deform_on_cpu();
     int found = 0;

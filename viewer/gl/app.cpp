@@ -349,7 +349,7 @@ void render_headless(ViewerState& state, const DrawSettings& settings, BackendCh
         for (std::size_t p = 0; p < image.size(); p += 3) std::copy(kBackground.begin(), kBackground.end(), image.begin() + std::ptrdiff_t(p));
         for (int i = 0; i < options.sheet; ++i) {
             state.timeline.scrub(options.sheet > 1 ? state.timeline.duration() * i / (options.sheet - 1) : 0.0);
-            state.reset_camera();  // each tile follows the body (a capture's subject walks off)
+            state.reset_camera(true);  // each tile frames the whole posed body (a capture's subject walks off)
             render(i);
             place_tile(target.read_rgb(), options.width, options.height, columns, i, image);
         }
