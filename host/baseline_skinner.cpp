@@ -174,8 +174,8 @@ void BaselineSkinner<T>::deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu
     std::vector<BaselineBonePose<double>> table = frame(pose);
     BaselineFrameTables tables = frame_tables(table, exec);
     out.resize(rest_.size());
-    cpu::deform_baseline(BaselineJob<T>{{&rest_.data()->x, 3}, codes_.data(), rest_.size(), bones_.data(), table.data(),
-                                        table.size(), {&out.data()->x, 3}, tables.view()},
+    cpu::deform_baseline(BaselineJob<T>{{packed_scalars(rest_.data()), 3}, codes_.data(), rest_.size(), bones_.data(), table.data(),
+                                        table.size(), {packed_scalars(out.data()), 3}, tables.view()},
                          exec);
 }
 

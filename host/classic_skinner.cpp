@@ -41,16 +41,16 @@ std::vector<DualQuat<T>> ClassicSkinner<T>::dqs_frame(const Pose& pose) const {
 
 template <class T>
 void ClassicSkinner<T>::deform(const Pose& pose, ClassicMethod method, std::vector<Vec3<T>>& out, cpu::Exec exec) const {
-    ConstPointView<T> rest{&rest_.data()->x, 3};
+    ConstPointView<T> rest{packed_scalars(rest_.data()), 3};
     if (method == ClassicMethod::lbs) {
         std::vector<Mat34<T>> table = lbs_frame(pose);
         out.resize(rest_.size());
-        PointView<T> target{&out.data()->x, 3};
+        PointView<T> target{packed_scalars(out.data()), 3};
         cpu::deform_lbs(LbsJob<T>{rest, influences_.data(), rest_.size(), table.data(), table.size(), target}, exec);
     } else {
         std::vector<DualQuat<T>> table = dqs_frame(pose);
         out.resize(rest_.size());
-        PointView<T> target{&out.data()->x, 3};
+        PointView<T> target{packed_scalars(out.data()), 3};
         cpu::deform_dqs(DqsJob<T>{rest, influences_.data(), rest_.size(), table.data(), table.size(), target}, exec);
     }
 }

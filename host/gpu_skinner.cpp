@@ -30,7 +30,7 @@ LbsJob<float> GpuSkinner::lbs_job(const Pose& pose, PointView<float> out, cuda::
     if (skinner_.method() != Method::lbs) throw InputError(std::string("lbs_job of a ") + method_name(skinner_.method()) + " skinner");
     std::vector<Mat34<float>> frame = skinner_.classic()->lbs_frame(pose);
     lbs_frame_.assign(frame, exec);
-    return {{&rest_.data()->x, 3}, influences_.data(), count_, lbs_frame_.data(), frame.size(), out};
+    return {{packed_scalars(rest_.data()), 3}, influences_.data(), count_, lbs_frame_.data(), frame.size(), out};
 }
 
 BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {
@@ -40,7 +40,7 @@ BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> o
     std::vector<BaselineBonePose<double>> poses = baseline.frame(pose);
     baseline_frame_.assign(poses, exec);
     BaselineTables<double> tables = upload_tables(baseline.frame_tables(poses), exec);
-    return {{&rest_.data()->x, 3}, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables};
+    return {{packed_scalars(rest_.data()), 3}, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables};
 }
 
 void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec) {
@@ -50,12 +50,12 @@ void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec)
         case Method::dqs: {
             std::vector<DualQuat<float>> frame = skinner_.classic()->dqs_frame(pose);
             dqs_frame_.assign(frame, exec);
-            return cuda::deform_dqs({{&rest_.data()->x, 3}, influences_.data(), count_, dqs_frame_.data(), frame.size(), out}, exec);
+            return cuda::deform_dqs({{packed_scalars(rest_.data()), 3}, influences_.data(), count_, dqs_frame_.data(), frame.size(), out}, exec);
         }
         case Method::metaball: {
             std::vector<MetaballJoint<float>> joints = skinner_.metaball()->joint_table(pose);
             metaball_frame_.assign(joints, exec);
-            return cuda::deform_metaball({{&rest_.data()->x, 3}, binding_offsets_.data(), binding_joints_.data(), count_,
+            return cuda::deform_metaball({{packed_scalars(rest_.data()), 3}, binding_offsets_.data(), binding_joints_.data(), count_,
                                           metaball_frame_.data(), joints.size(), out},
                                          exec);
         }

@@ -161,8 +161,8 @@ std::vector<MetaballJoint<T>> MetaballSkinner<T>::joint_table(const Pose& pose) 
 template <class T>
 void MetaballSkinner<T>::run(const std::vector<MetaballJoint<T>>& table, std::vector<Vec3<T>>& out, cpu::Exec exec) const {
     out.resize(rest_.size());
-    cpu::deform_metaball(MetaballJob<T>{{&rest_.data()->x, 3}, binding_.offsets.data(), binding_.joints.data(),
-                                        rest_.size(), table.data(), table.size(), {&out.data()->x, 3}},
+    cpu::deform_metaball(MetaballJob<T>{{packed_scalars(rest_.data()), 3}, binding_.offsets.data(), binding_.joints.data(),
+                                        rest_.size(), table.data(), table.size(), {packed_scalars(out.data()), 3}},
                          exec);
 }
 

@@ -24,8 +24,8 @@ void SparseLbsSkinner<T>::deform(const Pose& pose, std::vector<Vec3<T>>& out, cp
                          std::to_string(skeleton_.bone_count()));
     std::vector<Mat34<T>> table = lbs_table<T>(posed_bones(skeleton_, pose));
     out.resize(rest_.size());
-    cpu::deform_lbs(SparseLbsJob<T>{{&rest_.data()->x, 3}, influences_.offsets.data(), influences_.bones.data(),
-                                    influences_.weights.data(), rest_.size(), table.data(), table.size(), {&out.data()->x, 3}},
+    cpu::deform_lbs(SparseLbsJob<T>{{packed_scalars(rest_.data()), 3}, influences_.offsets.data(), influences_.bones.data(),
+                                    influences_.weights.data(), rest_.size(), table.data(), table.size(), {packed_scalars(out.data()), 3}},
                     exec);
 }
 

@@ -28,6 +28,11 @@ struct ConstPointView {
     std::size_t stride;
 };
 
+// The packed x, y, z scalars of an array of Vec3 (null for an empty one, where `&v.data()->x` would dereference
+// that null): Vec3<T> is three T, x first (standard layout, so the two pointers interconvert).
+template <class T> BS_HD inline T* packed_scalars(Vec3<T>* points) { return reinterpret_cast<T*>(points); }
+template <class T> BS_HD inline const T* packed_scalars(const Vec3<T>* points) { return reinterpret_cast<const T*>(points); }
+
 // One classical-skinning job: `count` points with their influences, and the per-frame bone table
 // (`bone_count` entries; every influence index is < bone_count, checked on the host when loading).
 template <class T, class BoneTable>

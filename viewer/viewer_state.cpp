@@ -103,7 +103,7 @@ Overlay ViewerState::overlay() {
 }
 
 void ViewerState::pick_point(const Ray& ray, float tolerance) {
-    picked_point = view::pick_point(ray, &positions_.data()->x, positions_.size(), tolerance);
+    picked_point = view::pick_point(ray, packed_scalars(positions_.data()), positions_.size(), tolerance);
 }
 
 int ViewerState::joint_under(const Ray& ray) const { return pick_sphere(ray, posed_spheres()); }

@@ -53,7 +53,7 @@ public:
 
     void deform(const Pose& pose, std::vector<Vec3<float>>& out) {
         if (!gpu_) return skinner_.deform(pose, out, {threads_});
-        gpu_->deform(pose, {&device_out_.data()->x, 3});
+        gpu_->deform(pose, {packed_scalars(device_out_.data()), 3});
         out = device_out_.download({});
     }
 

@@ -50,8 +50,8 @@ TEST(BodiesPass, OneCallEqualsEachBodyOnItsOwn) {
     }
     for (std::size_t b = 0; b < set.size(); ++b) {
         const BaselineSkinner<float>& s = *skinners[b];
-        jobs.push_back({{&s.rest().data()->x, 3}, s.codes().data(), s.size(), s.bones().data(), frames[b].data(), frames[b].size(),
-                        {&together[b].data()->x, 3}, tables[b].view()});
+        jobs.push_back({{packed_scalars(s.rest().data()), 3}, s.codes().data(), s.size(), s.bones().data(), frames[b].data(), frames[b].size(),
+                        {packed_scalars(together[b].data()), 3}, tables[b].view()});
         starts.push_back(starts.back() + s.size());
     }
     cpu::deform_baseline(BodiesJob<BaselineJob<float>>{jobs.data(), starts.data(), int(jobs.size()), starts.back()}, {});
