@@ -88,15 +88,6 @@ std::vector<Scenario> scenarios() {
     return out;
 }
 
-bool is_chain(const Skeleton& s) {
-    try {
-        make_skeleton(s.spheres, s.bones, s.names, "quality", SkeletonRules::Chain);
-        return true;
-    } catch (const InputError&) {
-        return false;
-    }
-}
-
 std::vector<Cone<double>> cones_of(const Skeleton& s, const std::vector<Rigid<double>>& g) {
     std::vector<Cone<double>> cones;
     for (std::size_t k = 0; k < s.bone_count(); ++k) {

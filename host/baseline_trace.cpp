@@ -9,25 +9,22 @@ namespace bs {
 
 namespace {
 
-// A cap's meridian through the point's azimuth, posed as deform_cap_point poses the point.
+// A cap's meridian through the point's azimuth: the engine's cap deformation (deform_cap_point) of the same
+// code at other polar angles t and heights h.
 BaselineTrace trace_cap(const BaselineCode& code, const BaselineBone<double>& bone, const BaselineBonePose<double>& pose,
                         int samples) {
-    const bool child = (code.flags & kCodeChildCap) != 0;
-    const Sphere<double>& sphere = child ? bone.cone.child : bone.cone.parent;
-    const Vec3<double> pole = child ? bone.cone.axis : -bone.cone.axis;
-    const Vec3<double> radial = generator_radial(bone, double(code.phi));
     auto posed = [&](double polar, double height) {
-        Vec3<double> u = std::cos(polar) * pole + std::sin(polar) * radial;
-        Vec3<double> local = sphere.centre + (sphere.radius + height) * u;
-        if (child) local = rotate_about_axis(bone, pose.twist, local);
-        return pose.frame.apply(local);
+        BaselineCode at = code;
+        at.t = float(polar);
+        at.h = float(height);
+        return deform_cap_point(at, bone, pose);
     };
     BaselineTrace trace;
     const double quarter_turn = 1.5707963267948966;
     for (int i = 0; i < samples; ++i) trace.section.push_back(posed(quarter_turn * i / (samples - 1), 0));
     trace.base = posed(code.t, 0);
     trace.point = posed(code.t, code.h);
-    trace.direction = posed(code.t, 1) - trace.base;  // unit: one unit of height along the radius
+    trace.direction = normalized(posed(code.t, 1) - trace.base);
     return trace;
 }
 

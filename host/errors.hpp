@@ -2,6 +2,8 @@
 // line, and what was expected. The CLI maps each type to a documented exit code (README).
 #pragma once
 
+#include <cstdio>
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -21,5 +23,30 @@ struct IoError : std::runtime_error {
 struct UnsupportedError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+// The programs' exit codes (README): 0 success · 1 bad command line · 2 invalid input · 3 file I/O ·
+// 4 unsupported request · 5 internal error.
+enum ExitCode { kExitOk = 0, kExitUsage = 1, kExitInput = 2, kExitIo = 3, kExitUnsupported = 4, kExitInternal = 5 };
+
+// Runs `run` (returning an exit code) and maps the errors above to their exit codes, printing
+// "<program>: <kind>: <message>" on stderr.
+template <class Run>
+int run_reporting_errors(const char* program, Run run) {
+    auto report = [program](const char* kind, const std::exception& e, int code) {
+        std::fprintf(stderr, "%s: %s: %s\n", program, kind, e.what());
+        return code;
+    };
+    try {
+        return run();
+    } catch (const InputError& e) {
+        return report("invalid input", e, kExitInput);
+    } catch (const IoError& e) {
+        return report("I/O error", e, kExitIo);
+    } catch (const UnsupportedError& e) {
+        return report("unsupported", e, kExitUnsupported);
+    } catch (const std::exception& e) {
+        return report("internal error", e, kExitInternal);
+    }
+}
 
 }  // namespace bs

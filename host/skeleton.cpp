@@ -124,6 +124,15 @@ Skeleton make_skeleton(std::vector<Sphere<double>> spheres, std::vector<std::arr
     return s;
 }
 
+bool is_chain(const Skeleton& skeleton) {
+    try {
+        make_skeleton(skeleton.spheres, skeleton.bones, skeleton.names, "chain check", SkeletonRules::Chain);
+        return true;
+    } catch (const InputError&) {
+        return false;
+    }
+}
+
 Skeleton load_skeleton(const std::string& path, SkeletonRules rules) {
     json doc = json_io::load(path);
     Where where{path, ""};

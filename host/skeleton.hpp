@@ -45,6 +45,9 @@ Skeleton make_skeleton(std::vector<Sphere<double>> spheres, std::vector<std::arr
                        std::vector<std::string> names, const std::string& source,
                        SkeletonRules rules = SkeletonRules::Chain);
 
+// Whether a valid skeleton also passes the chain rules (what the baseline method needs).
+bool is_chain(const Skeleton& skeleton);
+
 Skeleton load_skeleton(const std::string& path, SkeletonRules rules = SkeletonRules::Chain);
 void save_skeleton(const std::string& path, const Skeleton& skeleton);
 

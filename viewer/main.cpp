@@ -12,8 +12,6 @@
 
 namespace {
 
-enum ExitCode { kOk = 0, kUsage = 1, kInput = 2, kIo = 3, kUnsupported = 4, kInternal = 5 };
-
 struct Options {
     bs::view::SceneSource source;
     std::string method, backend = "auto", colour = "bone", sphere_mesh = "hidden", pose, size = "1280x720";
@@ -95,7 +93,7 @@ int run(const Options& o) {
                                          : bs::view::gl::BackendChoice::automatic;
     if (o.screenshot.empty()) {
         bs::view::gl::run_window(state, settings, backend);
-        return kOk;
+        return bs::kExitOk;
     }
     bs::view::gl::Headless headless;
     headless.png = o.screenshot;
@@ -104,12 +102,7 @@ int run(const Options& o) {
     headless.play = o.play;
     headless.sheet = o.sheet;
     bs::view::gl::render_headless(state, settings, backend, headless);
-    return kOk;
-}
-
-int report(const char* kind, const std::exception& e, int code) {
-    std::fprintf(stderr, "baseskin-view: %s: %s\n", kind, e.what());
-    return code;
+    return bs::kExitOk;
 }
 
 }  // namespace
@@ -122,17 +115,7 @@ int main(int argc, char** argv) {
         app.parse(argc, argv);
         parse_size(options.size);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e) == 0 ? kOk : kUsage;
+        return app.exit(e) == 0 ? bs::kExitOk : bs::kExitUsage;
     }
-    try {
-        return run(options);
-    } catch (const bs::InputError& e) {
-        return report("invalid input", e, kInput);
-    } catch (const bs::IoError& e) {
-        return report("I/O error", e, kIo);
-    } catch (const bs::UnsupportedError& e) {
-        return report("unsupported", e, kUnsupported);
-    } catch (const std::exception& e) {
-        return report("internal error", e, kInternal);
-    }
+    return bs::run_reporting_errors("baseskin-view", [&] { return run(options); });
 }

@@ -12,15 +12,6 @@ namespace bs::view {
 
 namespace {
 
-bool chain_rules_accept(const Skeleton& s) {
-    try {
-        make_skeleton(s.spheres, s.bones, s.names, "viewer", SkeletonRules::Chain);
-        return true;
-    } catch (const InputError&) {
-        return false;
-    }
-}
-
 std::uint32_t most_weighted_bone(const Influences& in) {
     int best = 0;
     for (int i = 1; i < kMaxInfluences; ++i)
@@ -61,7 +52,7 @@ Scene::Scene(const SceneSource& source) {
         influences_ = std::move(set.influences);
         if (!source.motion.empty()) motion_ = load_motion(source.motion, skeleton_);
     }
-    is_chain_ = chain_rules_accept(skeleton_);
+    is_chain_ = is_chain(skeleton_);
     if (influences_.empty()) influences_ = auto_influences(skeleton_, rest_);
     point_bones_.reserve(rest_.size());
     for (const Influences& in : influences_) point_bones_.push_back(most_weighted_bone(in));

@@ -64,12 +64,6 @@ private:
     cuda::DeviceArray<Vec3<float>> device_out_;
 };
 
-std::filesystem::path prepare_folder(const std::string& folder) {
-    std::error_code error;
-    std::filesystem::create_directories(folder, error);
-    if (error) throw IoError(folder + ": cannot create folder: " + error.message());
-    return folder;
-}
 
 // "A:B", "A:" or ":B" → [A, B) within [0, count); InputError when malformed or empty.
 std::pair<std::size_t, std::size_t> frame_range(const std::string& text, std::size_t count) {
@@ -105,6 +99,13 @@ void store_positions(const std::vector<Vec3<float>>& deformed, PointSet& set) {
 }
 
 }  // namespace
+
+std::filesystem::path prepare_folder(const std::string& folder) {
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    if (error) throw IoError(folder + ": cannot create folder: " + error.message());
+    return folder;
+}
 
 void add_animate_command(CLI::App& app, AnimateOptions& o) {
     CLI::App* c = app.add_subcommand("animate", "deform a point set by a pose (one PLY) or a motion (a folder of PLYs)");

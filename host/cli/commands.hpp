@@ -5,6 +5,7 @@
 
 #include "engine/baseline/table.hpp"
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct DemoOptions {
 
 void add_animate_command(CLI::App& app, AnimateOptions& options);
 void add_demo_command(CLI::App& app, DemoOptions& options);
+
+// Creates `folder` (and its parents) if needed; IoError naming it otherwise.
+std::filesystem::path prepare_folder(const std::string& folder);
 
 void run_animate(const AnimateOptions& options);
 void run_demo(const DemoOptions& options);

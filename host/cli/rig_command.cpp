@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "host/bvh_rig.hpp"
+#include "host/cli/commands.hpp"
 #include "host/demo_body.hpp"
 #include "host/errors.hpp"
 #include "host/model_io.hpp"
@@ -23,16 +24,9 @@ int junction_count(const Skeleton& s) {
     return int(std::count_if(degree.begin(), degree.end(), [](int d) { return d >= 3; }));
 }
 
-std::filesystem::path output_folder(const std::string& out) {
-    std::error_code error;
-    std::filesystem::create_directories(out, error);
-    if (error) throw IoError(out + ": cannot create folder: " + error.message());
-    return out;
-}
-
 void rig_model_file(const RigOptions& o) {
     RiggedModel model = load_rigged_model(o.model);
-    const std::filesystem::path folder = output_folder(o.out);
+    const std::filesystem::path folder = prepare_folder(o.out);
     // A model whose bones give no skeleton (none, or all at one place) can still be sampled into points.
     std::string why_no_skeleton = model.nodes.empty() ? "it has no bones" : "";
     ModelRig rig;
@@ -93,7 +87,7 @@ void run_rig(const RigOptions& o) {
     PointSet set = make_point_set(rest);
     set.influences = auto_influences(rig.skeleton, rest);
 
-    const std::filesystem::path folder = output_folder(o.out);
+    const std::filesystem::path folder = prepare_folder(o.out);
     save_skeleton((folder / "skeleton.json").string(), rig.skeleton);
     write_point_set((folder / "points.ply").string(), set, PlyFormat::BinaryLittleEndian);
     save_motion((folder / "motion.json").string(), motion);

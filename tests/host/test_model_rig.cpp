@@ -79,7 +79,9 @@ TEST(ModelRig, AWeightedNodeWhoseChildrenAllMergedGetsAnEndJoint) {
     ASSERT_GE(rig.bone_of_node[1], 0) << "Mid's vertices need a bone that moves as Mid";
     ModelPoints points = sample_model(model, &rig, 500, 2);
     for (std::size_t i = 0; i < points.positions.size(); ++i)
-        if (points.positions[i].y > 4.5) EXPECT_EQ(points.influences[i].bone[0], std::uint32_t(rig.bone_of_node[1])) << i;
+        if (points.positions[i].y > 4.5) {
+            EXPECT_EQ(points.influences[i].bone[0], std::uint32_t(rig.bone_of_node[1])) << i;
+        }
 }
 
 TEST(ModelRig, VerticesOnTheAxisDoNotGiveARadiusOfZero) {
@@ -119,7 +121,9 @@ TEST(ModelRig, PointsLieOnTheMeshWithTheModelsWeights) {
             ASSERT_EQ(in.bone[0], 0u) << i;
             ASSERT_FLOAT_EQ(in.weight[0], 1.0f) << i;
         }
-        if (p.y > 4) ASSERT_EQ(in.bone[0], 1u) << i;
+        if (p.y > 4) {
+            ASSERT_EQ(in.bone[0], 1u) << i;
+        }
         ASSERT_NEAR(in.weight[0] + in.weight[1] + in.weight[2] + in.weight[3], 1.0f, 1e-6f) << i;
     }
 }

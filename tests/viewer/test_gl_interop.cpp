@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <string>
 
 #include "host/errors.hpp"
 #include "host/gpu_skinner.hpp"
@@ -21,6 +22,16 @@ namespace {
 TEST(GlInterop, WithoutADeviceRegisteringSaysSo) {
     if (cuda::device_count() > 0) GTEST_SKIP() << "a CUDA device is present";
     EXPECT_THROW(cuda::GlBuffer{1u}, CudaUnavailable);
+}
+
+// A hidden window whose OpenGL context is current, or null (and why) where none can be made.
+std::unique_ptr<view::gl::Window> hidden_window(std::string& why) {
+    try {
+        return std::make_unique<view::gl::Window>(64, 64, "interop test", false);
+    } catch (const UnsupportedError& e) {
+        why = e.what();
+        return nullptr;
+    }
 }
 
 // A GL buffer of `floats` NaNs.
@@ -51,12 +62,9 @@ std::vector<float> read_buffer(GLuint buffer, std::size_t floats) {
 
 TEST(GlInteropCuda, DeformsIntoABufferObjectAsTheCpuDoes) {
     if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
-    std::unique_ptr<view::gl::Window> window;
-    try {
-        window = std::make_unique<view::gl::Window>(64, 64, "interop test", false);
-    } catch (const UnsupportedError& e) {
-        GTEST_SKIP() << "no OpenGL context: " << e.what();
-    }
+    std::string why;
+    std::unique_ptr<view::gl::Window> window = hidden_window(why);
+    if (!window) GTEST_SKIP() << "no OpenGL context: " << why;
     Skeleton s = testing::bent_chain();
     std::vector<Vec3<double>> points = testing::points_around(s, 5000, 17);
     Pose pose = Pose::rest(s);
@@ -87,12 +95,9 @@ TEST(GlInteropCuda, DeformsIntoABufferObjectAsTheCpuDoes) {
 
 TEST(GlInteropCuda, ABufferTooSmallIsRefusedAndLeftUnmapped) {
     if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
-    std::unique_ptr<view::gl::Window> window;
-    try {
-        window = std::make_unique<view::gl::Window>(64, 64, "interop test", false);
-    } catch (const UnsupportedError& e) {
-        GTEST_SKIP() << "no OpenGL context: " << e.what();
-    }
+    std::string why;
+    std::unique_ptr<view::gl::Window> window = hidden_window(why);
+    if (!window) GTEST_SKIP() << "no OpenGL context: " << why;
     Skeleton s = testing::bent_chain();
     Skinner skinner(Method::lbs, s, testing::points_around(s, 100, 3), {}, "test");
     GpuSkinner gpu(skinner);
