@@ -203,10 +203,7 @@ std::vector<QualityRow> measure_quality(std::size_t points_per_scenario) {
     for (const Scenario& sc : scenarios()) {
         std::vector<Cone<double>> rest_cones = cones_of(sc.skeleton, posed_bones(sc.skeleton, Pose::rest(sc.skeleton)));
         PointSet set = make_points(sc.skeleton, rest_cones, points_per_scenario / 2, 17);
-        for (Method method : {Method::baseline, Method::lbs, Method::dqs}) {
-            if (method == Method::baseline && !is_chain(sc.skeleton)) continue;  // junctions: not yet (issue 7)
-            rows.push_back(measure(sc, method, set));
-        }
+        for (Method method : {Method::baseline, Method::lbs, Method::dqs}) rows.push_back(measure(sc, method, set));
     }
     return rows;
 }

@@ -44,6 +44,11 @@ double angle_on_arc(const Arc<double>& arc, Vec3<double> q) {
     return std::atan2(dot(d, arc.tangent), dot(d, arc.start_dir));
 }
 
+// Blend toward the rigid motion of a point `height` over a surface of local radius `radius`.
+double far_from_surface_blend(double height, double radius, const EncodeOptions& options) {
+    return smoothstep_unit((std::fabs(height) / radius - options.far_band_start) / options.far_band_width);
+}
+
 // A point whose base-point lies on the segment of the generator through its meridian (or through the
 // given radial): the fan of the section's end directions gives base-point, direction and height.
 // `may_move` false pins the base-point to the section's ends instead of handing p to a neighbour.
@@ -78,8 +83,7 @@ Attempt segment_code(const std::vector<Bone>& bones, int k, Vec3<double> p, Vec3
     double height = fan.valid ? fan.height : dot(p - fan.base_point, cone_normal(bone.cone, radial));
     // Far from the surface the fan's tilt, which the paper wants near it, turns a small change of the
     // point into a large one of the posed point (by |h| / |b - I|): such points blend to the rigid motion.
-    double far = (std::fabs(height) / radius_at(bone.cone, p) - options.far_band_start) / options.far_band_width;
-    double far_blend = smoothstep_unit(far);
+    double far_blend = far_from_surface_blend(height, radius_at(bone.cone, p), options);
     if (far_blend > 0) flags |= kCodeFarFromSurface;
     blend = std::max({blend, fan_blend, far_blend});
     return {make_code(k, flags, generator_angle(bone, radial), t, height, blend), kStay};
@@ -115,6 +119,11 @@ Attempt joint_arc_code(const std::vector<Bone>& bones, int k, BoneEnd end, Vec3<
     double blend = 1 - smoothstep_unit(norm(p - joint.centre) / (options.axis_band * joint.radius));
     std::uint16_t flags = clamp_flag(s.parent.flags | s.child.flags);
     if (blend > 0) flags |= kCodeNearAxis;
+    // Far over the sphere too: where the arc's codes meet codes of other bones far from the body (a
+    // junction's field ends at the band's full height), both must ride the rigid field.
+    double far_blend = far_from_surface_blend(q.signed_distance, joint.radius, options);
+    if (far_blend > 0) flags |= kCodeFarFromSurface;
+    blend = std::max(blend, far_blend);
     return {make_code(k, flags, generator_angle(bone, radial), t, q.signed_distance, blend), kStay};
 }
 
@@ -153,37 +162,120 @@ int nearest_bone(const std::vector<Bone>& bones, Vec3<double> p) {
 
 }  // namespace
 
+namespace {
+
+// The bones meeting at each sphere, with the end of each that lies there.
+using SphereMembers = std::vector<std::vector<std::pair<int, BoneEnd>>>;
+
+SphereMembers sphere_members(const Skeleton& skeleton) {
+    SphereMembers members(skeleton.spheres.size());
+    for (std::size_t k = 0; k < skeleton.bone_count(); ++k) {
+        members[skeleton.bones[k][0]].push_back({int(k), BoneEnd::Parent});
+        members[skeleton.bones[k][1]].push_back({int(k), BoneEnd::Child});
+    }
+    return members;
+}
+
+constexpr int kReachGenerators = 64;
+
+// How far along bone k, from the centre of the junction sphere at its end `end`, the creases with the other
+// bones there reach: the largest axial position where a generator of k crosses a separator plane with
+// another bone of the junction (or, where the generator's far end already lies on the other bone's side,
+// that far end), and at least the junction's radius. Codes of two bones of a junction meet only there.
+double junction_reach(const std::vector<Bone>& bones, int k, BoneEnd end, const std::vector<std::pair<int, BoneEnd>>& members) {
+    const Bone& bone = bones[k];
+    const Sphere<double> joint = end_sphere(bone.cone, end);
+    const JointEnd<double> own = joint_end(bone.cone, end);
+    const Vec3<double> outward = -own.axis_into_joint;
+    const BoneEnd far_end = end == BoneEnd::Parent ? BoneEnd::Child : BoneEnd::Parent;
+    double reach = joint.radius;
+    for (const auto& [other, other_end] : members) {
+        if (other == k) continue;
+        SeparatorPlane<double> plane = separator_plane(joint, own, joint_end(bones[other].cone, other_end));
+        if (!plane.valid) return bone.cone.length + end_sphere(bone.cone, far_end).radius;  // folded onto each other
+        for (int i = 0; i < kReachGenerators; ++i) {
+            Vec3<double> radial = generator_radial(bone, 2 * 3.14159265358979323846 * i / kReachGenerators);
+            Vec3<double> near = tangency_point(bone.cone, end, radial), far = tangency_point(bone.cone, far_end, radial);
+            // The plane's normal points toward the other bone: positive distances are its side.
+            double d_near = signed_distance(plane, near), d_far = signed_distance(plane, far);
+            if (d_far > 0) reach = std::max(reach, dot(far - joint.centre, outward));
+            else if (d_near > 1e-9 * joint.radius)
+                reach = std::max(reach, dot(near + (d_near / (d_near - d_far)) * (far - near) - joint.centre, outward));
+        }
+    }
+    return reach;
+}
+
+}  // namespace
+
+namespace {
+
+// A junction: 3+ bones on one sphere, or a root carrying 2 (two bones that both start there have no
+// chain joint between them).
+bool is_junction(const std::vector<std::pair<int, BoneEnd>>& members) {
+    return members.size() >= 3 || (members.size() == 2 && members[0].second == members[1].second);
+}
+
+// The other bone at a chain joint, or -1 at a free extremity or a junction.
+int chain_neighbour(const std::vector<std::pair<int, BoneEnd>>& members, int k) {
+    if (members.size() != 2 || is_junction(members)) return -1;
+    return members[0].first == k ? members[1].first : members[0].first;
+}
+
+}  // namespace
+
 std::vector<Bone> make_baseline_bones(const Skeleton& skeleton) {
     const std::size_t n = skeleton.bone_count();
-    std::vector<int> next(n, -1);
-    for (std::size_t k = 0; k < n; ++k) {
-        int parent = skeleton.parent_bone[k];
-        if (parent < 0) continue;
-        if (next[parent] >= 0)
-            throw InputError("baseline skinning: bones " + std::to_string(next[parent]) + " and " + std::to_string(k) +
-                             " both start where bone " + std::to_string(parent) +
-                             " ends (a junction); the baseline method needs a chain until junctions are supported");
-        next[parent] = int(k);
-    }
+    const SphereMembers members = sphere_members(skeleton);
     std::vector<Bone> bones(n);
     for (std::size_t k = 0; k < n; ++k) {
-        const Sphere<double>& a = skeleton.spheres[skeleton.bones[k][0]];
-        const Sphere<double>& b = skeleton.spheres[skeleton.bones[k][1]];
+        const auto& at_parent = members[skeleton.bones[k][0]];
+        const auto& at_child = members[skeleton.bones[k][1]];
         Bone& bone = bones[k];
-        bone.cone = make_cone(a, b);
+        bone.cone = make_cone(skeleton.spheres[skeleton.bones[k][0]], skeleton.spheres[skeleton.bones[k][1]]);
         bone.reference = any_orthogonal(bone.cone.axis);
         bone.reference_side = cross(bone.cone.axis, bone.reference);
-        bone.previous = skeleton.parent_bone[k];
-        bone.next = next[k];
+        bone.previous = chain_neighbour(at_parent, int(k));
+        bone.next = chain_neighbour(at_child, int(k));
+        bone.parent_junction_reach = bone.child_junction_reach = 0;
     }
-    for (Bone& bone : bones) {
+    for (std::size_t k = 0; k < n; ++k) {
+        Bone& bone = bones[k];
         if (bone.previous >= 0) bone.parent_separator = separator_plane(bones[bone.previous].cone, bone.cone);
         if (bone.next >= 0) bone.child_separator = separator_plane(bone.cone, bones[bone.next].cone);
+        const auto& at_parent = members[skeleton.bones[k][0]];
+        const auto& at_child = members[skeleton.bones[k][1]];
+        if (is_junction(at_parent)) bone.parent_junction_reach = junction_reach(bones, int(k), BoneEnd::Parent, at_parent);
+        if (is_junction(at_child)) bone.child_junction_reach = junction_reach(bones, int(k), BoneEnd::Child, at_child);
     }
     return bones;
 }
 
-BaselineCode encode_point(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
+double junction_weight(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
+    // Codes of a junction's bones meet on the crease between two cones and over the junction sphere; past
+    // the far band's full height they are blended to the rigid field anyway, so the junction's weight must
+    // be 1 up to that height over the surface (scaled axis distance 1 + full height) and up to the reach plus
+    // the axial drift of the equidistant surface at that height (at most 0.75 of it, for cones meeting at
+    // 90°); then it tapers to 0 over one junction radius, and over one local radius away from the axis.
+    const double full_height = options.far_band_start + options.far_band_width;
+    double weight = 0;
+    for (const Bone& bone : bones) {
+        for (BoneEnd end : {BoneEnd::Parent, BoneEnd::Child}) {
+            double reach = end == BoneEnd::Parent ? bone.parent_junction_reach : bone.child_junction_reach;
+            if (reach <= 0) continue;
+            Sphere<double> joint = end_sphere(bone.cone, end);
+            Vec3<double> outward = end == BoneEnd::Parent ? bone.cone.axis : -bone.cone.axis;
+            double axial = dot(p - joint.centre, outward) - (reach + 0.75 * full_height * joint.radius);
+            double off_axis = scaled_axis_distance(bone.cone, p) - (1 + full_height);
+            weight = std::max(weight, (1 - smoothstep_unit(axial / joint.radius)) * (1 - smoothstep_unit(off_axis)));
+        }
+    }
+    return weight;
+}
+
+namespace {
+
+BaselineCode encode_in_chain(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
     int k = nearest_bone(bones, p);
     Attempt first = encode_on_bone(bones, k, p, true, options);
     if (first.moves_to == kStay) return first.code;
@@ -193,6 +285,24 @@ BaselineCode encode_point(const std::vector<Bone>& bones, Vec3<double> p, const 
     // it on the nearest bone, pinned to the end of its section, and flag it.
     BaselineCode code = encode_on_bone(bones, k, p, false, options).code;
     code.flags |= kCodeClamped;
+    return code;
+}
+
+bool on_junction_cap(const Bone& bone, const BaselineCode& code) {
+    return ((code.flags & kCodeParentCap) && bone.parent_junction_reach > 0) ||
+           ((code.flags & kCodeChildCap) && bone.child_junction_reach > 0);
+}
+
+}  // namespace
+
+BaselineCode encode_point(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
+    BaselineCode code = encode_in_chain(bones, p, options);
+    // A junction's cells meet over its sphere at any height: its caps ride the rigid field wholly.
+    double junction = on_junction_cap(bones[code.bone], code) ? 1.0 : junction_weight(bones, p, options);
+    if (junction > 0) {
+        code.flags |= kCodeNearJunction;
+        code.rigid_blend = std::max(code.rigid_blend, float(junction));
+    }
     return code;
 }
 

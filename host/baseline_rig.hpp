@@ -11,7 +11,9 @@
 
 namespace bs {
 
-// One BaselineBone per skeleton bone, same order. Needs a chain (make_skeleton guarantees it today).
+// One BaselineBone per skeleton bone, same order; any tree (chains, junctions, a root carrying several
+// bones). Chain neighbours are linked at spheres where one bone ends and one starts; ends on a junction
+// get their junction reach (engine/baseline/bone.hpp).
 std::vector<BaselineBone<double>> make_baseline_bones(const Skeleton& skeleton);
 
 // Widths of the fallback bands (DESIGN "Fallbacks are blended, never switched"). Inside a band the posed
@@ -24,6 +26,12 @@ struct EncodeOptions {
     double far_band_start = 0.5;
     double far_band_width = 1.5;
 };
+
+// Weight in [0, 1] of the junctions' rigid field at rest point p (docs/ALGORITHM.md "Junctions"): 1 along
+// each bone of a junction up to its reach (plus a margin for points off the surface) and within the far
+// band's full height of its surface, tapering to 0 beyond; 0 for a skeleton without junctions. A function of
+// p alone, so the codes that store it stay continuous where the code's bone changes.
+double junction_weight(const std::vector<BaselineBone<double>>& bones, Vec3<double> p, const EncodeOptions& options = {});
 
 BaselineCode encode_point(const std::vector<BaselineBone<double>>& bones, Vec3<double> p,
                           const EncodeOptions& options = {});

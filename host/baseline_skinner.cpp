@@ -93,10 +93,10 @@ BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& 
     return tables;
 }
 
-double max_joint_angle_degrees(const Skeleton& skeleton, const Pose& pose) {
+double max_joint_angle_degrees(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones, const Pose& pose) {
     double worst = 0;
     for (std::size_t k = 0; k < skeleton.bone_count(); ++k) {
-        int parent = skeleton.parent_bone[k];
+        int parent = bones[k].previous;
         if (parent < 0) continue;
         // In the parent's frame the parent's axis is at rest and the child's is turned by its swing.
         Vec3<double> a = skeleton.rest_axis(parent), b = rotate(pose.joints[k].swing, skeleton.rest_axis(int(k)));
@@ -143,7 +143,7 @@ std::vector<BaselineBonePose<double>> BaselineSkinner<T>::frame(const Pose& pose
     for (std::size_t k = 0; k < pose.joints.size(); ++k)
         if (!finite(pose.joints[k].swing) || !std::isfinite(pose.joints[k].twist_radians))
             throw InputError("pose: bone " + std::to_string(k) + ": swing or twist is not finite");
-    double angle = max_joint_angle_degrees(skeleton_, pose);
+    double angle = max_joint_angle_degrees(skeleton_, bones_, pose);
     if (angle > kMaxJointAngleDegrees)
         throw UnsupportedError("this pose folds a joint to " + std::to_string(angle) +
                                " degrees between consecutive bone axes; the baseline method accepts up to " +

@@ -1,6 +1,7 @@
 // Baseline skinning of a point set on the CPU backend: encodes the rest points once (double), then
 // deforms them per pose with the per-point pass (points in float or double, geometry in double).
-// Bends, twists of any size and rigid motions are deformed; a pose that folds a joint beyond
+// Bends, twists of any size and rigid motions are deformed, on chains and on trees with junctions; a pose
+// that folds a chain joint (not a junction: its rigid field takes any angle) beyond
 // kMaxJointAngleDegrees between consecutive posed bone axes, or so far that the plane where two cones meet
 // misses their joint sphere (tapered bones reach that first), is refused (UnsupportedError): the
 // separator and pivot-circle construction breaks down there.
@@ -19,8 +20,9 @@ namespace bs {
 // Largest angle between consecutive posed bone axes the baseline method accepts.
 constexpr double kMaxJointAngleDegrees = 170.0;
 
-// Largest angle (degrees) between consecutive posed bone axes over the chain.
-double max_joint_angle_degrees(const Skeleton& skeleton, const Pose& pose);
+// Largest angle (degrees) between consecutive posed bone axes over the chain joints of `bones`
+// (make_baseline_bones of `skeleton`).
+double max_joint_angle_degrees(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones, const Pose& pose);
 
 // Per-frame table: each bone's posed frame without its own twist, and that twist.
 std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skeleton, const Pose& pose);

@@ -15,7 +15,7 @@ namespace {
 constexpr char kMagic[8] = {'B', 'S', 'K', 'C', 'O', 'D', 'E', 'S'};
 constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 8 + 8;
 constexpr std::uint16_t kKnownFlags = kCodeParentCap | kCodeChildCap | kCodeNearAxis | kCodeNearFanCentre | kCodeClamped |
-                                      kCodeFarFromSurface;
+                                      kCodeFarFromSurface | kCodeNearJunction;
 
 struct Fnv1a {
     std::uint64_t hash = 14695981039346656037ull;

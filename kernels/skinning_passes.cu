@@ -51,7 +51,7 @@ struct BaselinePass {
     BaselineJob<T> job;
     BS_HD void operator()(std::size_t i) const {
         Vec3<double> rest(load_point(job.rest, i));
-        store_point(job.out, i, Vec3<T>(deform_baseline_point(job.codes[i], rest, job.bones, job.poses, job.tables)));
+        store_point(job.out, i, Vec3<T>(deform_baseline_point(job.codes[i], rest, job.bones, job.poses, int(job.bone_count), job.tables)));
     }
 };
 

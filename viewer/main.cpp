@@ -72,9 +72,7 @@ int run(const Options& o) {
     bs::view::Scene scene(o.source);
     bs::view::ViewerState state(scene);
     if (!o.method.empty()) {
-        bs::Method method = bs::parse_method(o.method);
-        if (!scene.supports(method)) throw bs::UnsupportedError(o.method + " skinning needs a chain skeleton");
-        state.method = method;
+        state.method = bs::parse_method(o.method);
     }
     if (!o.pose.empty()) state.fixed_pose = bs::load_pose(o.pose, scene.skeleton());
     if (o.pick >= 0) {

@@ -52,7 +52,6 @@ Scene::Scene(const SceneSource& source) {
         influences_ = std::move(set.influences);
         if (!source.motion.empty()) motion_ = load_motion(source.motion, skeleton_);
     }
-    is_chain_ = is_chain(skeleton_);
     if (influences_.empty()) influences_ = auto_influences(skeleton_, rest_);
     point_bones_.reserve(rest_.size());
     for (const Influences& in : influences_) point_bones_.push_back(most_weighted_bone(in));
@@ -68,8 +67,6 @@ std::array<Vec3<double>, 2> Scene::rest_bounds() const {
 }
 
 const Skinner& Scene::skinner(Method method) {
-    if (!supports(method))
-        throw UnsupportedError(std::string(method_name(method)) + " skinning needs a chain skeleton (junctions are not supported yet)");
     std::unique_ptr<Skinner>& slot = skinners_[method];
     if (!slot) slot = std::make_unique<Skinner>(method, skeleton_, rest_, influences_, name_);
     return *slot;
@@ -98,8 +95,7 @@ DragResult Scene::drag(int joint, Vec3<double> target, int chain_length, bool ke
     return result;
 }
 
-std::optional<BaselineTrace> Scene::trace(std::size_t index, const Pose& pose) {
-    if (!supports(Method::baseline)) return std::nullopt;
+BaselineTrace Scene::trace(std::size_t index, const Pose& pose) {
     return trace_baseline(*skinner(Method::baseline).baseline(), index, pose);
 }
 

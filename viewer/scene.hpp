@@ -54,9 +54,6 @@ public:
 
     // Box around the spheres and the points at rest (min, max).
     std::array<Vec3<double>, 2> rest_bounds() const;
-
-    // Every method takes any skeleton but baseline, which takes chains (skeleton.hpp's rules).
-    bool supports(Method method) const { return method != Method::baseline || is_chain_; }
     const Skinner& skinner(Method method);
 
     // One frame on the CPU, into `out` (resized). Errors of the method pass through (a pose the baseline
@@ -71,13 +68,12 @@ public:
     DragResult drag(int joint, Vec3<double> target, int chain_length, bool keep_lengths, std::vector<Vec3<float>>& out,
                     int threads = 0);
 
-    // Trace of point `index` under the baseline method (null trace when the method is not supported).
-    std::optional<BaselineTrace> trace(std::size_t index, const Pose& pose);
+    // Trace of point `index` under the baseline method.
+    BaselineTrace trace(std::size_t index, const Pose& pose);
 
 private:
     std::string name_;
     Skeleton skeleton_;
-    bool is_chain_ = false;
     std::vector<Vec3<double>> rest_;
     std::vector<Influences> influences_;
     std::vector<std::uint32_t> point_bones_;

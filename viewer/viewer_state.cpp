@@ -13,7 +13,7 @@ glm::vec3 to_glm(Vec3<double> v) { return {float(v.x), float(v.y), float(v.z)}; 
 }  // namespace
 
 ViewerState::ViewerState(Scene& s)
-    : controls(s.skeleton()), method(s.supports(Method::baseline) ? Method::baseline : Method::dqs), scene_(s) {
+    : controls(s.skeleton()), method(Method::baseline), scene_(s) {
     if (const Motion* m = s.motion()) timeline = Timeline(m->duration_seconds(), m->fps());
     positions_.reserve(s.size());
     for (const Vec3<double>& p : s.rest()) positions_.push_back(Vec3<float>(p));

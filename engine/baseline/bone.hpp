@@ -1,7 +1,11 @@
-// A bone of a chain as baseline skinning sees it (seed 000): its cone, its neighbours along the chain,
-// the separator planes at its two joints, and a fixed reference direction that measures the angle φ of
-// a generator about the axis. Built once from the rest skeleton (host/baseline_rig.cpp) and read by the
-// per-point passes on the host and the device; plain data, indices instead of pointers.
+// A bone as baseline skinning sees it (seed 000): its cone, its neighbours along a chain, the separator
+// planes at its two joints, a fixed reference direction that measures the angle φ of a generator about
+// the axis, and how far a junction at either end reaches along it. Each end is a joint of a chain (the
+// sphere carries this bone and one other, one ending and one starting there), a free extremity, or lies
+// on a junction sphere (3+ bones, or a root carrying 2+): the section treats a junction end like a free
+// one and the junction's neighbourhood blends to the rigid field (docs/ALGORITHM.md "Junctions").
+// Built once from the rest skeleton (host/baseline_rig.cpp) and read by the per-point passes on the host
+// and the device; plain data, indices instead of pointers.
 #pragma once
 
 #include "engine/geometry/joint.hpp"
@@ -13,8 +17,11 @@ struct BaselineBone {
     Cone<T> cone;
     Vec3<T> reference;       // unit ⟂ axis: the generator with φ = 0
     Vec3<T> reference_side;  // axis × reference: the generator with φ = π/2
-    int previous;            // bone ending at this bone's parent sphere, -1 at a free extremity
-    int next;                // bone starting at this bone's child sphere, -1 at a free extremity
+    int previous;            // bone ending at this bone's parent sphere, -1 at a free extremity or a junction
+    int next;                // bone starting at this bone's child sphere, -1 at a free extremity or a junction
+    // Axial distance from the end sphere's centre (input units) over which that end's junction covers
+    // this bone fully; 0 where the end is not on a junction. Read by the encoder only.
+    T parent_junction_reach, child_junction_reach;
     SeparatorPlane<T> parent_separator;  // with `previous` (normal toward this bone); valid if previous >= 0
     SeparatorPlane<T> child_separator;   // with `next` (normal toward next); valid if next >= 0
 };

@@ -16,6 +16,9 @@ enum BaselineCodeFlag : std::uint16_t {
     kCodeNearAxis = 1u << 2,     // close to the bone's axis or a joint sphere's centre (generator undefined)
     kCodeNearFanCentre = 1u << 3,  // close to or beyond the fan centre I of its segment
     kCodeFarFromSurface = 1u << 5,  // more than half a local radius over a segment
+    // In a junction's neighbourhood (docs/ALGORITHM.md "Junctions"): blended toward the rigid field by the
+    // junction's weight (1 over the junction sphere's caps and wherever codes of its bones meet).
+    kCodeNearJunction = 1u << 6,
     // The baseline construction was clamped somewhere for this point (a belt flag, a collapsed
     // segment, or a point that neither neighbouring bone's section covers); exempt from exact properties.
     kCodeClamped = 1u << 4,

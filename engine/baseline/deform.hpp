@@ -131,36 +131,35 @@ BS_HD inline Vec3<T> deform_cap_point(const BaselineCode& code, const BaselineBo
 // The fallback's rigid motion (DESIGN "Fallbacks are blended"). Each bone j moves a point rigidly with
 // its frame, turned about its axis by the twist profile at the point's axial position:
 //     R_j(p) = F⁰_j(turn_j(τ_j c(x_j)) p),   x_j = axial position along bone j, clamped to [0, 1],
-// so R_k and R_{k+1} differ at their joint only by the joint's bend. The field blends the R_j of the
-// code's bone and its neighbours with weights that depend on p alone (host/weights.hpp's rule: the
-// scaled distance to each axis segment, smoothstep over a band of 0.5, widened in proportion beyond one
-// radius), never on the code — the code is
-// what jumps inside a fallback band and across the boundary between two bones — so the blended output is
-// continuous. At rest every R_j is the identity.
+// so R_k and R_{k+1} differ at their joint only by the joint's bend, and every bone meeting at a junction
+// sphere fixes its centre there (the junction's field, docs/ALGORITHM.md "Junctions"). The field blends the
+// R_j of every bone with weights that depend on p alone (host/weights.hpp's rule: the scaled distance to
+// each axis segment, smoothstep over a band of 0.5, widened in proportion beyond one radius; bones farther
+// than the band from the nearest weigh 0, so near the body only the nearest bones count), never on the
+// code — the code is what jumps inside a fallback band, across the boundary between two bones and across a
+// junction's cells, and far from the body codes of bones that are not neighbours meet — so the blended
+// output is continuous everywhere. At rest every R_j is the identity.
 template <class T>
 BS_HD inline Vec3<T> rigid_motion_of_bone(const BaselineBone<T>& bone, const BaselineBonePose<T>& pose, Vec3<T> p) {
     return pose.frame.apply(rotate_about_axis(bone, pose.twist * cubic_profile(axis_fraction(bone.cone, p)), p));
 }
 
 template <class T>
-BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, int k, Vec3<T> rest) {
-    int candidates[3] = {bones[k].previous, k, bones[k].next};
-    T scaled[3];
+BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, int bone_count, Vec3<T> rest) {
     T nearest = T(1e30);
-    for (int i = 0; i < 3; ++i) {
-        scaled[i] = candidates[i] >= 0 ? scaled_axis_distance(bones[candidates[i]].cone, rest) : T(1e30);
-        nearest = scaled[i] < nearest ? scaled[i] : nearest;
+    for (int j = 0; j < bone_count; ++j) {
+        T scaled = scaled_axis_distance(bones[j].cone, rest);
+        nearest = scaled < nearest ? scaled : nearest;
     }
     // The band grows with the distance (a relative band far from the body): the R_j differ by about
     // distance × angle there, so the stretch of the blend stays bounded by the angles alone.
     T band = T(0.5) * (nearest > T(1) ? nearest : T(1));
     Vec3<T> sum{T(0), T(0), T(0)};
     T total = T(0);
-    for (int i = 0; i < 3; ++i) {
-        if (candidates[i] < 0) continue;
-        T w = smoothstep_unit(T(1) - (scaled[i] - nearest) / band);
+    for (int j = 0; j < bone_count; ++j) {
+        T w = smoothstep_unit(T(1) - (scaled_axis_distance(bones[j].cone, rest) - nearest) / band);
         if (w == T(0)) continue;
-        sum += w * rigid_motion_of_bone(bones[candidates[i]], poses[candidates[i]], rest);
+        sum += w * rigid_motion_of_bone(bones[j], poses[j], rest);
         total += w;
     }
     return sum / total;
@@ -169,18 +168,23 @@ BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBo
 // p' = F⁰_k(b' + h n'), blended toward the rigid field by the code's weight.
 template <class T>
 BS_HD inline Vec3<T> deform_from_base(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
-                                      const BaselineBonePose<T>* poses, PosedBase<T> b) {
+                                      const BaselineBonePose<T>* poses, int bone_count, PosedBase<T> b) {
     Vec3<T> posed = poses[code.bone].frame.apply(b.base + T(code.h) * b.direction);
     if (code.rigid_blend == 0.0f) return posed;
     T w = T(code.rigid_blend);
-    return w * rigid_motion(bones, poses, code.bone, rest) + (T(1) - w) * posed;
+    return w * rigid_motion(bones, poses, bone_count, rest) + (T(1) - w) * posed;
 }
 
 template <class T>
 BS_HD inline Vec3<T> deform_baseline_point(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
-                                           const BaselineBonePose<T>* poses) {
-    if (code.flags & (kCodeParentCap | kCodeChildCap)) return deform_cap_point(code, bones[code.bone], poses[code.bone]);
-    return deform_from_base(code, rest, bones, poses, posed_base(code, bones, poses));
+                                           const BaselineBonePose<T>* poses, int bone_count) {
+    if (code.flags & (kCodeParentCap | kCodeChildCap)) {
+        Vec3<T> cap = deform_cap_point(code, bones[code.bone], poses[code.bone]);
+        if (code.rigid_blend == 0.0f) return cap;
+        T w = T(code.rigid_blend);
+        return w * rigid_motion(bones, poses, bone_count, rest) + (T(1) - w) * cap;
+    }
+    return deform_from_base(code, rest, bones, poses, bone_count, posed_base(code, bones, poses));
 }
 
 }  // namespace bs

@@ -356,10 +356,10 @@ BS_HD inline bool cell_is_smooth(const Stencil<FanSample<T>>& st, const FanSampl
 // deform_baseline_point with the tables (tables.phi_samples > 0) or directly.
 template <class T>
 BS_HD inline Vec3<T> deform_baseline_point(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
-                                           const BaselineBonePose<T>* poses, const BaselineTables<T>& tables) {
+                                           const BaselineBonePose<T>* poses, int bone_count, const BaselineTables<T>& tables) {
     if (tables.phi_samples == 0 || (code.flags & (kCodeParentCap | kCodeChildCap)))
-        return deform_baseline_point(code, rest, bones, poses);
-    return deform_from_base(code, rest, bones, poses, tabulated_posed_base(code, tables, bones, poses));
+        return deform_baseline_point(code, rest, bones, poses, bone_count);
+    return deform_from_base(code, rest, bones, poses, bone_count, tabulated_posed_base(code, tables, bones, poses));
 }
 
 }  // namespace bs

@@ -134,10 +134,9 @@ void add_demo_command(CLI::App& app, DemoOptions& o) {
 }
 
 void run_animate(const AnimateOptions& o) {
-    // Baseline skinning needs chains (junctions come with the whole-body work); the other methods take
-    // any tree, such as the rigs `baseskin skeleton` extracts.
+    // Every method takes any tree: chains, junctions, a root carrying several bones.
     const Method method = parse_method(o.deform.method);
-    Skeleton skeleton = load_skeleton(o.skeleton, method == Method::baseline ? SkeletonRules::Chain : SkeletonRules::Tree);
+    Skeleton skeleton = load_skeleton(o.skeleton, SkeletonRules::Tree);
     PointSet set = read_point_set(o.points);
     Skinner skinner(method, skeleton, set.positions, o.auto_weights ? std::vector<Influences>{} : set.influences, o.points,
                     baseline_options(o.deform));

@@ -271,8 +271,8 @@ TEST(BaselineBendContinuity, DISABLED_PairsStayTogetherInEveryRegionUnderRandomB
                 if (ca.bone != cb.bone || ((ca.flags | cb.flags) & (kCodeParentCap | kCodeChildCap))) continue;
                 testing::PosedPlace qa = testing::posed_place(ca, bones, table), qb = testing::posed_place(cb, bones, table);
                 if (qa.parent_kind == qb.parent_kind && qa.child_kind == qb.child_kind) continue;  // not across
-                Vec3<double> da = deform_baseline_point(ca, p.a, bones.data(), table.data());
-                Vec3<double> db = deform_baseline_point(cb, p.b, bones.data(), table.data());
+                Vec3<double> da = deform_baseline_point(ca, p.a, bones.data(), table.data(), int(bones.size()));
+                Vec3<double> db = deform_baseline_point(cb, p.b, bones.data(), table.data(), int(bones.size()));
                 ++worst[kConvexConcave].pairs;
                 ++switch_pairs_made;
                 note(kConvexConcave, norm(da - db) / norm(p.a - p.b), p, ca, cb, da, db);

@@ -4,9 +4,12 @@
 //     posed transform (posed_bones);
 //   - bend with random twists on every bone (±360°): p'_bend = G_m,bend ∘ G_m,twist⁻¹ (p'_twist), i.e. the
 //     bend changes such a point only by the rigid change of its bone's frame.
-// Every point whose code is on a non-adjacent bone is checked, fallback bands and caps included: the
-// rigid field the bands blend toward uses only the bone and its neighbours, which the bend moves rigidly
-// too. Tolerance 1e-6 × (diagonal + |root translation|), double. Chains: the straight chain (3 bones)
+// Every point whose code is on a non-adjacent bone is checked, fallback bands and caps included, except the
+// far-from-surface band: the rigid field the bands blend toward weighs bones by the point's distance to
+// them, relative to the nearest, with a band that widens with that distance (engine/baseline/deform.hpp), so
+// near the body only the bone and its neighbours count, but a point a few radii out also weighs the bones
+// across the bent joint. (The field must be one function of the point for every code: far from the body,
+// codes of bones that are not neighbours meet, around a junction's bones for one.) Tolerance 1e-6 × (diagonal + |root translation|), double. Chains: the straight chain (3 bones)
 // and testing::long_chain() (4 bones); 5 poses per joint and variant, 4,000 points around each chain plus
 // 1,000 near its joints.
 #include <gtest/gtest.h>
@@ -45,7 +48,7 @@ TEST(BaselineBendLocality, PointsOfBonesNotAdjacentToABentJointMoveRigidlyWithTh
         const std::vector<BaselineCode>& codes = skinner.codes();
         double worst = 0;
         std::string worst_case;
-        long checked = 0, checked_flagged = 0;
+        long checked = 0, checked_flagged = 0, skipped_far = 0;
         std::vector<Vec3<double>> bent_out, twist_out;
         for (int k = 1; k < int(s.bone_count()); ++k) {  // the joint between bones k−1 and k
             for (int variant = 0; variant < 2; ++variant) {
@@ -60,6 +63,10 @@ TEST(BaselineBendLocality, PointsOfBonesNotAdjacentToABentJointMoveRigidlyWithTh
                     for (std::size_t i = 0; i < points.size(); ++i) {
                         const int m = codes[i].bone;
                         if (m == k || m == k - 1) continue;
+                        if (codes[i].flags & kCodeFarFromSurface) {
+                            ++skipped_far;
+                            continue;
+                        }
                         ++checked;
                         if (codes[i].flags) ++checked_flagged;
                         Vec3<double> expected = variant == 0 ? g_bent[m].apply(points[i])
@@ -83,8 +90,9 @@ TEST(BaselineBendLocality, PointsOfBonesNotAdjacentToABentJointMoveRigidlyWithTh
         }
         EXPECT_GT(checked, 10000) << chain.name;
         EXPECT_LE(worst, 1.0) << worst_case;
-        std::printf("[ bend locality ] %-8s %ld checks (%ld flagged codes): worst error / tolerance %.3g\n",
-                    chain.name.c_str(), checked, checked_flagged, worst);
+        std::printf("[ bend locality ] %-8s %ld checks (%ld flagged codes; %ld far from the surface, not checked): worst error / "
+                    "tolerance %.3g\n",
+                    chain.name.c_str(), checked, checked_flagged, skipped_far, worst);
         ::testing::Test::RecordProperty("worst_error_over_tolerance_" + chain.name, std::to_string(worst));
     }
 }

@@ -82,7 +82,6 @@ void method_combo(ViewerState& state) {
     const Method methods[] = {Method::baseline, Method::lbs, Method::dqs, Method::metaball};
     if (!ImGui::BeginCombo("method", method_name(state.method))) return;
     for (Method m : methods) {
-        if (!state.scene().supports(m)) continue;
         if (ImGui::Selectable(method_name(m), state.method == m)) {
             state.release_drag();
             state.method = m;
