@@ -176,36 +176,6 @@ SphereMembers sphere_members(const Skeleton& skeleton) {
     return members;
 }
 
-constexpr int kReachGenerators = 64;
-
-// How far along bone k, from the centre of the junction sphere at its end `end`, the creases with the other
-// bones there reach: the largest axial position where a generator of k crosses a separator plane with
-// another bone of the junction (or, where the generator's far end already lies on the other bone's side,
-// that far end), and at least the junction's radius. Codes of two bones of a junction meet only there.
-double junction_reach(const std::vector<Bone>& bones, int k, BoneEnd end, const std::vector<std::pair<int, BoneEnd>>& members) {
-    const Bone& bone = bones[k];
-    const Sphere<double> joint = end_sphere(bone.cone, end);
-    const JointEnd<double> own = joint_end(bone.cone, end);
-    const Vec3<double> outward = -own.axis_into_joint;
-    const BoneEnd far_end = end == BoneEnd::Parent ? BoneEnd::Child : BoneEnd::Parent;
-    double reach = joint.radius;
-    for (const auto& [other, other_end] : members) {
-        if (other == k) continue;
-        SeparatorPlane<double> plane = separator_plane(joint, own, joint_end(bones[other].cone, other_end));
-        if (!plane.valid) return bone.cone.length + end_sphere(bone.cone, far_end).radius;  // folded onto each other
-        for (int i = 0; i < kReachGenerators; ++i) {
-            Vec3<double> radial = generator_radial(bone, 2 * 3.14159265358979323846 * i / kReachGenerators);
-            Vec3<double> near = tangency_point(bone.cone, end, radial), far = tangency_point(bone.cone, far_end, radial);
-            // The plane's normal points toward the other bone: positive distances are its side.
-            double d_near = signed_distance(plane, near), d_far = signed_distance(plane, far);
-            if (d_far > 0) reach = std::max(reach, dot(far - joint.centre, outward));
-            else if (d_near > 1e-9 * joint.radius)
-                reach = std::max(reach, dot(near + (d_near / (d_near - d_far)) * (far - near) - joint.centre, outward));
-        }
-    }
-    return reach;
-}
-
 }  // namespace
 
 namespace {
@@ -237,37 +207,41 @@ std::vector<Bone> make_baseline_bones(const Skeleton& skeleton) {
         bone.reference_side = cross(bone.cone.axis, bone.reference);
         bone.previous = chain_neighbour(at_parent, int(k));
         bone.next = chain_neighbour(at_child, int(k));
-        bone.parent_junction_reach = bone.child_junction_reach = 0;
+        bone.parent_junction = is_junction(at_parent) ? skeleton.bones[k][0] : -1;
+        bone.child_junction = is_junction(at_child) ? skeleton.bones[k][1] : -1;
     }
     for (std::size_t k = 0; k < n; ++k) {
         Bone& bone = bones[k];
         if (bone.previous >= 0) bone.parent_separator = separator_plane(bones[bone.previous].cone, bone.cone);
         if (bone.next >= 0) bone.child_separator = separator_plane(bone.cone, bones[bone.next].cone);
-        const auto& at_parent = members[skeleton.bones[k][0]];
-        const auto& at_child = members[skeleton.bones[k][1]];
-        if (is_junction(at_parent)) bone.parent_junction_reach = junction_reach(bones, int(k), BoneEnd::Parent, at_parent);
-        if (is_junction(at_child)) bone.child_junction_reach = junction_reach(bones, int(k), BoneEnd::Child, at_child);
     }
     return bones;
 }
 
 double junction_weight(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
-    // Codes of a junction's bones meet on the crease between two cones and over the junction sphere; past
-    // the far band's full height they are blended to the rigid field anyway, so the junction's weight must
-    // be 1 up to that height over the surface (scaled axis distance 1 + full height) and up to the reach plus
-    // the axial drift of the equidistant surface at that height (at most 0.75 of it, for cones meeting at
-    // 90°); then it tapers to 0 over one junction radius, and over one local radius away from the axis.
-    const double full_height = options.far_band_start + options.far_band_width;
+    // Codes of two bones of a junction meet exactly where the point is as far from one bone's surface as
+    // from the other's (the encoder's bone is the one with the smallest signed distance; bones of a junction
+    // hand nothing over to each other) and both are the nearest bones: there the weight is 1, falling to 0
+    // as either difference grows to `junction_band` junction radii.
+    std::vector<double> distance(bones.size());
+    double nearest = INFINITY;
+    for (std::size_t k = 0; k < bones.size(); ++k) {
+        distance[k] = closest_point_on_bone(bones[k].cone, p).signed_distance;
+        nearest = std::min(nearest, distance[k]);
+    }
+    auto junction_of = [&](std::size_t k, BoneEnd end) { return end == BoneEnd::Parent ? bones[k].parent_junction : bones[k].child_junction; };
     double weight = 0;
-    for (const Bone& bone : bones) {
-        for (BoneEnd end : {BoneEnd::Parent, BoneEnd::Child}) {
-            double reach = end == BoneEnd::Parent ? bone.parent_junction_reach : bone.child_junction_reach;
-            if (reach <= 0) continue;
-            Sphere<double> joint = end_sphere(bone.cone, end);
-            Vec3<double> outward = end == BoneEnd::Parent ? bone.cone.axis : -bone.cone.axis;
-            double axial = dot(p - joint.centre, outward) - (reach + 0.75 * full_height * joint.radius);
-            double off_axis = scaled_axis_distance(bone.cone, p) - (1 + full_height);
-            weight = std::max(weight, (1 - smoothstep_unit(axial / joint.radius)) * (1 - smoothstep_unit(off_axis)));
+    for (std::size_t i = 0; i < bones.size(); ++i) {
+        for (BoneEnd end_i : {BoneEnd::Parent, BoneEnd::Child}) {
+            const int junction = junction_of(i, end_i);
+            if (junction < 0) continue;
+            const double band = options.junction_band * end_sphere(bones[i].cone, end_i).radius;
+            for (std::size_t j = i + 1; j < bones.size(); ++j) {
+                if (junction_of(j, BoneEnd::Parent) != junction && junction_of(j, BoneEnd::Child) != junction) continue;
+                double apart = std::fabs(distance[i] - distance[j]) / band;
+                double above_nearest = (std::min(distance[i], distance[j]) - nearest) / band;
+                weight = std::max(weight, (1 - smoothstep_unit(apart)) * (1 - smoothstep_unit(above_nearest)));
+            }
         }
     }
     return weight;
@@ -289,8 +263,7 @@ BaselineCode encode_in_chain(const std::vector<Bone>& bones, Vec3<double> p, con
 }
 
 bool on_junction_cap(const Bone& bone, const BaselineCode& code) {
-    return ((code.flags & kCodeParentCap) && bone.parent_junction_reach > 0) ||
-           ((code.flags & kCodeChildCap) && bone.child_junction_reach > 0);
+    return ((code.flags & kCodeParentCap) && bone.parent_junction >= 0) || ((code.flags & kCodeChildCap) && bone.child_junction >= 0);
 }
 
 }  // namespace

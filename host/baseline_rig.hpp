@@ -13,7 +13,7 @@ namespace bs {
 
 // One BaselineBone per skeleton bone, same order; any tree (chains, junctions, a root carrying several
 // bones). Chain neighbours are linked at spheres where one bone ends and one starts; ends on a junction
-// get their junction reach (engine/baseline/bone.hpp).
+// record their junction (engine/baseline/bone.hpp).
 std::vector<BaselineBone<double>> make_baseline_bones(const Skeleton& skeleton);
 
 // Widths of the fallback bands (DESIGN "Fallbacks are blended, never switched"). Inside a band the posed
@@ -25,12 +25,15 @@ struct EncodeOptions {
     // which it reaches 1.
     double far_band_start = 0.5;
     double far_band_width = 1.5;
+    // Width, in junction radii, of the band around the surface where two bones of a junction are equally
+    // far (where their codes meet) over which the junction's weight falls from 1 to 0 (junction_weight).
+    double junction_band = 0.5;
 };
 
-// Weight in [0, 1] of the junctions' rigid field at rest point p (docs/ALGORITHM.md "Junctions"): 1 along
-// each bone of a junction up to its reach (plus a margin for points off the surface) and within the far
-// band's full height of its surface, tapering to 0 beyond; 0 for a skeleton without junctions. A function of
-// p alone, so the codes that store it stay continuous where the code's bone changes.
+// Weight in [0, 1] of the junctions' rigid field at rest point p (docs/ALGORITHM.md "Junctions"): 1 where
+// two bones of a junction are the nearest bones to p and equally far (where their codes meet), falling to
+// 0 over options.junction_band junction radii of either difference; 0 for a skeleton without junctions. A
+// function of p alone, so the codes that store it stay continuous where the code's bone changes.
 double junction_weight(const std::vector<BaselineBone<double>>& bones, Vec3<double> p, const EncodeOptions& options = {});
 
 BaselineCode encode_point(const std::vector<BaselineBone<double>>& bones, Vec3<double> p,

@@ -1,6 +1,6 @@
 // A bone as baseline skinning sees it (seed 000): its cone, its neighbours along a chain, the separator
 // planes at its two joints, a fixed reference direction that measures the angle φ of a generator about
-// the axis, and how far a junction at either end reaches along it. Each end is a joint of a chain (the
+// the axis, and which junction either end lies on. Each end is a joint of a chain (the
 // sphere carries this bone and one other, one ending and one starting there), a free extremity, or lies
 // on a junction sphere (3+ bones, or a root carrying 2+): the section treats a junction end like a free
 // one and the junction's neighbourhood blends to the rigid field (docs/ALGORITHM.md "Junctions").
@@ -19,9 +19,9 @@ struct BaselineBone {
     Vec3<T> reference_side;  // axis × reference: the generator with φ = π/2
     int previous;            // bone ending at this bone's parent sphere, -1 at a free extremity or a junction
     int next;                // bone starting at this bone's child sphere, -1 at a free extremity or a junction
-    // Axial distance from the end sphere's centre (input units) over which that end's junction covers
-    // this bone fully; 0 where the end is not on a junction. Read by the encoder only.
-    T parent_junction_reach, child_junction_reach;
+    // The skeleton's sphere index of the junction at each end, -1 where the end is not on a junction.
+    // Read by the encoder only.
+    int parent_junction, child_junction;
     SeparatorPlane<T> parent_separator;  // with `previous` (normal toward this bone); valid if previous >= 0
     SeparatorPlane<T> child_separator;   // with `next` (normal toward next); valid if next >= 0
 };

@@ -1,0 +1,114 @@
+// Baseline skinning of a whole humanoid under a real capture (issue 7): CMU 01_01 (Debian's
+// assimp-testmodels) rigged by host/bvh_rig (junctions at the hips, the chest and the neck), points over
+// its surface with detail relief (host/demo_body), every frame of the capture:
+// - no NaN or Inf;
+// - unflagged posed base-points (no cap, no clamp, rigid_blend 0) on their own bone's posed surface to 1e-4
+//   of the local radius (checked on every 4th frame: the check constructs each base-point directly);
+// - pairs 1e-4·r apart at rest (r: the nearest bone's local radius) stay within 20× that distance, where a
+//   junction is involved (either code in a junction's field, or the two codes on different bones).
+//   Pairs inside one chain bone's construction tear where a bend target jumps across a baseline's posed
+//   convex/concave change — issue 4's open problem (docs/ALGORITHM.md "Known open problem"), seen here at
+//   CMU's left toe joint on frame 2641, bent only 46°. They are counted and printed; the DISABLED_ test
+//   below asserts every pair and is the one to re-enable when issue 4 is fixed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "host/baseline_skinner.hpp"
+#include "host/bvh_rig.hpp"
+#include "host/demo_body.hpp"
+#include "tests/support/random.hpp"
+
+namespace bs {
+namespace {
+
+constexpr const char* kCapture = "/usr/share/assimp/models/BVH/01_01.bvh";
+constexpr std::size_t kPoints = 600;
+constexpr int kSurfaceEvery = 4;
+
+void check_capture(bool every_pair) {
+    if (!std::filesystem::exists(kCapture)) GTEST_SKIP() << kCapture << " missing (Debian's assimp-testmodels; ./run installs it)";
+    BvhFile capture = load_bvh(kCapture);
+    BvhRig rig = rig_bvh(capture);
+    const Skeleton& s = rig.skeleton;
+    Motion motion = bvh_motion(rig, capture);
+    std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
+
+    // Each surface point and a partner 1e-4·r away in a random direction.
+    std::vector<Vec3<double>> points;
+    testing::Random rng(801);
+    for (const Vec3<double>& p : demo_points(s, kPoints, 802)) {
+        double r = INFINITY, nearest = INFINITY;
+        for (const auto& b : bones) {
+            double d = closest_point_on_bone(b.cone, p).signed_distance;
+            if (d < nearest) nearest = d, r = radius_at(b.cone, p);
+        }
+        points.push_back(p);
+        points.push_back(p + (1e-4 * r) * rng.unit_vector());
+    }
+    BaselineSkinner<double> skinner(s, points, kCapture);
+    // The direct construction: 27 bones' tables cost ~0.4 s a frame on 2 cores, far more than these few
+    // points (the tables are tested against it in test_baseline_table.cpp).
+    BaselineDeformOptions exact;
+    exact.exact = true;
+    skinner.set_deform_options(exact);
+    const std::vector<BaselineCode>& codes = skinner.codes();
+    std::size_t in_junction_fields = 0;
+    for (const BaselineCode& c : codes) in_junction_fields += (c.flags & kCodeNearJunction) != 0;
+
+    std::vector<Vec3<double>> out;
+    long non_finite = 0, surface_checks = 0, chain_tears = 0;
+    double worst_stretch = 0, worst_off_surface = 0;
+    std::string worst_case;
+    for (std::size_t f = 0; f < motion.frame_count(); ++f) {
+        Pose pose = motion.frame(f);
+        skinner.deform(pose, out);
+        for (std::size_t i = 0; i < out.size(); i += 2) {
+            non_finite += !all_finite(out[i]) + !all_finite(out[i + 1]);
+            double stretch = norm(out[i] - out[i + 1]) / norm(points[i] - points[i + 1]);
+            bool junction = codes[i].bone != codes[i + 1].bone || ((codes[i].flags | codes[i + 1].flags) & kCodeNearJunction);
+            if (!junction) {
+                chain_tears += stretch > 20;
+                if (!every_pair) continue;
+            }
+            if (stretch > worst_stretch && stretch > 20) {
+                const BaselineCode &a = codes[i], &b = codes[i + 1];
+                char text[400];
+                std::snprintf(text, sizeof text, "frame %zu: pair at (%.9g, %.9g, %.9g) stretched %.3g: codes (bone %d, flags %d, t %.4g, h %.4g, blend %.4g) and (bone %d, flags %d, t %.4g, h %.4g, blend %.4g)",
+                              f, points[i].x, points[i].y, points[i].z, stretch, a.bone, a.flags, a.t, a.h, a.rigid_blend, b.bone, b.flags, b.t, b.h, b.rigid_blend);
+                worst_case = text;
+            }
+            worst_stretch = std::max(worst_stretch, stretch);
+        }
+        if (f % kSurfaceEvery) continue;
+        std::vector<BaselineBonePose<double>> table = skinner.frame(pose);
+        for (const BaselineCode& c : codes) {
+            if ((c.flags & (kCodeParentCap | kCodeChildCap | kCodeClamped)) || c.rigid_blend != 0.0f) continue;
+            PosedBase<double> b = posed_base(c, bones.data(), table.data());
+            const Cone<double>& cone = bones[c.bone].cone;
+            ++surface_checks;
+            worst_off_surface = std::max(worst_off_surface, std::fabs(closest_point_on_bone(cone, b.base).signed_distance) /
+                                                                radius_at(cone, b.base));
+        }
+    }
+    std::printf("[ humanoid ] %zu bones, %zu points (%zu in junction fields) x %zu frames: %ld non-finite, worst pair stretch "
+                "%.2f%s, %ld surface checks, worst off-surface %.2e r; %ld pair-frames torn inside a chain bone (issue 4)\n",
+                s.bone_count(), points.size(), in_junction_fields, motion.frame_count(), non_finite, worst_stretch,
+                every_pair ? "" : " (junction pairs)", surface_checks, worst_off_surface, chain_tears);
+    EXPECT_EQ(non_finite, 0);
+    EXPECT_LE(worst_stretch, 20) << worst_case;
+    EXPECT_GT(surface_checks, 100000) << "too few points outside the junctions' fields to test";
+    EXPECT_LE(worst_off_surface, 1e-4);
+}
+
+TEST(BaselineHumanoid, EveryFrameOfACaptureIsFiniteOnTheSurfaceAndContinuousAcrossJunctions) { check_capture(false); }
+
+TEST(BaselineHumanoid, DISABLED_EveryFrameOfACaptureIsContinuousEverywhere) { check_capture(true); }
+
+}  // namespace
+}  // namespace bs
