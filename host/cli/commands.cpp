@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "host/bvh_rig.hpp"
 #include "host/demo_body.hpp"
 #include "host/errors.hpp"
 #include "host/gpu_skinner.hpp"
 #include "host/ply.hpp"
 #include "host/skinner.hpp"
-#include "host/weights.hpp"
 
 namespace bs::cli {
 
@@ -126,10 +126,17 @@ void add_animate_command(CLI::App& app, AnimateOptions& o) {
 }
 
 void add_demo_command(CLI::App& app, DemoOptions& o) {
-    CLI::App* c = app.add_subcommand("demo", "animate the built-in chain (bend 0->135°, twist 0->180°) and write its frames");
+    CLI::App* c = app.add_subcommand("demo", "animate a built-in body and write its frames: a human walking (a motion capture), "
+                                             "or a chain (bend 0->135°, twist 0->180°)");
     c->add_option("--out", o.out, "output folder")->capture_default_str();
-    c->add_option("--points", o.points, "number of points")->check(CLI::Range(std::size_t(1), std::size_t(100000000)))->capture_default_str();
-    c->add_option("--frames", o.frames, "number of frames")->check(CLI::Range(2, 100000))->capture_default_str();
+    c->add_option("--body", o.body, "human: a humanoid on a capture; chain: three bones")
+        ->transform(CLI::IsMember({"human", "chain"}))
+        ->capture_default_str();
+    c->add_option("--capture", o.capture, "the human's motion capture (BVH)")->capture_default_str();
+    c->add_option("--points", o.points, "number of points (default 1,000,000 human, 200,000 chain)")
+        ->check(CLI::Range(std::size_t(1), std::size_t(100000000)));
+    c->add_option("--frames", o.frames, "number of frames (default 6 human, spread over the capture; 24 chain)")
+        ->check(CLI::Range(2, 100000));
     add_common(c, o.deform, {"lbs", "dqs", "baseline"});
 }
 
@@ -161,35 +168,70 @@ void run_animate(const AnimateOptions& o) {
     std::printf("wrote %zu frames of %zu points to %s\n", last - first, set.positions.size(), o.out.c_str());
 }
 
+namespace {
+
+// What the demo animates: a body, its poses and how to describe them.
+struct DemoBody {
+    Skeleton skeleton;
+    std::vector<Pose> poses;
+    std::string motion;  // for the report
+};
+
+DemoBody chain_body(int frames) {
+    DemoBody body{demo_chain(), {}, "bend 0->135 deg, twist 0->180 deg"};
+    for (int f = 0; f < frames; ++f) body.poses.push_back(demo_pose(body.skeleton, double(f) / double(frames - 1)));
+    return body;
+}
+
+// A humanoid rigged on the capture (host/bvh_rig.hpp), posed by `frames` frames spread evenly over it.
+DemoBody human_body(const std::string& capture, int frames) {
+    if (!std::filesystem::exists(capture))
+        throw IoError(capture + ": no such capture (Debian's assimp-testmodels has it: ./run installs it; or use --body chain)");
+    BvhFile file = load_bvh(capture);
+    BvhRig rig = rig_bvh(file);
+    Motion motion = bvh_motion(rig, file);
+    DemoBody body{rig.skeleton, {}, ""};
+    const std::size_t last = motion.frame_count() - 1;
+    for (int f = 0; f < frames; ++f) body.poses.push_back(motion.frame(last * std::size_t(f) / std::size_t(frames - 1)));
+    body.motion = std::to_string(frames) + " frames spread over the " + std::to_string(motion.frame_count()) + " of " + capture;
+    return body;
+}
+
+}  // namespace
+
 void run_demo(const DemoOptions& o) {
     using Clock = std::chrono::steady_clock;
-    Skeleton skeleton = demo_chain();
-    std::vector<Vec3<double>> rest = demo_points(skeleton, o.points, 2024);
-    std::vector<Influences> influences = auto_influences(skeleton, rest);
-    Skinner skinner(parse_method(o.deform.method), skeleton, rest, influences, "demo", baseline_options(o.deform));
+    const bool human = o.body == "human";
+    const std::size_t points = o.points ? o.points : human ? 1000000 : 200000;
+    const int frames = o.frames ? o.frames : human ? 6 : 24;
+    DemoBody body = human ? human_body(o.capture, frames) : chain_body(frames);
+    const Skeleton& skeleton = body.skeleton;
+    std::vector<Vec3<double>> rest = demo_points(skeleton, points, 2024);
+    auto encode_start = Clock::now();
+    Skinner skinner(parse_method(o.deform.method), skeleton, rest, {}, "demo", baseline_options(o.deform));
+    const double encode_seconds = std::chrono::duration<double>(Clock::now() - encode_start).count();
     FrameDeformer deformer(skinner, o.deform);
     std::filesystem::path folder = prepare_folder(o.out);
     save_skeleton((folder / "skeleton.json").string(), skeleton);
     PointSet set = make_point_set(rest);
-    set.influences = influences;
     write_point_set((folder / "rest.ply").string(), set, PlyFormat::BinaryLittleEndian);
 
     std::vector<Vec3<float>> deformed;
     double deform_seconds = 0;
-    for (int f = 0; f < o.frames; ++f) {
-        Pose pose = demo_pose(skeleton, double(f) / double(o.frames - 1));
+    for (int f = 0; f < frames; ++f) {
         auto start = Clock::now();
-        deformer.deform(pose, deformed);
+        deformer.deform(body.poses[std::size_t(f)], deformed);
         deform_seconds += std::chrono::duration<double>(Clock::now() - start).count();
         store_positions(deformed, set);
         write_point_set((folder / frame_name(std::size_t(f))).string(), set, PlyFormat::BinaryLittleEndian);
     }
-    double points_per_second = double(o.points) * o.frames / deform_seconds;
-    std::printf("baseskin demo: %s%s on %s, %zu points x %d frames (bend 0->135 deg, twist 0->180 deg)\n",
+    double points_per_second = double(points) * frames / deform_seconds;
+    std::printf("baseskin demo: %s, %s%s on %s, %zu points x %d frames (%s)\n", human ? "a human walking" : "a chain",
                 o.deform.method.c_str(), o.deform.method == "baseline" ? (o.deform.exact ? " (direct)" : " (tables)") : "",
-                deformer.backend(), o.points, o.frames);
-    std::printf("wrote %s/{skeleton.json, rest.ply, frame_00000.ply ... frame_%05d.ply}\n", o.out.c_str(), o.frames - 1);
-    std::printf("deformation: %.3g points/s (%.2f ms per frame%s)\n", points_per_second, 1e3 * deform_seconds / o.frames,
+                deformer.backend(), points, frames, body.motion.c_str());
+    std::printf("wrote %s/{skeleton.json, rest.ply, frame_00000.ply ... frame_%05d.ply}\n", o.out.c_str(), frames - 1);
+    std::printf("encoding: %.3g points/s; deformation: %.3g points/s (%.2f ms per frame%s)\n", double(points) / encode_seconds,
+                points_per_second, 1e3 * deform_seconds / frames,
                 std::string(deformer.backend()) == "the GPU" ? ", the copy back to the host included" : "");
 }
 

@@ -28,10 +28,15 @@ struct AnimateOptions {
     DeformChoice deform{"dqs"};
 };
 
+// The CMU walk of Debian's assimp-testmodels: the human demo's capture (./run installs it).
+inline const char* kDemoCapture = "/usr/share/assimp/models/BVH/01_01.bvh";
+
 struct DemoOptions {
     std::string out = "baseskin-demo";
-    std::size_t points = 200000;
-    int frames = 24;
+    std::string body = "human";  // "human": a humanoid on a capture; "chain": the built-in chain
+    std::string capture = kDemoCapture;
+    std::size_t points = 0;      // 0: 1,000,000 for the human, 200,000 for the chain
+    int frames = 0;              // 0: 6 for the human (spread over the capture), 24 for the chain
     DeformChoice deform{"baseline"};
 };
 
