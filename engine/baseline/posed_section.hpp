@@ -101,10 +101,11 @@ struct DeformedSegment {
     }
 };
 
-// A crease piece: the points where the generators of the bone's cone between two radials cross a plane,
-// from `from` to `to`. Its ends are pinned to those two points exactly (a crop point that could not be
-// placed on the plane — flagged — would otherwise leave a gap to the segment): the correction is spread
-// linearly along the piece and vanishes when the ends lie on the plane.
+// A crease piece: the points where the generators of the bone's cone between two radials cross a plane
+// (within the bone: clamped to each generator's segment), from `from` to `to`. Its ends are pinned to those
+// two points exactly (a crop point that could not be placed on the plane — flagged — would otherwise leave
+// a gap to the segment): the correction is spread linearly along the piece and vanishes when the ends lie
+// on the plane.
 template <class T>
 struct Crease {
     Cone<T> cone;
@@ -120,7 +121,11 @@ struct Crease {
         Vec3<T> along = normalized(tangency_point(cone, BoneEnd::Child, radial) - U);
         T rate = dot(plane.normal, along);
         T sigma = std::fabs(rate) > relative_zero<T>() ? -signed_distance(plane, U) / rate : T(0);
-        return U + sigma * along;
+        // Only the generator's extent on the bone: a generator nearly parallel to the plane (a crease
+        // swept around the cone under a large twist) would put the point at any distance (measured: a
+        // crease 5,800 long beside a joint sphere of radius 0.01). Continuous, and no change where the
+        // crease stays on the bone.
+        return U + clamp_value(sigma, T(0), cone.length * cone.cos_theta) * along;
     }
     BS_HD Vec3<T> at(T u) const { return raw(u) + (T(1) - u) * from_offset + u * to_offset; }
 };

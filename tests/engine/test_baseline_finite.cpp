@@ -10,52 +10,13 @@
 
 #include "host/baseline_skinner.hpp"
 #include "tests/support/baseline.hpp"
+#include "tests/support/awkward.hpp"
 #include "tests/support/points.hpp"
 
 namespace bs {
 namespace {
 
 using testing::Random;
-
-std::vector<Vec3<double>> awkward_points(const Skeleton& s, const std::vector<BaselineBone<double>>& bones, Random& rng) {
-    const double size = testing::diagonal(s);
-    std::vector<Vec3<double>> points = testing::points_around(s, 1000, 3, -1.0, 3.0);  // includes deep inside
-    points.push_back({0, 0, 0});
-    for (int i = 0; i < 500; ++i) points.push_back((1e3 * size * rng.uniform(0.5, 1.0)) * rng.unit_vector());
-    for (const auto& sphere : s.spheres) {
-        points.push_back(sphere.centre);
-        for (int i = 0; i < 20; ++i) points.push_back(sphere.centre + (sphere.radius * 1e-9) * rng.unit_vector());
-    }
-    for (const auto& bone : bones) {
-        const Cone<double>& c = bone.cone;
-        // Exactly on the axis (and its extensions past both ends), and on it far away.
-        for (double f : {-3.0, -1.0, -0.25, -1e-12, 0.0, 1e-12, 0.1, 0.5, 0.9, 1.0, 1.0 + 1e-12, 1.25, 2.0, 1e3})
-            points.push_back(c.parent.centre + (f * c.length) * c.axis);
-        // Exactly on the tangency circles and the caps' poles.
-        for (int i = 0; i < 12; ++i) {
-            Vec3<double> radial = generator_radial(bone, 2 * testing::kBaselinePi * i / 12);
-            points.push_back(tangency_point(c, BoneEnd::Parent, radial));
-            points.push_back(tangency_point(c, BoneEnd::Child, radial));
-        }
-        points.push_back(c.parent.centre - c.parent.radius * c.axis);
-        points.push_back(c.child.centre + c.child.radius * c.axis);
-        if (bone.next < 0) continue;
-        // On the separator plane: its point nearest the joint centre, the pivot circle, inside and
-        // outside it, and far along the plane.
-        const SeparatorPlane<double>& plane = bone.child_separator;
-        PivotCircle<double> pivot = pivot_circle(plane, c.child.radius);
-        Vec3<double> e1, e2;
-        testing::orthonormal_basis(plane.normal, e1, e2);
-        points.push_back(pivot.circle.centre);
-        for (int i = 0; i < 24; ++i) {
-            double a = 2 * testing::kBaselinePi * i / 24;
-            Vec3<double> u = std::cos(a) * e1 + std::sin(a) * e2;
-            for (double scale : {1e-9, 0.5, 1.0, 1.0 + 1e-12, 1.5, 3.0, 1e3})
-                points.push_back(pivot.circle.centre + (scale * pivot.circle.radius) * u);
-        }
-    }
-    return points;
-}
 
 Pose wild_pose(const Skeleton& s, Random& rng, int trial) {
     Pose pose = testing::random_twist_pose(s, rng, trial % 2 ? 20 * testing::kBaselinePi : testing::kBaselinePi);
@@ -73,7 +34,7 @@ void check_finite(const char* type) {
     for (const auto& chain : testing::all_chains()) {
         const Skeleton& s = chain.skeleton;
         std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
-        std::vector<Vec3<double>> points = awkward_points(s, bones, rng);
+        std::vector<Vec3<double>> points = testing::awkward_points(s, bones, rng);
         BaselineSkinner<T> skinner(s, points, chain.name);
         for (std::size_t i = 0; i < points.size(); ++i) {
             const BaselineCode& c = skinner.codes()[i];

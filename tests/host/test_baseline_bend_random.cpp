@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "host/baseline_skinner.hpp"
+#include "tests/support/awkward.hpp"
 #include "tests/support/baseline_bend.hpp"
 
 namespace bs {
@@ -39,37 +40,6 @@ std::vector<Vec3<double>> random_pose_points(const Skeleton& s, const std::vecto
     return points;
 }
 
-std::vector<Vec3<double>> awkward_points(const Skeleton& s, const std::vector<BaselineBone<double>>& bones, Random& rng) {
-    std::vector<Vec3<double>> points{{0, 0, 0}};
-    const double size = testing::diagonal(s);
-    for (int i = 0; i < 40; ++i) points.push_back((1e3 * size * rng.uniform(0.5, 1.0)) * rng.unit_vector());
-    for (const auto& sphere : s.spheres) {
-        points.push_back(sphere.centre);
-        for (int i = 0; i < 8; ++i) points.push_back(sphere.centre + (sphere.radius * 1e-9) * rng.unit_vector());
-    }
-    for (const auto& bone : bones) {
-        const Cone<double>& c = bone.cone;
-        for (double f : {-3.0, -0.25, -1e-12, 0.0, 0.1, 0.5, 0.9, 1.0, 1.0 + 1e-12, 1.25, 1e3})
-            points.push_back(c.parent.centre + (f * c.length) * c.axis);
-        for (int i = 0; i < 12; ++i) {
-            Vec3<double> radial = generator_radial(bone, 2 * testing::kBaselinePi * i / 12);
-            points.push_back(tangency_point(c, BoneEnd::Parent, radial));
-            points.push_back(tangency_point(c, BoneEnd::Child, radial));
-        }
-        if (bone.next < 0) continue;
-        PivotCircle<double> pivot = pivot_circle(bone.child_separator, c.child.radius);
-        Vec3<double> e1, e2;
-        testing::orthonormal_basis(bone.child_separator.normal, e1, e2);
-        points.push_back(pivot.circle.centre);
-        for (int i = 0; i < 16; ++i) {
-            double a = 2 * testing::kBaselinePi * i / 16;
-            for (double scale : {0.5, 1.0, 1.0 + 1e-12, 1.5, 1e3})
-                points.push_back(pivot.circle.centre + (scale * pivot.circle.radius) * (std::cos(a) * e1 + std::sin(a) * e2));
-        }
-    }
-    return points;
-}
-
 template <class T>
 void check_finite(const char* type, int poses) {
     Random rng(sizeof(T) == 4 ? 1501 : 1502);
@@ -77,7 +47,7 @@ void check_finite(const char* type, int poses) {
         const Skeleton& s = chain.skeleton;
         std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
         std::vector<Vec3<double>> points = random_pose_points(s, bones, 61);
-        std::vector<Vec3<double>> awkward = awkward_points(s, bones, rng);
+        std::vector<Vec3<double>> awkward = testing::awkward_points(s, bones, rng, {0, 40, 8});
         points.insert(points.end(), awkward.begin(), awkward.end());
         BaselineSkinner<T> skinner(s, points, chain.name);
         std::vector<Vec3<T>> out;
