@@ -110,8 +110,10 @@ Vec3<double> offset(Tokens& t) {
 }
 
 // One joint's block after its name: offset, channels, children; appends it and its children to `file`.
-void parse_joint(Tokens& t, BvhFile& file, std::string name, int parent) {
+// `depth`: 1 for the root.
+void parse_joint(Tokens& t, BvhFile& file, std::string name, int parent, std::size_t depth) {
     if (file.joints.size() >= kMaxBvhJoints) t.fail("more than " + std::to_string(kMaxBvhJoints) + " joints");
+    if (depth > kMaxBvhDepth) t.fail("joints nested more than " + std::to_string(kMaxBvhDepth) + " levels deep");
     const int index = int(file.joints.size());
     BvhJoint joint;
     joint.name = std::move(name);
@@ -131,7 +133,7 @@ void parse_joint(Tokens& t, BvhFile& file, std::string name, int parent) {
         if (word == "JOINT") {
             std::string child = t.next();
             if (child.empty() || child == "{") t.fail("JOINT without a name");
-            parse_joint(t, file, child, index);
+            parse_joint(t, file, child, index, depth + 1);
         } else if (word == "End") {
             t.expect("Site");
             BvhJoint end;
@@ -205,7 +207,7 @@ BvhFile parse_bvh(std::istream& in, const std::string& source) {
     t.expect("ROOT");
     std::string root = t.next();
     if (root.empty() || root == "{") t.fail("ROOT without a name");
-    parse_joint(t, file, root, -1);
+    parse_joint(t, file, root, -1, 1);
     parse_motion_header(t, file);
     if (file.channel_count == 0) t.fail("no channels: the file has no animation");
     if (file.frame_count > kMaxBvhValues / file.channel_count)

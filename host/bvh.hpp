@@ -8,11 +8,11 @@
 // Rz·Ry·Rx), angles in degrees; its position is its parent's plus the parent's rotation applied to its
 // OFFSET, or to its position channels where it has them (they replace the offset). Units are the file's.
 //
-// Limits (InputError beyond them, before anything that size is allocated): kMaxBvhJoints joints,
-// kMaxBvhFrames frames, kMaxBvhValues values in all; a frame time in [1e-6, 3600] s; every number finite;
-// at least as many frame lines as declared, each with exactly the declared number of values. Lines past
-// the declared frames are ignored and counted (a CMU file in Debian's collection has one). Every error
-// names the file and the line. Position channels replace only the coordinates they give.
+// Limits (InputError beyond them, before anything that size is allocated): kMaxBvhJoints joints nested
+// at most kMaxBvhDepth deep, kMaxBvhFrames frames, kMaxBvhValues values in all; a frame time in
+// [1e-6, 3600] s; every number finite; at least as many frame lines as declared, each with exactly the
+// declared number of values. Lines past the declared frames are ignored and counted (a CMU file in
+// Debian's collection has one). Every error names the file and the line. Position channels replace only the coordinates they give.
 #pragma once
 
 #include <cstddef>
@@ -25,6 +25,9 @@
 namespace bs {
 
 constexpr std::size_t kMaxBvhJoints = 4096;
+// Levels of JOINT nesting (a human capture has about 10). The reader recurses once per level: 4096 levels
+// overflowed the stack of a sanitized build.
+constexpr std::size_t kMaxBvhDepth = 256;
 constexpr std::size_t kMaxBvhFrames = 1'000'000;
 constexpr std::size_t kMaxBvhValues = 20'000'000;  // frames × channels: 160 MB of values
 

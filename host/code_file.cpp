@@ -77,9 +77,13 @@ void save_codes(const std::string& path, const Skeleton& skeleton, const SavedCo
 SavedCodes load_codes(const std::string& path, const Skeleton& skeleton) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw IoError(path + ": cannot open: " + std::strerror(errno));
+    return parse_codes(in, skeleton, path);
+}
+
+SavedCodes parse_codes(std::istream& in, const Skeleton& skeleton, const std::string& source) {
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw IoError(path + ": cannot read: " + std::strerror(errno));
-    auto refuse = [&](const std::string& what) { throw InputError(path + ": not a usable baseskin code file: " + what); };
+    if (in.bad()) throw IoError(source + ": cannot read: " + std::strerror(errno));
+    auto refuse = [&](const std::string& what) { throw InputError(source + ": not a usable baseskin code file: " + what); };
     if (bytes.size() < kHeaderBytes + 8 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
         refuse("it does not start with the \"BSKCODES\" header (" + std::to_string(bytes.size()) + " bytes)");
     std::size_t at = sizeof kMagic;
@@ -105,9 +109,11 @@ SavedCodes load_codes(const std::string& path, const Skeleton& skeleton) {
     SavedCodes saved;
     saved.rest.resize(count);
     saved.codes.resize(count);
-    std::memcpy(saved.rest.data(), bytes.data() + at, count * sizeof(Vec3<float>));
-    std::memcpy(saved.codes.data(), bytes.data() + at + count * sizeof(Vec3<float>), count * sizeof(BaselineCode));
-    validate_saved_codes(saved, bones, path + ": not a usable baseskin code file");
+    if (count > 0) {  // an empty vector's data() may be null, which memcpy must not get even for 0 bytes (fuzzing)
+        std::memcpy(saved.rest.data(), bytes.data() + at, count * sizeof(Vec3<float>));
+        std::memcpy(saved.codes.data(), bytes.data() + at + count * sizeof(Vec3<float>), count * sizeof(BaselineCode));
+    }
+    validate_saved_codes(saved, bones, source + ": not a usable baseskin code file");
     return saved;
 }
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -40,5 +41,7 @@ void validate_saved_codes(const SavedCodes& saved, std::size_t bone_count, const
 
 void save_codes(const std::string& path, const Skeleton& skeleton, const SavedCodes& saved);
 SavedCodes load_codes(const std::string& path, const Skeleton& skeleton);
+// The same from a whole file's bytes read from `in`; `source` stands for the path in messages.
+SavedCodes parse_codes(std::istream& in, const Skeleton& skeleton, const std::string& source);
 
 }  // namespace bs

@@ -8,14 +8,25 @@
 
 namespace bs::json_io {
 
+json parse(std::istream& in, const std::string& source) {
+    // The depth is checked as each array or object opens, before anything deeper is built.
+    auto limit_depth = [&source](int depth, json::parse_event_t event, json&) {
+        const bool opens = event == json::parse_event_t::object_start || event == json::parse_event_t::array_start;
+        if (opens && depth >= kMaxJsonDepth)
+            throw InputError(source + ": arrays and objects nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+        return true;
+    };
+    try {
+        return json::parse(in, limit_depth);
+    } catch (const json::exception& e) {  // syntax errors, and numbers that overflow a double
+        throw InputError(source + ": not valid JSON: " + e.what());
+    }
+}
+
 json load(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw IoError(path + ": cannot open for reading");
-    try {
-        return json::parse(in);
-    } catch (const json::exception& e) {  // syntax errors, and numbers that overflow a double
-        throw InputError(path + ": not valid JSON: " + e.what());
-    }
+    return parse(in, path);
 }
 
 void save(const std::string& path, const json& value) {

@@ -2,6 +2,7 @@
 // the element (a JSON pointer-like path such as "bones[3].axis").
 #pragma once
 
+#include <istream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -11,7 +12,15 @@ namespace bs::json_io {
 
 using nlohmann::json;
 
-// Parses a whole file; IoError if it can't be read, InputError (with line and column) if not JSON.
+// Arrays and objects nested deeper than this are refused while parsing (the project's formats need 6
+// levels): nlohmann's serializer, which messages use to show a value, recurses once per level, and a
+// file of a million '[' would overflow the stack.
+constexpr int kMaxJsonDepth = 64;
+
+// Parses a whole JSON text from `in`; InputError naming `source` (with line and column) if it is not
+// JSON or nests deeper than kMaxJsonDepth.
+json parse(std::istream& in, const std::string& source);
+// Parses a whole file as parse() does; IoError if it can't be opened.
 json load(const std::string& path);
 void save(const std::string& path, const json& value);
 

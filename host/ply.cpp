@@ -166,6 +166,7 @@ private:
     void property(const std::vector<std::string_view>& w, PlyFile& file) const;
     PlyType type(std::string_view word) const;
     std::string name(std::string_view word) const;
+    std::string text(std::string_view line) const;
     [[noreturn]] void fail(const std::string& what) const { bs::fail(path_, line_at(line_), what); }
 
     const std::string& path_;
@@ -205,9 +206,9 @@ std::size_t HeaderParser::parse(PlyFile& file) {
 
 void HeaderParser::keyword(std::string_view line, const std::vector<std::string_view>& w, PlyFile& file) {
     if (w[0] == "comment") {
-        file.comments.push_back(rest_after_keyword(line));
+        file.comments.push_back(text(line));
     } else if (w[0] == "obj_info") {
-        file.obj_info.push_back(rest_after_keyword(line));
+        file.obj_info.push_back(text(line));
     } else if (w[0] == "format") {
         if (have_format_) fail("a second 'format' line");
         file.format = format(w);
@@ -274,6 +275,15 @@ void HeaderParser::property(const std::vector<std::string_view>& w, PlyFile& fil
 std::string HeaderParser::name(std::string_view word) const {
     if (!valid_name(word)) fail("name " + shown(word) + " contains control characters");
     return std::string(word);
+}
+
+// A comment's or obj_info's text. A CR left in it (a CR LF ending is gone by now) is a line break to
+// write_ply, which could then not write back what was read (found by fuzzing): refused here too.
+std::string HeaderParser::text(std::string_view line) const {
+    std::string t = rest_after_keyword(line);
+    if (t.find('\r') != std::string::npos)
+        fail("carriage return inside the text " + shown(t) + " (a line may only end in CR LF)");
+    return t;
 }
 
 PlyType HeaderParser::type(std::string_view word) const {
@@ -805,16 +815,17 @@ void set_influences(const std::string& path, PlyElement& v, const std::vector<In
 
 }  // namespace
 
-PlyFile read_ply(const std::string& path) {
-    const std::string bytes = read_whole_file(path);
+PlyFile read_ply(const std::string& path) { return parse_ply(read_whole_file(path), path); }
+
+PlyFile parse_ply(std::string_view bytes, const std::string& source) {
     PlyFile file;
-    HeaderParser header(path, bytes);
+    HeaderParser header(source, bytes);
     const std::size_t data_offset = header.parse(file);
     if (file.format == PlyFormat::Ascii) {
-        read_data(AsciiReader(path, std::string_view(bytes).substr(data_offset), header.last_line() + 1), file);
+        read_data(AsciiReader(source, bytes.substr(data_offset), header.last_line() + 1), file);
     } else {
         const bool little = file.format == PlyFormat::BinaryLittleEndian;
-        read_data(BinaryReader(path, bytes, data_offset, little != host_is_little_endian()), file);
+        read_data(BinaryReader(source, bytes, data_offset, little != host_is_little_endian()), file);
     }
     return file;
 }
@@ -829,13 +840,15 @@ void write_ply(const std::string& path, const PlyFile& file, PlyFormat format) {
     out.close();
 }
 
-PointSet read_point_set(const std::string& path) {
+PointSet read_point_set(const std::string& path) { return parse_point_set(read_whole_file(path), path); }
+
+PointSet parse_point_set(std::string_view bytes, const std::string& source) {
     PointSet set;
-    set.file = read_ply(path);
+    set.file = parse_ply(bytes, source);
     const PlyElement* vertex = set.file.find("vertex");
-    if (!vertex) fail(path, "header", "no 'vertex' element");
-    set.positions = read_positions(path, *vertex);
-    set.influences = read_influences(path, *vertex);
+    if (!vertex) fail(source, "header", "no 'vertex' element");
+    set.positions = read_positions(source, *vertex);
+    set.influences = read_influences(source, *vertex);
     return set;
 }
 

@@ -14,6 +14,8 @@
 // Errors: IoError when a file cannot be opened, read or written; InputError for malformed input.
 // Every message begins with the file path, then names the header or data line (ascii), or the element
 // and row (binary), and what was expected. The reader is strict:
+//   - comment and obj_info texts hold no carriage return (but a header line may end in CR LF): the
+//     writer could not write one back;
 //   - ascii rows are one per line (blank lines between rows are skipped); too few or too many values
 //     on a line is an error;
 //   - anything but whitespace (ascii) or any byte (binary) after the last element is an error, since it
@@ -25,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/skinning_classic.hpp"
@@ -69,6 +72,8 @@ struct PlyFile {
 
 // Reads a whole PLY file (any of the three formats).
 PlyFile read_ply(const std::string& path);
+// The same from a whole file's bytes in memory; `source` stands for the path in messages.
+PlyFile parse_ply(std::string_view bytes, const std::string& source);
 
 // Writes `file` as ascii or binary_little_endian (InputError for BinaryBigEndian). InputError, before
 // the file is created, if the model is inconsistent: a column whose size does not match the element's
@@ -91,6 +96,7 @@ struct PointSet {
 // missing ones. Each vertex's weights must be finite, >= 0 and sum to 1 within 1e-3; they are then
 // divided by their sum (in double, stored as float). Messages name the vertex index.
 PointSet read_point_set(const std::string& path);
+PointSet parse_point_set(std::string_view bytes, const std::string& source);  // as parse_ply
 
 // Writes set.file in `format` with the vertex element's x, y, z replaced by set.positions (x, y, z keep
 // their declared types, so float columns round to float). When set.influences is non-empty, bone0..3

@@ -17,20 +17,38 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kDegree = kPi / 180.0;
 
+// Scales v to unit length; false if its norm is not above 1e-12. Divides by the largest component first:
+// squaring components beyond 1e154 would overflow the norm to inf, leaving a zero "unit" vector (found by
+// fuzzing).
+template <std::size_t N>
+bool to_unit(double (&v)[N]) {
+    double largest = 0;
+    for (double x : v) largest = std::max(largest, std::fabs(x));
+    if (largest == 0) return false;
+    double sum = 0;
+    for (double& x : v) {
+        x /= largest;
+        sum += x * x;
+    }
+    const double n = std::sqrt(sum);  // in [1, 2]
+    if (!(largest * n > 1e-12)) return false;
+    for (double& x : v) x /= n;
+    return true;
+}
+
 Quat<double> unit_quaternion(const json& value, const Where& where) {
     double q[4];
     json_io::number_array(value, 4, q, where);
-    Quat<double> r{q[0], q[1], q[2], q[3]};
-    double n = norm(r);
-    if (!(n > 1e-12)) where.fail("rotation quaternion [w,x,y,z] has zero norm");
-    return (1.0 / n) * r;
+    if (!to_unit(q)) where.fail("rotation quaternion [w,x,y,z] has zero norm");
+    return {q[0], q[1], q[2], q[3]};
 }
 
 Quat<double> axis_degrees(const json& entry, const Where& where) {
-    Vec3<double> axis = json_io::vec3(json_io::member(entry, "axis", where), where["axis"]);
-    if (!(norm(axis) > 1e-12)) where["axis"].fail("rotation axis has zero length");
+    double axis[3];
+    json_io::number_array(json_io::member(entry, "axis", where), 3, axis, where["axis"]);
+    if (!to_unit(axis)) where["axis"].fail("rotation axis has zero length");
     double degrees = json_io::finite_number(json_io::member(entry, "degrees", where), where["degrees"]);
-    return axis_angle(normalized(axis), degrees * kDegree);
+    return axis_angle(Vec3<double>{axis[0], axis[1], axis[2]}, degrees * kDegree);
 }
 
 Rigid<double> parse_root(const json& root, const Where& where) {
@@ -133,10 +151,7 @@ Pose Motion::sample(double seconds) const {
     return out;
 }
 
-Motion load_motion(const std::string& path, const Skeleton& skeleton) {
-    if (is_bvh_path(path)) return load_bvh_motion(path, skeleton);
-    json doc = json_io::load(path);
-    Where where{path, ""};
+Motion parse_motion(const json& doc, const Skeleton& skeleton, const Where& where) {
     json_io::require_object(doc, where);
     json_io::only_members(doc, {"fps", "frames"}, where);
     double fps = json_io::finite_number(json_io::member(doc, "fps", where), where["fps"]);
@@ -148,6 +163,11 @@ Motion load_motion(const std::string& path, const Skeleton& skeleton) {
     poses.reserve(frames.size());
     for (std::size_t f = 0; f < frames.size(); ++f) poses.push_back(parse_pose(frames[f], skeleton, where["frames"][f]));
     return Motion(fps, std::move(poses));
+}
+
+Motion load_motion(const std::string& path, const Skeleton& skeleton) {
+    if (is_bvh_path(path)) return load_bvh_motion(path, skeleton);
+    return parse_motion(json_io::load(path), skeleton, Where{path, ""});
 }
 
 json pose_json(const Pose& pose) {

@@ -57,6 +57,9 @@ private:
     std::vector<Pose> frames_;
 };
 
+// A motion file's document (json_io::parse), `where` naming it in messages.
+Motion parse_motion(const json_io::json& doc, const Skeleton& skeleton, const json_io::Where& where);
+
 // A motion file (JSON, above), or a BVH capture (".bvh": the skeleton must be the capture's rig,
 // host/bvh_rig.hpp).
 Motion load_motion(const std::string& path, const Skeleton& skeleton);

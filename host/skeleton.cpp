@@ -30,11 +30,21 @@ std::string sphere_name(std::size_t i) { return "spheres[" + std::to_string(i) +
 
 void check_spheres(const std::vector<Sphere<double>>& spheres, const Where& where) {
     if (spheres.empty()) where["spheres"].fail("at least two spheres are needed, got none");
+    const double inf = std::numeric_limits<double>::infinity();
+    Vec3<double> lo{inf, inf, inf}, hi{-inf, -inf, -inf};
     for (std::size_t i = 0; i < spheres.size(); ++i) {
         const Sphere<double>& s = spheres[i];
         if (!all_finite(s.centre) || !std::isfinite(s.radius)) where["spheres"][i].fail("non-finite value");
         if (s.radius <= 0) where["spheres"][i].fail("radius must be > 0, got " + std::to_string(s.radius));
+        for (int a = 0; a < 3; ++a) {
+            lo[a] = std::min(lo[a], s.centre[a] - s.radius);
+            hi[a] = std::max(hi[a], s.centre[a] + s.radius);
+        }
     }
+    // The bounds' diagonal, squared as norm() squares it, bounds every centre distance: finite, no rest
+    // axis or bounds-scaled tolerance overflows (found by fuzzing: centres 2e308 apart gave NaN axes).
+    if (!std::isfinite(norm(hi - lo)))
+        where["spheres"].fail("their extent overflows: coordinates and radii must stay well within 1e154");
 }
 
 void check_bone(const std::vector<Sphere<double>>& spheres, const std::array<int, 2>& bone, const Where& where) {
@@ -51,6 +61,11 @@ void check_bone(const std::vector<Sphere<double>>& spheres, const std::array<int
                    " admit no tangent cone: centre distance " + std::to_string(distance) +
                    " <= radius difference " + std::to_string(std::fabs(a.radius - b.radius)) +
                    " (one sphere swallows the other)");
+    // Below about 1e-154 apart the squared distance is subnormal and the rest axis loses its unit length
+    // (found by fuzzing).
+    if (norm2(b.centre - a.centre) < std::numeric_limits<double>::min())
+        where.fail("spheres " + std::to_string(bone[0]) + " and " + std::to_string(bone[1]) +
+                   " are too close (under 1e-154 apart) for the bone to have a direction");
 }
 
 // Topology under `rules`; fills root, parent bones and a parents-first (breadth-first) order.
@@ -133,9 +148,8 @@ bool is_chain(const Skeleton& skeleton) {
     }
 }
 
-Skeleton load_skeleton(const std::string& path, SkeletonRules rules) {
-    json doc = json_io::load(path);
-    Where where{path, ""};
+Skeleton parse_skeleton(const json& doc, const std::string& source, SkeletonRules rules) {
+    Where where{source, ""};
     json_io::require_object(doc, where);
     json_io::only_members(doc, {"spheres", "bones", "names"}, where);
 
@@ -165,7 +179,11 @@ Skeleton load_skeleton(const std::string& path, SkeletonRules rules) {
             names.push_back(jn[i].get<std::string>());
         }
     }
-    return make_skeleton(std::move(spheres), std::move(bones), std::move(names), path, rules);
+    return make_skeleton(std::move(spheres), std::move(bones), std::move(names), source, rules);
+}
+
+Skeleton load_skeleton(const std::string& path, SkeletonRules rules) {
+    return parse_skeleton(json_io::load(path), path, rules);
 }
 
 void save_skeleton(const std::string& path, const Skeleton& skeleton) {

@@ -5,12 +5,15 @@
 // `names` is optional: one name per sphere. Units are the input's.
 // By default (SkeletonRules::Chain, what every skinning method supports today) a valid skeleton is one
 // chain: a single root sphere (never a child) carrying one bone, no sphere with three or more bones, no
-// cycles, and every bone admits a tangent cone (|C1 - C2| > |r1 - r2|). SkeletonRules::Tree (automatic
-// rigs, host/auto_rig.hpp) also allows junctions (3+ bones on a sphere) and several bones at the root;
-// everything else is checked as for chains. make_skeleton() throws InputError naming the element.
+// cycles, and every bone admits a tangent cone (|C1 - C2| > |r1 - r2|). Numbers stay where directions
+// can be computed in double: the spheres' bounding box has a diagonal below about 1e154 and the centres
+// of a bone are at least about 1e-154 apart. SkeletonRules::Tree (automatic rigs, host/auto_rig.hpp)
+// also allows junctions (3+ bones on a sphere) and several bones at the root; everything else is
+// checked as for chains. make_skeleton() throws InputError naming the element.
 #pragma once
 
 #include <array>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -48,6 +51,8 @@ Skeleton make_skeleton(std::vector<Sphere<double>> spheres, std::vector<std::arr
 // Whether a valid skeleton also passes the chain rules (what the baseline method needs).
 bool is_chain(const Skeleton& skeleton);
 
+// A skeleton file's document (json_io::parse); `source` names it in messages.
+Skeleton parse_skeleton(const nlohmann::json& doc, const std::string& source, SkeletonRules rules = SkeletonRules::Chain);
 Skeleton load_skeleton(const std::string& path, SkeletonRules rules = SkeletonRules::Chain);
 void save_skeleton(const std::string& path, const Skeleton& skeleton);
 

@@ -149,6 +149,25 @@ TEST(Bvh, IgnoresAndCountsLinesPastTheDeclaredFrames) {
     EXPECT_EQ(f.ignored_lines, 1u);
 }
 
+// `depth` joints, each the child of the previous one, with one channel each and one frame.
+std::string nested_joints(std::size_t depth) {
+    std::string text = "HIERARCHY\nROOT J0\n{\nOFFSET 0 0 0\nCHANNELS 1 Zrotation\n";
+    for (std::size_t j = 1; j < depth; ++j) text += "JOINT J" + std::to_string(j) + "\n{\nOFFSET 0 1 0\nCHANNELS 1 Zrotation\n";
+    for (std::size_t j = 0; j < depth; ++j) text += "}\n";
+    text += "MOTION\nFrames: 1\nFrame Time: 0.1\n";
+    for (std::size_t j = 0; j < depth; ++j) text += "5 ";
+    return text + "\n";
+}
+
+TEST(Bvh, RefusesJointsNestedBeyondTheDepthLimit) {
+    // 4095 nested joints (within kMaxBvhJoints) overflowed the stack of the recursive reader under
+    // AddressSanitizer (found while fuzzing, tests/fuzz/fuzz_bvh.cpp): nesting is limited to kMaxBvhDepth.
+    expect_refused(nested_joints(4095), "damaged.bvh:1026: joints nested more than 256 levels deep");
+    expect_refused(nested_joints(kMaxBvhDepth + 1), "joints nested more than 256 levels deep");
+    std::istringstream in(nested_joints(kMaxBvhDepth));
+    EXPECT_EQ(parse_bvh(in, "deep.bvh").joints.size(), kMaxBvhDepth);
+}
+
 TEST(Bvh, RefusesMoreValuesThanTheLimitBeforeReadingThem) {
     // 36 channels × 1,000,000 declared frames (and none given): refused at the header, before any frame.
     std::string text = "HIERARCHY\nROOT J0\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition Zposition Xrotation Yrotation Zrotation\n";

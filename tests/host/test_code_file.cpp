@@ -67,6 +67,16 @@ TEST_F(CodeFileTest, TheSkinnerFrontBuildsFromSavedCodes) {
     for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(norm(got[i] - want[i]), 0.0f) << i;
 }
 
+TEST_F(CodeFileTest, AFileOfNoPointsRoundTrips) {
+    // Found by fuzzing (tests/fuzz/fuzz_saved_codes.cpp): loading a file of zero points passed the empty
+    // vectors' null data() to memcpy, undefined behaviour that UBSan (./run sanitize) reports here.
+    save_codes(path, skeleton, SavedCodes{});
+    EXPECT_EQ(read_bytes(path).size(), 40u);  // the header and the checksum
+    const SavedCodes loaded = load_codes(path, skeleton);
+    EXPECT_TRUE(loaded.rest.empty());
+    EXPECT_TRUE(loaded.codes.empty());
+}
+
 TEST_F(CodeFileTest, RefusesATruncatedFile) {
     std::string bytes = read_bytes(path);
     expect_refused(bytes.substr(0, bytes.size() - 21), "truncated or padded");

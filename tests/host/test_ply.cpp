@@ -372,6 +372,21 @@ TEST(PlyError, BadOrUnknownFormatLine) {
     expect_read_error("ply\nelement vertex 0\nend_header\n", {"line 3", "no 'format' line"});
 }
 
+TEST(PlyError, CarriageReturnInsideACommentOrObjInfo) {
+    // Found by fuzzing (tests/fuzz/fuzz_ply.cpp): a lone CR inside a comment was kept by the reader but
+    // is a line break to write_ply, so a file that was read could not be written back.
+    expect_read_error(kAsciiHead + "comment three\rpoints\nelement vertex 0\nend_header\n",
+                      {"line 3", "carriage return", "'three?points'"});
+    expect_read_error(kAsciiHead + "obj_info scanner\r\r\nend_header\n", {"line 3", "carriage return"});
+    // The fuzzer's own input: its obj_info line carried a CR (and NULs) among its tabs.
+    expect_read_error(kAsciiHead + "obj_info three points\t\t\tn" + std::string(1, '\0') + "``0" + std::string(1, '\0') +
+                          "\rprope\t\t, a face\nend_header\n",
+                      {"line 3", "carriage return"});
+    // A CR LF line ending is not part of the text.
+    const std::string path = write_bytes("crlf.ply", kAsciiHead + "comment made on Windows\r\nend_header\r\n");
+    EXPECT_EQ(read_ply(path).comments, std::vector<std::string>{"made on Windows"});
+}
+
 TEST(PlyError, UnknownType) {
     expect_read_error(kAsciiHead + "element vertex 1\nproperty flt x\nend_header\n1\n", {"line 4", "unknown type 'flt'"});
 }

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 
 #include "host/errors.hpp"
 #include "tests/support/chains.hpp"
@@ -59,6 +60,21 @@ TEST(Pose, RootTransform) {
     EXPECT_NEAR(q.x, 0.0, 1e-12);
     EXPECT_NEAR(q.y, 2.0, 1e-12);
     EXPECT_NEAR(q.z, 3.0, 1e-12);
+}
+
+TEST(Pose, HugeComponentsKeepTheirRotation) {
+    // Found by the fuzz target's checks (tests/fuzz): squaring components of 1e200 overflowed the norm, so a
+    // quaternion became zero instead of unit, and an axis zero (its rotation silently dropped).
+    auto expect_same = [](const Pose& got, const Pose& want) {
+        const Quat<double> a = got.joints[1].swing, b = want.joints[1].swing;
+        EXPECT_NEAR(std::fabs(a.w - b.w) + std::fabs(a.x - b.x) + std::fabs(a.y - b.y) + std::fabs(a.z - b.z), 0.0, 1e-15);
+        EXPECT_NEAR(got.joints[1].twist_radians, want.joints[1].twist_radians, 1e-15);
+    };
+    expect_same(pose_from(R"({"bones": [{"bone": 1, "rotation": [1e200, 0, 1e200, 0]}]})"),
+                pose_from(R"({"bones": [{"bone": 1, "rotation": [1, 0, 1, 0]}]})"));
+    expect_same(pose_from(R"({"bones": [{"bone": 1, "axis": [0, 1e200, 0], "degrees": 40}]})"),
+                pose_from(R"({"bones": [{"bone": 1, "axis": [0, 1, 0], "degrees": 40}]})"));
+    expect_pose_error(R"({"bones": [{"bone": 1, "rotation": [1e-200, 0, 0, 1e-200]}]})", "has zero norm");
 }
 
 TEST(Pose, MaxJointBendIgnoresTwistAndTheFirstBone) {

@@ -73,6 +73,88 @@ TEST(SkeletonInvalid, OverflowingCoordinate) {
     // JSON has no NaN or Inf literal; a huge exponent is the way a file can try to carry one.
     expect_error(R"({"spheres": [[0,0,1e999,1],[2,0,0,1]], "bones": [[0,1]]})", "not valid JSON: [json.exception.out_of_range.406] number overflow");
 }
+TEST(SkeletonInvalid, DeeplyNestedJson) {
+    // A million nested arrays where the spheres go: the message's dump of the value recursed once per level
+    // and overflowed the stack (a segfault) before json_io refused nesting beyond kMaxJsonDepth.
+    const std::size_t depth = 1000000;
+    expect_error("{\"spheres\": " + std::string(depth, '[') + std::string(depth, ']') + ", \"bones\": []}",
+                 "nested deeper than 64 levels");
+}
+TEST(SkeletonInvalid, NestingUpToTheLimitIsParsed) {
+    // The object and "spheres" are 2 levels: 62 more make 64 (parsed, then refused for its shape), 63 make 65.
+    auto nested = [](std::size_t n) {
+        return "{\"spheres\": [" + std::string(n, '[') + std::string(n, ']') + "], \"bones\": []}";
+    };
+    expect_error(nested(62), "spheres[0]: expected an array of 4 numbers");
+    expect_error(nested(63), "nested deeper than 64 levels");
+}
+TEST(SkeletonInvalid, ExtentBeyondTheRangeOfDirections) {
+    // Found by the fuzz target's checks (tests/fuzz): centres 2e308 apart, or a radius of 1e308, overflowed
+    // the squared distances, leaving rest axes of NaN or of zero length, and infinite bounds.
+    expect_error(R"({"spheres": [[1e308,0,0,1],[-1e308,0,0,1]], "bones": [[0,1]]})", "spheres: their extent overflows");
+    expect_error(R"({"spheres": [[1e308,0,0,1e308],[0,0,0,1]], "bones": [[0,1]]})", "spheres: their extent overflows");
+    expect_error(R"({"spheres": [[0,0,0,1],[2e154,0,0,1]], "bones": [[0,1]]})", "spheres: their extent overflows");
+    EXPECT_EQ(load_error(R"({"spheres": [[0,0,0,1],[1e150,0,0,1]], "bones": [[0,1]]})"), "");
+    // The fuzzer's own input: the tree seed (tests/fuzz/corpus) with one coordinate turned into 1e308.
+    expect_error(R"({
+ "bones": [
+  [
+   0,
+   1
+  ],
+  [
+   0,
+   2
+  ],
+  [
+   1,
+   3
+  ],
+  [
+   0,
+   4
+  ]
+ ],
+ "spheres": [
+  [
+   0.0,
+   0.0,
+   0.0,
+   1.0
+  ],
+  [
+   1.0,
+   3.0,
+   0.0,
+   0.8
+  ],
+  [
+   -2.0,
+   5.0,
+   0.0,
+   0.5
+  ],
+  [
+   2.0,
+ 1e308,
+   0.0,
+   0.5
+  ],
+  [
+   0.0,
+   -3.0,
+   0.0,
+   0.7
+  ]
+ ]
+}
+)", "spheres: their extent overflows");
+}
+TEST(SkeletonInvalid, BoneTooShortForADirection) {
+    // Found the same way: 1e-160 apart, the squared distance is subnormal and the rest axis misses unit length.
+    expect_error(R"({"spheres": [[0,0,0,1],[1e-160,1e-161,0,1]], "bones": [[0,1]]})", "bones[0]: spheres 0 and 1 are too close");
+    EXPECT_EQ(load_error(R"({"spheres": [[0,0,0,1],[1e-150,0,0,1]], "bones": [[0,1]]})"), "");
+}
 TEST(SkeletonInvalid, NonFiniteThroughTheApi) {
     try {
         make_skeleton({{{0, 0, std::nan("")}, 1}, {{2, 0, 0}, 1}}, {{0, 1}}, {}, "API");
