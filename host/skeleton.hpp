@@ -3,11 +3,11 @@
 // File format (JSON, README "Skeleton file"):
 //   {"spheres": [[x, y, z, r], ...], "bones": [[parent_sphere, child_sphere], ...], "names": [...]}
 // `names` is optional: one name per sphere. Units are the input's.
-// By default (SkeletonRules::Chain, what every skinning method supports today) a valid skeleton is one
-// chain: a single root sphere (never a child) carrying one bone, no sphere with three or more bones, no
+// Under SkeletonRules::Chain (the library default; the CLI and the viewer load with Tree) a valid skeleton
+// is one chain: a single root sphere (never a child) carrying one bone, no sphere with three or more bones, no
 // cycles, and every bone admits a tangent cone (|C1 - C2| > |r1 - r2|). Numbers stay where directions
 // can be computed in double: the spheres' bounding box has a diagonal below about 1e154 and the centres
-// of a bone are at least about 1e-154 apart. SkeletonRules::Tree (automatic rigs, host/auto_rig.hpp)
+// of a bone are at least about 1e-154 apart. SkeletonRules::Tree (every skinning method takes it)
 // also allows junctions (3+ bones on a sphere) and several bones at the root; everything else is
 // checked as for chains. make_skeleton() throws InputError naming the element.
 #pragma once
