@@ -2,6 +2,7 @@
 # baseskin-view as a user meets it: exit codes and messages for bad command lines, bad files, no display,
 # a pose the method refuses and a backend that is not there. usage: errors.sh VIEW_BINARY
 source "$(dirname "${BASH_SOURCE[0]}")/../cli/lib/expect.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.sh"
 view=$1
 
 echo '{"spheres": [[0,0,0,1],[4,0,0,1],[7,0,0,0.5]], "bones": [[0,1],[1,2]]}' >"$tmp/skeleton.json"
@@ -27,10 +28,9 @@ expect 4 "cannot open a window" -- --demo-points 100 --screenshot "$tmp/o.png"
 
 # Under Xvfb: a pose the baseline method refuses ends the render (exit 4) instead of saving stale points;
 # --backend cuda without a device says so; a good render writes its PNG.
-if command -v xvfb-run >/dev/null; then
-    bin="$tmp/xvfb"
-    printf '#!/bin/sh\nexec xvfb-run -a -s "-screen 0 640x480x24" "%s" "$@"\n' "$view" >"$bin"
-    chmod +x "$bin"
+trap 'stop_xvfb; rm -rf "$tmp"' EXIT
+if start_xvfb 640x480x24; then
+    bin=$view
     expect 4 "frame 0:" -- --demo-points 1000 --size 64x64 --pose "$tmp/folded.json" --screenshot "$tmp/folded.png"
     [ -e "$tmp/folded.png" ] && fail "a refused pose wrote $tmp/folded.png"
     if ! nvidia-smi >/dev/null 2>&1; then
@@ -42,7 +42,7 @@ if command -v xvfb-run >/dev/null; then
     expect 0 "(128 x 96) after 3 frames" -- --demo-points 1000 --size 64x48 --sheet 3 --screenshot "$tmp/sheet.png"
     [ "$(od -An -tu1 -j16 -N8 "$tmp/sheet.png" | tr -s ' ')" = " 0 0 0 128 0 0 0 96" ] || fail "the sheet's PNG is not 128 x 96"
 else
-    fail "xvfb-run not found: install xvfb (./run installs it)"
+    fail "no Xvfb server for the rendering checks"
 fi
 
 [ "$failures" -eq 0 ] && echo "all viewer error checks passed"

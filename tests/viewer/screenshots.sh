@@ -11,11 +11,10 @@ fi
 view=$1 check=$2 work=$3
 points=50000
 
-# The viewer needs an X display even headless (a hidden GLFW window); xvfb-run gives it one.
-if ! command -v xvfb-run >/dev/null; then
-    echo "FAIL: xvfb-run not found: install xvfb (the project's ./run installs it)" >&2
-    exit 1
-fi
+# The viewer needs an X display even headless (a hidden GLFW window); one Xvfb server gives it one.
+source "$(dirname "${BASH_SOURCE[0]}")/lib/xvfb.sh"
+trap stop_xvfb EXIT
+start_xvfb 1280x720x24
 
 mkdir -p "$work"
 rm -f "$work/rest.png" "$work/bent.png"
@@ -24,7 +23,7 @@ echo '{"bones": [{"bone": 1, "axis": [0,0,1], "degrees": 100}]}' >"$work/bent.js
 render() {  # render OUT.png [viewer options...]
     local out=$1
     shift
-    xvfb-run -a -s "-screen 0 1280x720x24" "$view" --screenshot "$out" --demo-points "$points" --size "$size" "$@" ||
+    "$view" --screenshot "$out" --demo-points "$points" --size "$size" "$@" ||
         { echo "FAIL: baseskin-view exited with $? rendering $out" >&2; exit 1; }
     [ -s "$out" ] || { echo "FAIL: baseskin-view wrote no $out" >&2; exit 1; }
 }
