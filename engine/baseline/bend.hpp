@@ -9,9 +9,11 @@
 //   their tangency points) cross the posed separator plane, i.e. two angles β on the pivot circle;
 //   E_m is at their mean β_m, on the branch of β_YX − β_UV reached by scaling S from the identity
 //   (stateless, and it does not flip where the two are antipodal); the posed plane of the sheaf
-//   through E_m holds V' and X' — V' the one of its two parent generators followed from V along the
-//   same scaling, X' the child's generator on V''s side. The targets are the angles V → V' about the parent's axis and
-//   X_rot → X' about the child's posed axis, right-handed.
+//   through E_m holds two generators of the parent, and V' is the one whose own posed baseline crosses
+//   the separator at E_m (the paper's "V' on the arc V V1": the map from a parent generator to where its
+//   baseline crosses the separator is one-to-one, so this picks V' continuously, with no branch to
+//   follow); X' is the child's generator of that same baseline. The targets are the angles V → V' about
+//   the parent's axis and X_rot → X' about the child's posed axis, right-handed.
 #pragma once
 
 #include "engine/geometry/belt.hpp"
@@ -67,18 +69,45 @@ template <class T> BS_HD inline T belt_beta(const PosedJoint<T>& j, const Belt<T
     return std::atan2(dot(e, j.pivot_u1), dot(e, j.pivot_u0));
 }
 
-template <class T> BS_HD inline T beta_through(const PosedJoint<T>& j, Vec3<T> q, ChainBone bone) {
-    SheafPlane<T> plane = sheaf_plane(j.parent, j.child, q);
-    return belt_beta(j, belt_at_joint(j.parent, j.child, j.separator, plane, bone), plane.normal);
+// The point of the pivot circle at angle β.
+template <class T> BS_HD inline Vec3<T> pivot_point(const PosedJoint<T>& j, T beta) {
+    return j.pivot.circle.centre + j.pivot.circle.radius * (std::cos(beta) * j.pivot_u0 + std::sin(beta) * j.pivot_u1);
 }
 
-// Of the two generators of `cone` in a plane through its apex, the one whose tangency point with the
-// sphere at `end` is nearer to `near`.
+// The posed baseline of the joint through q (a point of `bone`'s circle of tangency), and its β.
 template <class T>
-BS_HD inline Vec3<T> nearest_generator(const Cone<T>& cone, const SheafPlane<T>& plane, BoneEnd end, Vec3<T> near) {
-    Vec3<T> a = generator_in_plane(cone, plane.point, plane.normal, T(1)).radial;
-    Vec3<T> b = generator_in_plane(cone, plane.point, plane.normal, T(-1)).radial;
-    return norm2(tangency_point(cone, end, a) - near) <= norm2(tangency_point(cone, end, b) - near) ? a : b;
+struct BeltCrossing {
+    Belt<T> belt;
+    T beta;
+};
+
+template <class T> BS_HD inline BeltCrossing<T> belt_through(const PosedJoint<T>& j, Vec3<T> q, ChainBone bone) {
+    SheafPlane<T> plane = sheaf_plane(j.parent, j.child, q);
+    Belt<T> belt = belt_at_joint(j.parent, j.child, j.separator, plane, bone);
+    return {belt, belt_beta(j, belt, plane.normal)};
+}
+
+template <class T> BS_HD inline T beta_through(const PosedJoint<T>& j, Vec3<T> q, ChainBone bone) {
+    return belt_through(j, q, bone).beta;
+}
+
+// The posed baseline that crosses the separator at β (E = that point of the pivot circle): of the two
+// parent generators in the plane of the sheaf through E, the one whose own baseline crosses at E — the
+// other crosses at the plane's second point of the pivot circle. Each parent generator's baseline crosses
+// the separator at one β and each β is crossed by one baseline, so the choice is continuous in β; where
+// the two crossings meet (the plane touches the pivot circle there) the two baselines meet too.
+template <class T> BS_HD inline Belt<T> belt_crossing_at(const PosedJoint<T>& j, T beta) {
+    SheafPlane<T> plane = sheaf_plane(j.parent, j.child, pivot_point(j, beta));
+    BeltCrossing<T> best{};
+    T best_miss = T(0);
+    for (int i = 0; i < 2; ++i) {
+        T side = i == 0 ? T(1) : T(-1);
+        Vec3<T> V = tangency_point(j.parent, BoneEnd::Child, generator_in_plane(j.parent, plane.point, plane.normal, side).radial);
+        BeltCrossing<T> candidate = belt_through(j, V, ChainBone::Incoming);
+        T miss = std::fabs(wrap_angle(candidate.beta - beta));
+        if (i == 0 || miss < best_miss) best = candidate, best_miss = miss;
+    }
+    return best.belt;
 }
 
 template <class T>
@@ -114,13 +143,11 @@ BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& c
     BendTargets<T> none{T(0), T(0), V, rest.X, rest.anchor, true};
     if (rotation_angle(swing) <= relative_zero<T>()) return none;
 
-    // Follow the construction while the swing is scaled from the identity: Δβ = β_YX − β_UV by
-    // continuity, and V' along its branch (below).
-    T difference = T(0);
-    Vec3<T> V_prime = V, X_prime = rest.X, E_m = rest.anchor, X_rot = rest.X;
+    // Δβ = β_YX − β_UV followed by continuity while the swing is scaled from the identity. A step whose
+    // Δβ would move by more than kMaxBetaStep is halved (down to kMinBendStep of the swing).
+    T difference = T(0), beta_uv = T(0);
+    Vec3<T> X_rot = rest.X;
     PosedJoint<T> j{};
-    // Adaptive steps: a step whose Δβ would move by more than kMaxBetaStep, or after which V' could not be
-    // told from the other branch, is halved (down to kMinBendStep of the swing).
     T done = T(0), step = T(1) / T(kBendContinuationSteps);
     while (done < T(1)) {
         T next = done + step < T(1) ? done + step : T(1);
@@ -128,44 +155,23 @@ BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& c
         PosedJoint<T> trial = pose_joint(parent, child_rest, partial);
         if (!trial.pivot.cuts_sphere) return {T(0), T(0), V, rest.X, rest.anchor, false};
         Vec3<T> trial_X_rot = C + rotate(partial, rest.X - C);
-        T beta_uv = beta_through(trial, V, ChainBone::Incoming);
-        T beta_yx = beta_through(trial, trial_X_rot, ChainBone::Outgoing);
-        T change = wrap_angle(beta_yx - beta_uv - difference);
+        T trial_beta_uv = beta_through(trial, V, ChainBone::Incoming);
+        T change = wrap_angle(beta_through(trial, trial_X_rot, ChainBone::Outgoing) - trial_beta_uv - difference);
         if (std::fabs(change) > T(kMaxBetaStep) && step > T(kMinBendStep)) {
             step /= T(2);
             continue;
         }
-        T trial_difference = difference + change;
-        T beta_m = beta_uv + trial_difference / T(2);
-        Vec3<T> trial_E_m = trial.pivot.circle.centre +
-                            trial.pivot.circle.radius * (std::cos(beta_m) * trial.pivot_u0 + std::sin(beta_m) * trial.pivot_u1);
-        // V' follows its branch: of the two parent generators in the plane through E_m, the one nearer to
-        // the previous step's V' — but only once it is clearly nearer (half the other's distance): where
-        // the other branch sweeps past, the step is halved until the two are told apart.
-        SheafPlane<T> plane = sheaf_plane(trial.parent, trial.child, trial_E_m);
-        Vec3<T> a = tangency_point(trial.parent, BoneEnd::Child, generator_in_plane(trial.parent, plane.point, plane.normal, T(1)).radial);
-        Vec3<T> b = tangency_point(trial.parent, BoneEnd::Child, generator_in_plane(trial.parent, plane.point, plane.normal, T(-1)).radial);
-        T to_a = norm(a - V_prime), to_b = norm(b - V_prime);
-        bool a_nearer = to_a <= to_b;
-        T near = a_nearer ? to_a : to_b, far = a_nearer ? to_b : to_a;
-        if (near > T(0.5) * far && step > T(kMinBendStep)) {
-            step /= T(2);
-            continue;
-        }
-        difference = trial_difference;
+        difference += change;
+        beta_uv = trial_beta_uv;
         done = next;
         j = trial;
         X_rot = trial_X_rot;
-        E_m = trial_E_m;
-        V_prime = a_nearer ? a : b;
-        // X': the child's generator on V''s side (the belt side rule), so that the posed belt through V' —
-        // built from either bone — pairs V' with X'.
-        T side = side_of_axis(j.parent, plane.normal, V_prime);
-        X_prime = tangency_point(j.child, BoneEnd::Parent, generator_in_plane(j.child, plane.point, plane.normal, side).radial);
         step = step * T(2) < T(1) / T(kBendContinuationSteps) ? step * T(2) : T(1) / T(kBendContinuationSteps);
     }
-    return {angle_about(parent.axis, V - C, V_prime - C), angle_about(j.child.axis, X_rot - C, X_prime - C), V_prime,
-            X_prime, E_m, true};
+    T beta_m = beta_uv + difference / T(2);
+    Belt<T> target = belt_crossing_at(j, beta_m);
+    return {angle_about(parent.axis, V - C, target.V - C), angle_about(j.child.axis, X_rot - C, target.X - C), target.V,
+            target.X, pivot_point(j, beta_m), true};
 }
 
 }  // namespace bs
