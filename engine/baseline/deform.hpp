@@ -28,16 +28,18 @@ BS_HD inline PosedSection<T> make_posed_section(const LocalChain<T>& local, cons
                                                 const BaselineBonePose<T>* poses, int k, const Section<T>& rest) {
     const Cone<T>& cone = local.bones[1].cone;
     DeformedSegment<T> segment{cone.parent.centre, cone.axis, rest.U, rest.along, segment_turn(bones, poses, k, rest)};
-    // Each crop is searched from the segment's other end, which stays on the bone's side of this joint's
-    // separator even when a large bend and twist carry the middle of the segment past it.
-    PosedSection<T> s{segment, posed_parent_end(local, segment, rest.child.sigma), posed_child_end(local, segment, rest.parent.sigma)};
+    PosedSection<T> s{segment, posed_parent_end(local, segment), posed_child_end(local, segment)};
     if (s.child.sigma < s.parent.sigma) {  // the two crops overlap: collapse the segment between them
         s.parent.sigma = s.child.sigma = (s.parent.sigma + s.child.sigma) / T(2);
         s.parent.flags |= kSectionCollapsed;
         // Re-pin the creases to the moved crop points.
         Vec3<T> crop = segment.at(s.parent.sigma);
-        if (s.parent.kind == EndKind::Concave) s.parent.crease = make_crease(cone, s.parent.crease.plane, s.parent.crease.at(T(0)), crop);
-        if (s.child.kind == EndKind::Concave) s.child.crease = make_crease(cone, s.child.crease.plane, crop, s.child.crease.at(T(1)));
+        const T omega = cone.length * cone.cos_theta;
+        const SegmentTurn<T>& turn = segment.turn;
+        if (s.parent.kind == EndKind::Concave)
+            s.parent.crease = make_crease(cone, s.parent.crease.at(T(0)), crop, turn.at(s.parent.sigma) - turn.at(T(0)));
+        if (s.child.kind == EndKind::Concave)
+            s.child.crease = make_crease(cone, crop, s.child.crease.at(T(1)), turn.at(omega) - turn.at(s.child.sigma));
     }
     return s;
 }
@@ -49,43 +51,58 @@ struct PosedBase {
     Vec3<T> direction;
 };
 
-// Where ℓ falls on a posed section. On arcs and crease pieces the direction is the joint sphere's normal;
-// on the deformed segment it comes from the posed bundle through the point's own generator (`radial`),
-// which the caller supplies: directly (bundle_segment_ends) or from a table (engine/baseline/table.hpp).
+// Where ℓ falls on a posed section, and what its detail direction is made of. On arcs it is the joint
+// sphere's normal. On the deformed segment it is the fan of the posed bundle through the point's own
+// generator (`radial`), which the caller evaluates at `fan_point`: directly (bundle_segment_ends) or from
+// a table (engine/baseline/table.hpp). On a crease piece it runs from the segment's fan direction at the
+// crop point to the paper's direction where two segments meet, (S − C)/|S − C|, at the anchor S
+// (normalised linear blend by the piece's parameter): it meets the segment at the crop, which need not
+// lie on the separator plane, and the neighbour's crease at the anchor.
 template <class T>
 struct SectionPoint {
     Vec3<T> base;
-    Vec3<T> direction;  // unset when on_segment
-    Vec3<T> radial;     // on_segment: the generator's radial direction through base
-    bool on_segment;
+    Vec3<T> direction;   // the whole direction when fan_weight is 0, else the part blended with the fan's
+    T fan_weight;        // weight of the fan's direction at fan_point
+    Vec3<T> fan_point;   // on the deformed segment: base itself, or a crease's crop point
+    Vec3<T> radial;      // the radial direction of the generator through fan_point
+
+    BS_HD Vec3<T> blended(Vec3<T> fan_direction) const {
+        return normalized(fan_weight * fan_direction + (T(1) - fan_weight) * direction);
+    }
 };
+
+template <class T> BS_HD inline SectionPoint<T> sphere_point(Vec3<T> centre, Vec3<T> b) {
+    return {b, direction_from_centre(centre, b), T(0), b, {}};
+}
+template <class T> BS_HD inline SectionPoint<T> segment_point(const Cone<T>& cone, Vec3<T> b) {
+    return {b, {}, T(1), b, radial_through(cone, b)};
+}
+// At parameter u of a crease whose crop point is at u = crop_end (0 or 1) and anchor at the other end.
+template <class T>
+BS_HD inline SectionPoint<T> crease_point(const Cone<T>& cone, const Crease<T>& crease, Vec3<T> joint_centre, T u, T crop_end) {
+    Vec3<T> crop = crease.at(crop_end), anchor = crease.at(T(1) - crop_end);
+    return {crease.at(u), direction_from_centre(joint_centre, anchor), T(1) - std::fabs(u - crop_end), crop, radial_through(cone, crop)};
+}
 
 template <class T>
 BS_HD inline SectionPoint<T> point_on_posed_section(const PosedSection<T>& s, const Cone<T>& cone, T ell) {
     const T parent_part = s.parent.length(), segment = s.segment_length();
     if (ell < parent_part) {
-        Vec3<T> b = s.parent.kind == EndKind::Convex ? arc_point(s.parent.arc, s.parent.arc_begin + ell / s.parent.arc.radius)
-                                                     : s.parent.crease.at(ell / parent_part);
-        return {b, direction_from_centre(cone.parent.centre, b), {}, false};
+        if (s.parent.kind == EndKind::Convex)
+            return sphere_point(cone.parent.centre, arc_point(s.parent.arc, s.parent.arc_begin + ell / s.parent.arc.radius));
+        return crease_point(cone, s.parent.crease, cone.parent.centre, ell / parent_part, T(1));
     }
     T beyond = ell - parent_part - segment;
-    if (beyond <= T(0) || s.child.kind == EndKind::Free) {
-        T sigma = s.parent.sigma + clamp_value(ell - parent_part, T(0), segment);
-        Vec3<T> b = s.segment.at(sigma);
-        Vec3<T> d = b - cone.parent.centre;
-        return {b, {}, normalized(d - dot(d, cone.axis) * cone.axis), true};
-    }
+    if (beyond <= T(0) || s.child.kind == EndKind::Free)
+        return segment_point(cone, s.segment.at(s.parent.sigma + clamp_value(ell - parent_part, T(0), segment)));
     const T child_part = s.child.length();
-    Vec3<T> b;
     if (s.child.kind == EndKind::Convex) {
         // An arc of radius 0 (plane tangent to the sphere) has length 0: its start is the point.
         T angle = child_part > T(0) ? s.child.arc_begin + (beyond < child_part ? beyond : child_part) / s.child.arc.radius
                                     : s.child.arc_begin;
-        b = arc_point(s.child.arc, angle);
-    } else {
-        b = s.child.crease.at(child_part > T(0) ? clamp_value(beyond / child_part, T(0), T(1)) : T(1));
+        return sphere_point(cone.child.centre, arc_point(s.child.arc, angle));
     }
-    return {b, direction_from_centre(cone.child.centre, b), {}, false};
+    return crease_point(cone, s.child.crease, cone.child.centre, child_part > T(0) ? clamp_value(beyond / child_part, T(0), T(1)) : T(1), T(0));
 }
 
 // The ends of the posed bundle's segment through a generator (bone 1 of `local`): the fan between them
@@ -100,10 +117,10 @@ BS_HD inline void bundle_segment_ends(const LocalChain<T>& local, Vec3<T> radial
 template <class T>
 BS_HD inline PosedBase<T> place_on_posed_section(const PosedSection<T>& s, const LocalChain<T>& local, T ell) {
     SectionPoint<T> p = point_on_posed_section(s, local.bones[1].cone, ell);
-    if (!p.on_segment) return {p.base, p.direction};
+    if (p.fan_weight == T(0)) return {p.base, p.direction};
     SegmentEnd<T> first, second;
     bundle_segment_ends(local, p.radial, first, second);
-    return {p.base, fan_projection(first, second, p.base).direction};
+    return {p.base, p.blended(fan_projection(first, second, p.fan_point).direction)};
 }
 
 template <class T>

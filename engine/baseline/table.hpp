@@ -234,6 +234,8 @@ BS_HD inline PosedEnd<T> combine_ends(const Stencil<PosedSection<T>>& st, bool p
     } else if (m.kind == EndKind::Concave) {
         m.crease.from_radial = normalized(combine_vectors<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.from_radial; }));
         m.crease.sweep = combine_angles<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.sweep; });
+        m.crease.from_sigma = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.from_sigma; });
+        m.crease.to_sigma = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.to_sigma; });
         m.crease.from_offset = combine_vectors<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.from_offset; });
         m.crease.to_offset = combine_vectors<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.to_offset; });
         m.crease.length = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.length; });
@@ -288,11 +290,14 @@ BS_HD inline bool place_on_tabulated_section(const BaselineTables<T>& tables, in
     const LocalChain<T>& local = tables.locals[k];
     SectionPoint<T> p = point_on_posed_section(s, local.bones[1].cone, t * s.length());
     out.base = p.base;
-    if (!p.on_segment) {
+    if (p.fan_weight == T(0)) {
         out.direction = p.direction;
         return true;
     }
-    return tabulated_segment_direction(tables, k, local.bones[1], p.base, p.radial, out.direction);
+    Vec3<T> fan_direction;
+    if (!tabulated_segment_direction(tables, k, local.bones[1], p.fan_point, p.radial, fan_direction)) return false;
+    out.direction = p.blended(fan_direction);
+    return true;
 }
 
 // The posed base-point of a (non-cap) code from the tables, or from the direct construction where the
