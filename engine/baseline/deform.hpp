@@ -54,10 +54,15 @@ struct PosedBase {
 // Where ℓ falls on a posed section, and what its detail direction is made of. On arcs it is the joint
 // sphere's normal. On the deformed segment it is the fan of the posed bundle through the point's own
 // generator (`radial`), which the caller evaluates at `fan_point`: directly (bundle_segment_ends) or from
-// a table (engine/baseline/table.hpp). On a crease piece it runs from the segment's fan direction at the
-// crop point to the paper's direction where two segments meet, (S − C)/|S − C|, at the anchor S
-// (normalised linear blend by the piece's parameter): it meets the segment at the crop, which need not
-// lie on the separator plane, and the neighbour's crease at the anchor.
+// a table (engine/baseline/table.hpp). On a crease piece it is the paper's direction where two segments
+// meet, (b − C)/|b − C| with C the joint centre (every crease direction passes through C, so points deep
+// inside stay together however far a twist sweeps the piece round the cone), blended toward the
+// segment's fan direction at the crop point over kCreaseBlend joint radii of the piece next to the crop
+// (all of a shorter piece): the crop need not lie on the separator plane, where the two agree. The blend is taken on the components
+// along the axis, the radial and the tangent of each direction's own meridian, put back on the meridian
+// through the point.
+constexpr double kCreaseBlend = 0.5;
+
 template <class T>
 struct SectionPoint {
     Vec3<T> base;
@@ -65,23 +70,32 @@ struct SectionPoint {
     T fan_weight;        // weight of the fan's direction at fan_point
     Vec3<T> fan_point;   // on the deformed segment: base itself, or a crease's crop point
     Vec3<T> radial;      // the radial direction of the generator through fan_point
+    Vec3<T> axis;        // a crease's: the bone's axis and the radial direction of the meridian through base
+    Vec3<T> here;
 
     BS_HD Vec3<T> blended(Vec3<T> fan_direction) const {
-        return normalized(fan_weight * fan_direction + (T(1) - fan_weight) * direction);
+        if (fan_weight == T(1)) return fan_direction;
+        auto components = [this](Vec3<T> d, Vec3<T> r) { return Vec3<T>{dot(d, axis), dot(d, r), dot(d, cross(axis, r))}; };
+        Vec3<T> c = fan_weight * components(fan_direction, radial) + (T(1) - fan_weight) * components(direction, here);
+        return normalized(c.x * axis + c.y * here + c.z * cross(axis, here));
     }
 };
 
 template <class T> BS_HD inline SectionPoint<T> sphere_point(Vec3<T> centre, Vec3<T> b) {
-    return {b, direction_from_centre(centre, b), T(0), b, {}};
+    return {b, direction_from_centre(centre, b), T(0), b, {}, {}, {}};
 }
 template <class T> BS_HD inline SectionPoint<T> segment_point(const Cone<T>& cone, Vec3<T> b) {
-    return {b, {}, T(1), b, radial_through(cone, b)};
+    return {b, {}, T(1), b, radial_through(cone, b), {}, {}};
 }
-// At parameter u of a crease whose crop point is at u = crop_end (0 or 1) and anchor at the other end.
+// At parameter u of a crease whose crop point is at u = crop_end (0 or 1), on the joint sphere `joint`.
 template <class T>
-BS_HD inline SectionPoint<T> crease_point(const Cone<T>& cone, const Crease<T>& crease, Vec3<T> joint_centre, T u, T crop_end) {
-    Vec3<T> crop = crease.at(crop_end), anchor = crease.at(T(1) - crop_end);
-    return {crease.at(u), direction_from_centre(joint_centre, anchor), T(1) - std::fabs(u - crop_end), crop, radial_through(cone, crop)};
+BS_HD inline SectionPoint<T> crease_point(const Cone<T>& cone, const Crease<T>& crease, Sphere<T> joint, T u, T crop_end) {
+    Vec3<T> b = crease.at(u), crop = crease.at(crop_end);
+    // The blend spans kCreaseBlend joint radii next to the crop, or the whole piece if it is shorter: the
+    // anchor always has the pencil's direction alone, as the neighbour's crease there.
+    T span = crease.length > T(kCreaseBlend) * joint.radius ? T(kCreaseBlend) * joint.radius / crease.length : T(1);
+    T fan_weight = T(1) - smoothstep_unit(std::fabs(u - crop_end) / span);
+    return {b, direction_from_centre(joint.centre, b), fan_weight, crop, radial_through(cone, crop), cone.axis, radial_through(cone, b)};
 }
 
 template <class T>
@@ -90,7 +104,7 @@ BS_HD inline SectionPoint<T> point_on_posed_section(const PosedSection<T>& s, co
     if (ell < parent_part) {
         if (s.parent.kind == EndKind::Convex)
             return sphere_point(cone.parent.centre, arc_point(s.parent.arc, s.parent.arc_begin + ell / s.parent.arc.radius));
-        return crease_point(cone, s.parent.crease, cone.parent.centre, ell / parent_part, T(1));
+        return crease_point(cone, s.parent.crease, cone.parent, ell / parent_part, T(1));
     }
     T beyond = ell - parent_part - segment;
     if (beyond <= T(0) || s.child.kind == EndKind::Free)
@@ -102,7 +116,7 @@ BS_HD inline SectionPoint<T> point_on_posed_section(const PosedSection<T>& s, co
                                     : s.child.arc_begin;
         return sphere_point(cone.child.centre, arc_point(s.child.arc, angle));
     }
-    return crease_point(cone, s.child.crease, cone.child.centre, child_part > T(0) ? clamp_value(beyond / child_part, T(0), T(1)) : T(1), T(0));
+    return crease_point(cone, s.child.crease, cone.child, child_part > T(0) ? clamp_value(beyond / child_part, T(0), T(1)) : T(1), T(0));
 }
 
 // The ends of the posed bundle's segment through a generator (bone 1 of `local`): the fan between them
@@ -120,7 +134,7 @@ BS_HD inline PosedBase<T> place_on_posed_section(const PosedSection<T>& s, const
     if (p.fan_weight == T(0)) return {p.base, p.direction};
     SegmentEnd<T> first, second;
     bundle_segment_ends(local, p.radial, first, second);
-    return {p.base, p.blended(fan_projection(first, second, p.fan_point).direction)};
+    return {p.base, p.blended(fan_direction(first, second, p.fan_point))};
 }
 
 template <class T>

@@ -279,7 +279,7 @@ BS_HD inline bool tabulated_segment_direction(const BaselineTables<T>& tables, i
                     tables.fan_direct, st))
         return false;
     FanSample<T> f = combine_fans(st);
-    direction = fan_projection(f.first, f.second, base).direction;
+    direction = fan_direction(f.first, f.second, base);
     return true;
 }
 
