@@ -49,23 +49,13 @@ std::string describe(const std::string& chain, const Vec3<double>& p, const Base
     return s;
 }
 
-// KNOWN FAILURE (reported by the test engineer against HEAD 3ec70a2; the test is kept as the
-// specification). Measured there (worst move / bound): straight 1.50, bent 1.17, sharp elbow 159, flared
-// 1.08. The sharp elbow's case is the jump of the bend targets (see test_baseline_bend_continuity.cpp,
-// cause 1), this time in the pose: testing::sharp_elbow_chain(), pose = rest but bone 1's swing
-// [0.53679266572067486, -0.076166007978303335, -0.43171177310880038, 0.72088648081122764] (no twist), point
-// (4.65988287509, 0.299005436266, 0.0509033150726) (bone 0, far band, blend 0.30): changing the swing by
-// 1e-4 rad to [0.53675050739363439, -0.076165098379085916, -0.4317251437852892, 0.72090996027600529] turns
-// θ_V from -2.340 to 0.196 and moves the point by 1.445 (bound 0.0091). The straight (1.50) and bent (1.17)
-// cases are target jumps too (θ at the bone's parent end 0.409 → 0.262 and 0.248 → 0.360 for the 1e-4 rad
-// change), only damped by the cubic profile: both points lie near their bone's other end (t ≈ 0.9). The
-// flared case (1.08) has continuous targets: a steep but continuous move (bone 0, flags 0, h -0.17 r).
-// Each worst case is printed in full.
-// DISABLED (open, issue 4): this property does not hold yet under the random bend poses — see
-// docs/ALGORITHM.md "Known open problem". It runs with --gtest_also_run_disabled_tests and prints the
-// worst case per region; re-enable it when the bend targets are continuous across a baseline's posed
-// convex/concave change.
-TEST(BaselineBendPoseContinuity, DISABLED_ASmallChangeOfOneJointsSwingMovesPointsLittle) {
+// History: this failed at 3ec70a2 (worst move / bound: straight 1.50, bent 1.17, sharp elbow 159, flared
+// 1.08), from jumps of the bend targets in the pose (the sharp elbow's θ_V went from -2.340 to 0.196 for a
+// 1e-4 rad change of the swing, a point moved 1.445 against a bound of 0.0091) and later from concave crops
+// that jumped between crossings of the deformed segment with the separator. Since V' is the generator
+// whose baseline crosses at E_m and the crop is the anchor's σ (docs/ALGORITHM.md), it holds on all four
+// chains (worst 0.15-0.27 of the bound, measured 2026-12-01). Each worst case is printed in full.
+TEST(BaselineBendPoseContinuity, ASmallChangeOfOneJointsSwingMovesPointsLittle) {
     Random rng(6006);
     for (const auto& chain : testing::all_chains()) {
         const Skeleton& s = chain.skeleton;
