@@ -87,13 +87,15 @@ template <class T> BS_HD inline SectionPoint<T> sphere_point(Vec3<T> centre, Vec
 template <class T> BS_HD inline SectionPoint<T> segment_point(const Cone<T>& cone, Vec3<T> b) {
     return {b, {}, T(1), b, radial_through(cone, b), {}, {}};
 }
-// At parameter u of a crease whose crop point is at u = crop_end (0 or 1), on the joint sphere `joint`.
+// At parameter u of a crease whose crop point is at u = crop_end (0 or 1); `joint` is the sphere of the
+// joint it meets (its centre is C, its radius sets the blend's span).
 template <class T>
 BS_HD inline SectionPoint<T> crease_point(const Cone<T>& cone, const Crease<T>& crease, Sphere<T> joint, T u, T crop_end) {
     Vec3<T> b = crease.at(u), crop = crease.at(crop_end);
     // The blend spans kCreaseBlend joint radii next to the crop, or the whole piece if it is shorter: the
     // anchor always has the pencil's direction alone, as the neighbour's crease there.
-    T span = crease.length > T(kCreaseBlend) * joint.radius ? T(kCreaseBlend) * joint.radius / crease.length : T(1);
+    const T blend = T(kCreaseBlend) * joint.radius;
+    T span = blend > T(0) && crease.length > blend ? blend / crease.length : T(1);
     T fan_weight = T(1) - smoothstep_unit(std::fabs(u - crop_end) / span);
     return {b, direction_from_centre(joint.centre, b), fan_weight, crop, radial_through(cone, crop), cone.axis, radial_through(cone, b)};
 }

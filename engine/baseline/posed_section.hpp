@@ -113,10 +113,13 @@ template <class T> BS_HD inline Vec3<T> cone_point(const Cone<T>& cone, Vec3<T> 
     return U + sigma * normalized(tangency_point(cone, BoneEnd::Child, radial) - U);
 }
 
-// The radial direction of the meridian through x (x off the axis).
+// The radial direction of the meridian through x; on the axis (only a clamped anchor or a pinned crease
+// point under an extreme fold gets there) the bone's fixed orthogonal direction, as closest_point_on_bone.
 template <class T> BS_HD inline Vec3<T> radial_through(const Cone<T>& cone, Vec3<T> x) {
     Vec3<T> d = x - cone.parent.centre;
-    return normalized(d - dot(d, cone.axis) * cone.axis);
+    Vec3<T> off_axis = d - dot(d, cone.axis) * cone.axis;
+    T distance = norm(off_axis);
+    return distance > relative_zero<T>() * cone.parent.radius ? off_axis / distance : any_orthogonal(cone.axis);
 }
 
 template <class T> BS_HD inline ConePlace<T> cone_place(const Cone<T>& cone, Vec3<T> x) {
@@ -130,8 +133,9 @@ template <class T> BS_HD inline ConePlace<T> cone_place(const Cone<T>& cone, Vec
 // the parts of the curves that get inside the other cone, and we connect the truncated parts") along the
 // bone's own cone: the generator angle and σ both run linearly from one end's generator coordinates to the
 // other's, so every point of the piece lies on the bone's posed surface. Its ends are pinned to the two
-// points exactly: an anchor clamped off the bone (kBeltCrossingOffSegments) is not on its cone, and the
-// difference is spread linearly along the piece (zero wherever both ends lie on the cone).
+// points exactly: an anchor clamped by kBeltCrossingOffSegments lies on the incoming bone's generator, so
+// at the outgoing bone's parent end it is off that bone's cone, and the difference is spread linearly
+// along the piece (zero wherever both ends lie on the cone).
 // Its detail direction (deform.hpp, point_on_posed_section) runs from the segment's fan direction at the
 // crop point to the paper's direction where two segments meet, (S − C)/|S − C|, at the anchor S.
 template <class T>

@@ -20,13 +20,13 @@
 // A cell also fails its check where its two samples differ in structure (an end convex on one and concave
 // on the other, or a collapsed segment on one: the convex/concave change has a square-root singularity in
 // φ) and where their anchors are further apart than kTableJump · spacing · (the bone's larger radius): the
-// direct construction jumps there (bend.hpp's branch choice). So wherever interpolation would cross
+// direct construction jumps there (a clamped anchor, a collapsed crop). So wherever interpolation would cross
 // something that is not smooth in φ, the point ends in a marked sub-cell and is computed directly, and the
 // tabulated result equals the direct one there. The fan's cells are checked the same way (kinds, end
 // points and directions).
 //
 // All tables are in bone k's frame F⁰_k, in double (the per-point pass's geometry precision). Sizes: a
-// section sample is sizeof(PosedSection<double>) (928 bytes), a fan sample 104 bytes, a local chain 912
+// section sample is sizeof(PosedSection<double>) (832 bytes), a fan sample 104 bytes, a local chain 936
 // bytes, a cell index 4 bytes; per bone and frame.
 #pragma once
 

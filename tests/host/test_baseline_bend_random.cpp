@@ -141,7 +141,7 @@ SurfaceCheck check_base(const BaselineCode& code, const std::vector<BaselineBone
 //
 // The documented fallback this test exempts, counts and bounds: where a fold puts the crossing of the two
 // generators beyond the shorter bone's segment, the anchor is clamped (kBeltCrossingOffSegments, set on
-// the posed section at pose time) onto the longer bone's generator, and the shorter bone's crease piece
+// the posed section at pose time) onto the incoming bone's generator, and the outgoing bone's crease piece
 // ends off its own cone at that shared anchor (continuity across the separator needs one anchor for
 // both). Such base-points may be off by up to kMaxClampedOff local radii, on at most kMaxClampedShare of
 // the checks; every other unflagged base-point must be on the surface or the crease to kTolerance.
