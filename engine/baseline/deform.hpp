@@ -58,9 +58,9 @@ struct PosedBase {
 // meet, (b − C)/|b − C| with C the joint centre (every crease direction passes through C, so points deep
 // inside stay together however far a twist sweeps the piece round the cone), blended toward the
 // segment's fan direction at the crop point over kCreaseBlend joint radii of the piece next to the crop
-// (all of a shorter piece): the crop need not lie on the separator plane, where the two agree. The blend is taken on the components
-// along the axis, the radial and the tangent of each direction's own meridian, put back on the meridian
-// through the point.
+// (all of a shorter piece): the crop need not lie on the separator plane, where the two agree. The blend
+// is taken on the components along the axis, the radial and the tangent of each direction's own meridian,
+// put back on the meridian through the point.
 constexpr double kCreaseBlend = 0.5;
 
 template <class T>

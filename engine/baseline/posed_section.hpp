@@ -108,9 +108,20 @@ struct ConePlace {
     T sigma;
 };
 
-template <class T> BS_HD inline Vec3<T> cone_point(const Cone<T>& cone, Vec3<T> radial, T sigma) {
+// The generator of `radial` as a line: U (its tangency point with the parent sphere) + σ · along.
+template <class T>
+struct GeneratorLine {
+    Vec3<T> U, along;
+};
+
+template <class T> BS_HD inline GeneratorLine<T> generator_line(const Cone<T>& cone, Vec3<T> radial) {
     Vec3<T> U = tangency_point(cone, BoneEnd::Parent, radial);
-    return U + sigma * normalized(tangency_point(cone, BoneEnd::Child, radial) - U);
+    return {U, normalized(tangency_point(cone, BoneEnd::Child, radial) - U)};
+}
+
+template <class T> BS_HD inline Vec3<T> cone_point(const Cone<T>& cone, Vec3<T> radial, T sigma) {
+    GeneratorLine<T> g = generator_line(cone, radial);
+    return g.U + sigma * g.along;
 }
 
 // The radial direction of the meridian through x; on the axis (only a clamped anchor or a pinned crease
@@ -124,9 +135,8 @@ template <class T> BS_HD inline Vec3<T> radial_through(const Cone<T>& cone, Vec3
 
 template <class T> BS_HD inline ConePlace<T> cone_place(const Cone<T>& cone, Vec3<T> x) {
     Vec3<T> radial = radial_through(cone, x);
-    Vec3<T> U = tangency_point(cone, BoneEnd::Parent, radial);
-    Vec3<T> along = normalized(tangency_point(cone, BoneEnd::Child, radial) - U);
-    return {radial, clamp_value(dot(x - U, along), T(0), cone.length * cone.cos_theta)};
+    GeneratorLine<T> g = generator_line(cone, radial);
+    return {radial, clamp_value(dot(x - g.U, g.along), T(0), cone.length * cone.cos_theta)};
 }
 
 // A crease piece, joining the crop point of the deformed segment to the posed anchor (seed 000: "we crop
@@ -136,8 +146,7 @@ template <class T> BS_HD inline ConePlace<T> cone_place(const Cone<T>& cone, Vec
 // points exactly: an anchor clamped by kBeltCrossingOffSegments lies on the incoming bone's generator, so
 // at the outgoing bone's parent end it is off that bone's cone, and the difference is spread linearly
 // along the piece (zero wherever both ends lie on the cone).
-// Its detail direction (deform.hpp, point_on_posed_section) runs from the segment's fan direction at the
-// crop point to the paper's direction where two segments meet, (S − C)/|S − C|, at the anchor S.
+// Its detail direction is set where a point is placed on it (deform.hpp, crease_point).
 template <class T>
 struct Crease {
     Cone<T> cone;
