@@ -5,6 +5,7 @@
 
 #include "engine/baseline/section.hpp"
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
 
 namespace bs {
 
@@ -281,8 +282,7 @@ BaselineCode encode_point(const std::vector<Bone>& bones, Vec3<double> p, const 
 
 std::vector<BaselineCode> encode_points(const std::vector<Bone>& bones, const std::vector<Vec3<double>>& points,
                                         const std::string& source, const EncodeOptions& options) {
-    for (std::size_t i = 0; i < points.size(); ++i)
-        if (!all_finite(points[i])) throw InputError(source + ": vertex " + std::to_string(i) + ": non-finite position");
+    check_rest_points(points, source);
     std::vector<BaselineCode> codes(points.size());
     const long long n = static_cast<long long>(points.size());
 #pragma omp parallel for schedule(dynamic, 1024)

@@ -110,7 +110,7 @@ BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const std::vector<Vec3<do
                                     const EncodeOptions& options)
     : skeleton_(std::move(skeleton)) {
     bones_ = make_baseline_bones(skeleton_);
-    codes_ = encode_points(bones_, rest, source, options);
+    codes_ = encode_points(bones_, rest, source, options);  // checks the points (host/input_limits.hpp)
     rest_.reserve(rest.size());
     for (const Vec3<double>& p : rest) rest_.push_back(Vec3<T>(p));
 }

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
 
 namespace bs {
 
@@ -225,8 +226,7 @@ bool is_bvh_path(const std::string& path) {
 }
 
 BvhFile load_bvh(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw IoError(path + ": cannot open for reading");
+    std::ifstream in = open_input_file(path, kMaxBvhFileBytes, "BVH");
     return parse_bvh(in, path);
 }
 

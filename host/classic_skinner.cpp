@@ -1,6 +1,7 @@
 #include "host/classic_skinner.hpp"
 
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
 #include "host/pose_table.hpp"
 #include "host/weights.hpp"
 
@@ -14,11 +15,7 @@ ClassicSkinner<T>::ClassicSkinner(Skeleton skeleton, const std::vector<Vec3<doub
         throw InputError(source + ": " + std::to_string(rest.size()) + " points but " +
                          std::to_string(influences_.size()) + " influence sets");
     validate_influences(influences_, skeleton_.bone_count(), source);
-    rest_.reserve(rest.size());
-    for (std::size_t i = 0; i < rest.size(); ++i) {
-        if (!all_finite(rest[i])) throw InputError(source + ": vertex " + std::to_string(i) + ": non-finite position");
-        rest_.push_back(Vec3<T>(rest[i]));
-    }
+    rest_ = checked_rest_points<T>(rest, source);
 }
 
 template <class T>

@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
 
 namespace bs {
 
@@ -75,8 +76,7 @@ void save_codes(const std::string& path, const Skeleton& skeleton, const SavedCo
 }
 
 SavedCodes load_codes(const std::string& path, const Skeleton& skeleton) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw IoError(path + ": cannot open: " + std::strerror(errno));
+    std::ifstream in = open_input_file(path, kMaxCodeFileBytes, "code");
     return parse_codes(in, skeleton, path);
 }
 
@@ -95,6 +95,9 @@ SavedCodes parse_codes(std::istream& in, const Skeleton& skeleton, const std::st
     const auto fingerprint = get<std::uint64_t>(bytes, at);
     const std::uint64_t per_point = sizeof(Vec3<float>) + sizeof(BaselineCode);
     const std::uint64_t payload = bytes.size() - kHeaderBytes - 8;
+    if (count > kMaxPoints)
+        refuse("the header announces " + std::to_string(count) + " points, more than the " + std::to_string(kMaxPoints) +
+               " a point set may have");
     if (count > payload / per_point || count * per_point != payload)
         refuse("the header announces " + std::to_string(count) + " points (" + std::to_string(count * per_point) +
                " bytes) but " + std::to_string(payload) + " bytes follow it: truncated or padded");

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
 
 namespace bs::json_io {
 
@@ -24,8 +25,7 @@ json parse(std::istream& in, const std::string& source) {
 }
 
 json load(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw IoError(path + ": cannot open for reading");
+    std::ifstream in = open_input_file(path, kMaxJsonFileBytes, "JSON");
     return parse(in, path);
 }
 

@@ -9,12 +9,10 @@
 #include "host/assimp_mesh.hpp"
 #endif
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <unordered_map>
 
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
 
 namespace bs {
 
@@ -46,11 +44,6 @@ void weld(TriangleMesh& mesh) {
 #endif
 
 }  // namespace
-
-void require_readable(const std::string& path) {
-    std::ifstream probe(path, std::ios::binary);
-    if (!probe) throw IoError(path + ": cannot open: " + std::strerror(errno));
-}
 
 #if BASESKIN_HAVE_ASSIMP
 void append_assimp_mesh(const aiMesh& in, const aiMatrix4x4& to_scene, const std::string& path, TriangleMesh& out,
@@ -93,7 +86,7 @@ WeldedPositions weld_identical_positions(const std::vector<Vec3<double>>& positi
 }
 
 TriangleMesh load_triangle_mesh(const std::string& path) {
-    require_readable(path);
+    open_input_file(path, kMaxModelFileBytes, "mesh");  // checks it, then closes it: assimp reads the file itself
 #if !BASESKIN_HAVE_ASSIMP
     throw UnsupportedError(path + ": cannot read meshes: this build has no assimp (install libassimp-dev and rebuild)");
 #else

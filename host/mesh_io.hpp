@@ -30,9 +30,6 @@ struct TriangleMesh {
 
 TriangleMesh load_triangle_mesh(const std::string& path);
 
-// IoError (with the system's reason) unless `path` can be opened for reading.
-void require_readable(const std::string& path);
-
 // Positions with exact duplicates removed: `positions` holds each distinct position once, in order of
 // first occurrence, and index_of[i] is the index in `positions` of input position i. +0 and -0 count as
 // equal. O(n) expected (hash map).

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
 
 namespace bs {
 
@@ -125,11 +126,7 @@ MetaballSkinner<T>::MetaballSkinner(Skeleton skeleton, const std::vector<Vec3<do
                                     const std::string& source)
     : skeleton_(std::move(skeleton)), binding_(std::move(binding)) {
     check_binding(binding_, rest.size(), skeleton_.spheres.size(), source);
-    rest_.reserve(rest.size());
-    for (std::size_t i = 0; i < rest.size(); ++i) {
-        if (!all_finite(rest[i])) throw InputError(source + ": vertex " + std::to_string(i) + ": non-finite position");
-        rest_.push_back(Vec3<T>(rest[i]));
-    }
+    rest_ = checked_rest_points<T>(rest, source);
     radii_ = influence_radii(rest_centres(skeleton_), rest, binding_);
 }
 

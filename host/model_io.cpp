@@ -1,6 +1,7 @@
 #include "host/model_io.hpp"
 
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
 
 #if BASESKIN_HAVE_ASSIMP
 #include <assimp/postprocess.h>
@@ -19,7 +20,7 @@ namespace bs {
 
 #if !BASESKIN_HAVE_ASSIMP
 RiggedModel load_rigged_model(const std::string& path) {
-    require_readable(path);
+    open_input_file(path, kMaxModelFileBytes, "model");  // checks it, then closes it: assimp reads the file itself
     throw UnsupportedError(path + ": cannot read models: this build has no assimp (install libassimp-dev and rebuild)");
 }
 #else
@@ -197,7 +198,7 @@ void read_animation(const aiScene& scene, const std::vector<const aiNode*>& kept
 }  // namespace
 
 RiggedModel load_rigged_model(const std::string& path) {
-    require_readable(path);
+    open_input_file(path, kMaxModelFileBytes, "model");  // checks it, then closes it: assimp reads the file itself
     Assimp::Importer importer;
     const aiScene* scene = importer.ReadFile(path, aiProcess_ValidateDataStructure);
     if (!scene || !scene->mRootNode) throw InputError(path + ": cannot read as a model: " + importer.GetErrorString());

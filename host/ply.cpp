@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
 
 namespace bs {
 
@@ -517,11 +518,8 @@ void read_data(Reader&& reader, PlyFile& file) {
 }
 
 std::string read_whole_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw IoError(path + ": cannot open for reading (" + std::strerror(errno) + ")");
-    std::error_code ec;
-    const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    if (ec) throw IoError(path + ": cannot read (" + ec.message() + ")");
+    std::ifstream in = open_input_file(path, kMaxPlyFileBytes, "PLY");
+    const std::uintmax_t size = std::filesystem::file_size(path);
     std::string bytes(size, '\0');
     if (!in.read(bytes.data(), static_cast<std::streamsize>(size)))
         throw IoError(path + ": cannot read (the file is shorter than its size)");
@@ -847,6 +845,7 @@ PointSet parse_point_set(std::string_view bytes, const std::string& source) {
     set.file = parse_ply(bytes, source);
     const PlyElement* vertex = set.file.find("vertex");
     if (!vertex) fail(source, "header", "no 'vertex' element");
+    check_point_count(vertex->count, source);
     set.positions = read_positions(source, *vertex);
     set.influences = read_influences(source, *vertex);
     return set;

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
 #include "host/json_io.hpp"
 
 namespace bs {
@@ -125,6 +126,13 @@ void derive_topology(Skeleton& s, const Where& where, SkeletonRules rules) {
 Skeleton make_skeleton(std::vector<Sphere<double>> spheres, std::vector<std::array<int, 2>> bones,
                        std::vector<std::string> names, const std::string& source, SkeletonRules rules) {
     Where where{source, ""};
+    // Before the topology's pairwise checks, which are quadratic in the bones.
+    if (bones.size() > kMaxBones)
+        where["bones"].fail(std::to_string(bones.size()) + " bones, more than the " + std::to_string(kMaxBones) +
+                            " a skeleton may have (README, \"Input limits\")");
+    if (spheres.size() > kMaxBones + 1)
+        where["spheres"].fail(std::to_string(spheres.size()) + " spheres, more than the " + std::to_string(kMaxBones + 1) +
+                              " a skeleton may have (README, \"Input limits\")");
     check_spheres(spheres, where);
     if (bones.empty()) where["bones"].fail("at least one bone is needed");
     for (std::size_t k = 0; k < bones.size(); ++k) check_bone(spheres, bones[k], where[bone_name(k)]);

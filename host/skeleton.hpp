@@ -9,7 +9,8 @@
 // can be computed in double: the spheres' bounding box has a diagonal below about 1e154 and the centres
 // of a bone are at least about 1e-154 apart. SkeletonRules::Tree (every skinning method takes it)
 // also allows junctions (3+ bones on a sphere) and several bones at the root; everything else is
-// checked as for chains. make_skeleton() throws InputError naming the element.
+// checked as for chains. At most kMaxBones bones and one more sphere (host/input_limits.hpp).
+// make_skeleton() throws InputError naming the element.
 #pragma once
 
 #include <array>

@@ -1,6 +1,7 @@
 #include "host/sparse_lbs_skinner.hpp"
 
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
 #include "host/pose_table.hpp"
 
 namespace bs {
@@ -10,11 +11,7 @@ SparseLbsSkinner<T>::SparseLbsSkinner(Skeleton skeleton, const std::vector<Vec3<
                                       const std::string& source)
     : skeleton_(std::move(skeleton)), influences_(std::move(influences)) {
     validate_influences(influences_, rest.size(), skeleton_.bone_count(), source);
-    rest_.reserve(rest.size());
-    for (std::size_t i = 0; i < rest.size(); ++i) {
-        if (!all_finite(rest[i])) throw InputError(source + ": vertex " + std::to_string(i) + ": non-finite position");
-        rest_.push_back(Vec3<T>(rest[i]));
-    }
+    rest_ = checked_rest_points<T>(rest, source);
 }
 
 template <class T>

@@ -8,6 +8,7 @@
 #include "host/baseline_skinner.hpp"
 #include "host/skinner.hpp"
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
 #include "tests/support/chains.hpp"
 #include "tests/support/points.hpp"
 #include "tests/support/temp_file.hpp"
@@ -104,9 +105,17 @@ TEST_F(CodeFileTest, RefusesAnotherFormat) {
 
 TEST_F(CodeFileTest, RefusesAHeaderThatAnnouncesMorePointsThanTheFileHolds) {
     std::string bytes = read_bytes(path);
-    const std::uint64_t huge = std::uint64_t(1) << 60;  // must not be allocated
+    const std::uint64_t huge = kMaxPoints;  // 3.2 GB of points and codes: must not be allocated
     bytes.replace(16, 8, reinterpret_cast<const char*>(&huge), 8);
     expect_refused(bytes, "truncated or padded");
+}
+
+TEST_F(CodeFileTest, RefusesAHeaderThatAnnouncesMorePointsThanThePointLimit) {
+    std::string bytes = read_bytes(path);
+    for (const std::uint64_t count : {std::uint64_t(kMaxPoints) + 1, std::uint64_t(1) << 60, ~std::uint64_t(0)}) {
+        bytes.replace(16, 8, reinterpret_cast<const char*>(&count), 8);
+        expect_refused(bytes, "more than the 100000000 a point set may have");
+    }
 }
 
 TEST_F(CodeFileTest, RefusesCodesOfAnotherSkeleton) {

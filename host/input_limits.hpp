@@ -1,0 +1,47 @@
+// The stated maxima of every input (README "Input limits") and the checks that enforce them. Each is
+// checked before anything of that size is allocated, and exceeding one is an InputError naming the file
+// (or API argument), what it holds and the limit. They bound what a file's header or an API call can
+// make the engine allocate; they are not the engine's hard limits (32-bit bone indices, 64-bit point
+// indices), which lie far above.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "engine/vec.hpp"
+
+namespace bs {
+
+// Points of one point set: a PLY vertex element, a code file, a skinner's rest points, a CLI count.
+// 1e8 is the largest size the GPU benchmark runs; a baseline skinner then holds ~3.2 GB of codes.
+constexpr std::size_t kMaxPoints = 100'000'000;
+// Bones of one skeleton (spheres: at most one more). The BVH and model importers take as many joints.
+constexpr std::size_t kMaxBones = 4096;
+
+// File sizes, by kind. JSON is parsed into a document of ~10× its text; a PLY file is read whole.
+constexpr std::uintmax_t kMiB = std::uintmax_t(1) << 20;
+constexpr std::uintmax_t kMaxJsonFileBytes = 256 * kMiB;       // skeleton, pose, motion, binding
+constexpr std::uintmax_t kMaxBvhFileBytes = 1024 * kMiB;       // also bounded by kMaxBvhValues
+constexpr std::uintmax_t kMaxPlyFileBytes = 16 * 1024 * kMiB;  // 1e8 points with influences, in ASCII
+constexpr std::uintmax_t kMaxModelFileBytes = 2048 * kMiB;     // meshes and rigged models, through assimp
+// A code file of kMaxPoints points (rest float32 xyz and a 20-byte code each) and its 40 bytes of framing.
+constexpr std::uintmax_t kMaxCodeFileBytes = kMaxPoints * 32 + 40;
+
+// Opens `path` for binary reading: IoError if it cannot be opened or is not a regular file (a pipe has
+// no size to check); InputError if it is larger than `max_bytes` (`kind` names the format in messages).
+std::ifstream open_input_file(const std::string& path, std::uintmax_t max_bytes, const std::string& kind);
+
+// InputError naming `source` when `count` points exceed kMaxPoints.
+void check_point_count(std::size_t count, const std::string& source);
+
+// InputError naming `source` (and the vertex) unless there are at most kMaxPoints points, all finite.
+void check_rest_points(const std::vector<Vec3<double>>& rest, const std::string& source);
+
+// Rest points as a skinner stores them, after check_rest_points.
+template <class T>
+std::vector<Vec3<T>> checked_rest_points(const std::vector<Vec3<double>>& rest, const std::string& source);
+
+}  // namespace bs
