@@ -13,6 +13,13 @@
 // point, influences or code, output); GB/s is that over the median time, and "of copy" that as a fraction
 // of the same backend's copy bandwidth (memcpy on the CPU, a device-to-device copy on the GPU, each
 // counted as bytes read + written, over a buffer of the same size as the method's traffic).
+//
+// Memory (benchmarks/heap_counter.hpp counts the host heap): "resident" is what the skinner holds after
+// encoding, per point (its copy of the rest points, influences or codes, the binding); "encode peak" the
+// most the encoding had allocated at once beyond what was live before it, per point; "frame" the most one
+// more frame allocated beyond what was live before it (tables, scratch; the output buffer exists by then:
+// it is the caller's, 12 bytes a point). On the GPU, "device" is what the GpuSkinner holds after its frames
+// (GpuSkinner::device_bytes), per point; the caller's output buffer is not counted.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -23,9 +30,12 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "benchmarks/heap_counter.hpp"
 #include "benchmarks/quality.hpp"
 #include "host/demo_body.hpp"
 #include "host/gpu_skinner.hpp"
@@ -167,6 +177,8 @@ struct Row {
     std::string method, backend;
     double encode_points_per_s, deform_seconds, bytes_per_point, copy_bandwidth, lbs_seconds;
     double frame_table_bytes;  // what a frame uploads besides nothing per point
+    double resident_bytes_per_point, encode_peak_bytes_per_point, frame_peak_bytes;  // host heap
+    double device_bytes_per_point;  // GPU rows only, else 0
 
     double ns_per_point() const { return 1e9 * deform_seconds / double(points); }
     double points_per_s() const { return double(points) / deform_seconds; }
@@ -188,19 +200,25 @@ nlohmann::json to_json(const Row& r) {
             {"copy_gb_per_s", r.copy_bandwidth / 1e9},
             {"fraction_of_copy", r.copy_fraction()},
             {"time_over_lbs", r.time_over_lbs()},
-            {"frame_table_bytes", r.frame_table_bytes}};
+            {"frame_table_bytes", r.frame_table_bytes},
+            {"host_resident_bytes_per_point", r.resident_bytes_per_point},
+            {"host_encode_peak_bytes_per_point", r.encode_peak_bytes_per_point},
+            {"host_frame_peak_bytes", r.frame_peak_bytes},
+            {"device_bytes_per_point", r.device_bytes_per_point}};
 }
 
 void write_csv(const std::string& path, const std::vector<Row>& rows) {
     std::ofstream out(path);
     if (!out) throw std::runtime_error(path + ": cannot write");
     out << "points,method,backend,encode_points_per_s,deform_seconds,deform_ns_per_point,deform_points_per_s,"
-           "bytes_per_point,gb_per_s,copy_gb_per_s,fraction_of_copy,time_over_lbs,frame_table_bytes\n";
+           "bytes_per_point,gb_per_s,copy_gb_per_s,fraction_of_copy,time_over_lbs,frame_table_bytes,"
+           "host_resident_bytes_per_point,host_encode_peak_bytes_per_point,host_frame_peak_bytes,device_bytes_per_point\n";
     for (const Row& r : rows)
         out << r.points << ',' << r.method << ',' << r.backend << ',' << r.encode_points_per_s << ',' << r.deform_seconds
             << ',' << r.ns_per_point() << ',' << r.points_per_s() << ',' << r.bytes_per_point << ',' << r.gb_per_s() << ','
             << r.copy_bandwidth / 1e9 << ',' << r.copy_fraction() << ',' << r.time_over_lbs() << ',' << r.frame_table_bytes
-            << '\n';
+            << ',' << r.resident_bytes_per_point << ',' << r.encode_peak_bytes_per_point << ',' << r.frame_peak_bytes << ','
+            << r.device_bytes_per_point << '\n';
 }
 
 }  // namespace
@@ -261,29 +279,48 @@ int main(int argc, char** argv) {
             }
             bs::BaselineDeformOptions options;
             options.exact = exact;
-            bs::Skinner skinner(method, skeleton, rest, classic ? influences : std::vector<bs::Influences>{}, "bench", options);
+            const std::size_t live_before_encode = bs::bench::heap_live_bytes();
+            bs::bench::reset_heap_peak();
+            std::vector<bs::Influences> given = classic ? influences : std::vector<bs::Influences>{};  // the skinner's own
+            start = Clock::now();
+            bs::Skinner skinner(method, skeleton, rest, std::move(given), "bench", options);
             double encode = double(n) / (seconds_since(start) + (classic ? influences_seconds : 0.0));
+            const double resident = double(bs::bench::heap_live_bytes() - live_before_encode) / double(n);
+            const double encode_peak = double(bs::bench::heap_peak_bytes() - live_before_encode) / double(n);
             double bytes = pass_bytes_per_point(method);
             double table_bytes = frame_table_bytes(skinner, pose);
             for (std::size_t b = 0; b < backends.size(); ++b) {
                 const bool cuda = backends[b] == "cuda";
                 if (cuda && method == bs::Method::metaball) continue;  // no GPU host path yet
-                double seconds, copy;
+                double seconds, copy, device = 0;
+                std::function<void()> frame;
+                std::unique_ptr<bs::GpuSkinner> gpu;
+                bs::cuda::DeviceArray<float> gpu_out;
+                std::vector<bs::Vec3<float>> cpu_out;
                 if (cuda) {
-                    bs::GpuSkinner gpu(skinner);
-                    bs::cuda::DeviceArray<float> out(3 * n);
-                    seconds = median_seconds(repeats, [&] {
-                        gpu.deform(pose, {out.data(), 3}, {});
+                    gpu = std::make_unique<bs::GpuSkinner>(skinner);
+                    gpu_out = bs::cuda::DeviceArray<float>(3 * n);
+                    frame = [&] {
+                        gpu->deform(pose, {gpu_out.data(), 3}, {});
                         bs::cuda::synchronize({});
-                    });
+                    };
+                } else {
+                    frame = [&] { skinner.deform(pose, cpu_out, {threads}); };
+                }
+                seconds = median_seconds(repeats, frame);
+                const std::size_t live_before_frame = bs::bench::heap_live_bytes();
+                bs::bench::reset_heap_peak();
+                frame();
+                const double frame_peak = double(bs::bench::heap_peak_bytes() - live_before_frame);
+                if (cuda) {
+                    device = double(gpu->device_bytes()) / double(n);
                     copy = gpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats);
                 } else {
-                    std::vector<bs::Vec3<float>> out;
-                    seconds = median_seconds(repeats, [&] { skinner.deform(pose, out, {threads}); });
                     copy = cpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats);
                 }
                 if (method == bs::Method::lbs) lbs_seconds[cuda] = seconds;
-                rows.push_back({n, name, backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda], table_bytes});
+                rows.push_back({n, name, backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda], table_bytes, resident,
+                                encode_peak, frame_peak, device});
             }
         }
         if (peer_python.empty() || influences.empty() || lbs_seconds[0] == 0) continue;
@@ -293,8 +330,8 @@ int main(int argc, char** argv) {
         PeerResult peer = run_libigl_peer(peer_python, skeleton, pose, rest, influences, ours_lbs, ours_dqs, repeats);
         if (!peer.ran) continue;
         const double copy = cpu_copy_bandwidth(std::size_t(56 * double(n) / 2), repeats);
-        rows.push_back({n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, peer.lbs_seconds, 56, copy, lbs_seconds[0], 0});
-        rows.push_back({n, "libigl-dqs", "cpu", 0, peer.dqs_seconds, 56, copy, lbs_seconds[0], 0});
+        rows.push_back({n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, peer.lbs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0});
+        rows.push_back({n, "libigl-dqs", "cpu", 0, peer.dqs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0});
         std::fprintf(stderr, "baseskin-bench: libigl at %zu points: largest distance from our LBS %.3g, from our DQS %.3g\n", n,
                      peer.lbs_difference, peer.dqs_difference);
     }
@@ -305,6 +342,14 @@ int main(int argc, char** argv) {
         std::printf("| %zu | %s | %s | %.3g | %.3g | %.3g | %.3g | %.2f | %.2f | %.4g |\n", r.points, r.method.c_str(),
                     r.backend.c_str(), r.encode_points_per_s, r.ns_per_point(), r.points_per_s(), r.gb_per_s(), r.copy_fraction(),
                     r.time_over_lbs(), r.frame_table_bytes / 1e3);
+    std::printf("\nMemory (host heap; device: what the GpuSkinner holds; libigl rows not measured):\n\n");
+    std::printf("| points | method | backend | resident B/point | encode peak B/point | frame peak kB | device B/point |\n");
+    std::printf("|---:|---|---|---:|---:|---:|---:|\n");
+    for (const Row& r : rows)
+        if (r.method.rfind("libigl", 0) != 0)
+            std::printf("| %zu | %s | %s | %.1f | %.1f | %.4g | %s |\n", r.points, r.method.c_str(), r.backend.c_str(),
+                        r.resident_bytes_per_point, r.encode_peak_bytes_per_point, r.frame_peak_bytes / 1e3,
+                        r.backend == "cuda" ? std::to_string(r.device_bytes_per_point).c_str() : "-");
     if (!json_path.empty()) {
         nlohmann::json doc = nlohmann::json::array();
         for (const Row& r : rows) doc.push_back(to_json(r));

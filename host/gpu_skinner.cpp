@@ -26,6 +26,14 @@ GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinn
     cuda::synchronize(exec);  // the host copies above are temporaries
 }
 
+std::size_t GpuSkinner::device_bytes() const {
+    const DeviceTables& t = tables_;
+    return rest_.bytes() + influences_.bytes() + codes_.bytes() + bones_.bytes() + lbs_frame_.bytes() + dqs_frame_.bytes() +
+           baseline_frame_.bytes() + binding_offsets_.bytes() + binding_joints_.bytes() + metaball_frame_.bytes() +
+           t.locals.bytes() + t.sections.bytes() + t.fine.bytes() + t.fans.bytes() + t.fine_fans.bytes() + t.cells.bytes() +
+           t.fan_cells.bytes() + t.direct.bytes() + t.fan_direct.bytes();
+}
+
 LbsJob<float> GpuSkinner::lbs_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {
     if (skinner_.method() != Method::lbs) throw InputError(std::string("lbs_job of a ") + method_name(skinner_.method()) + " skinner");
     std::vector<Mat34<float>> frame = skinner_.classic()->lbs_frame(pose);

@@ -28,6 +28,9 @@ public:
     explicit GpuSkinner(const Skinner& skinner, cuda::Exec exec = {});
 
     std::size_t size() const { return count_; }
+    // Device memory this skinner holds now: its per-point data, and its frame buffers as large as the
+    // largest frame so far (they are reused, growing when a frame needs more).
+    std::size_t device_bytes() const;
     Method method() const { return skinner_.method(); }
     void deform(const Pose& pose, PointView<float> out, cuda::Exec exec = {});
 

@@ -68,5 +68,26 @@ TEST(GpuSkinnerCuda, MatchesTheCpuIntoAPoisonedStridedBufferOnItsStream) {
 #endif
 }
 
+TEST(GpuSkinnerCuda, DeviceBytesAreThePerPointDataThenTheFrameBuffersToo) {
+    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
+    Skeleton s = testing::bent_chain();
+    const std::vector<Vec3<double>> points = testing::points_around(s, 5000, 43);
+    const std::size_t n = points.size();
+    const std::size_t bones = s.bone_count();
+    const std::pair<Method, std::size_t> uploads[] = {
+        {Method::lbs, n * (sizeof(Vec3<float>) + sizeof(Influences))},
+        {Method::dqs, n * (sizeof(Vec3<float>) + sizeof(Influences))},
+        {Method::baseline, n * (sizeof(Vec3<float>) + sizeof(BaselineCode)) + bones * sizeof(BaselineBone<double>)}};
+    for (const auto& [method, uploaded] : uploads) {
+        Skinner skinner(method, s, points, {}, "test");
+        GpuSkinner gpu(skinner);
+        EXPECT_EQ(gpu.device_bytes(), uploaded) << method_name(method);
+        cuda::DeviceArray<float> out(3 * n);
+        gpu.deform(random_bent_pose(s, 7), {out.data(), 3});
+        cuda::synchronize({});
+        EXPECT_GT(gpu.device_bytes(), uploaded) << method_name(method) << ": the frame's tables are on the device too";
+    }
+}
+
 }  // namespace
 }  // namespace bs
