@@ -66,23 +66,6 @@ private:
 };
 
 
-// "A:B", "A:" or ":B" → [A, B) within [0, count); InputError when malformed or empty.
-std::pair<std::size_t, std::size_t> frame_range(const std::string& text, std::size_t count) {
-    const std::size_t colon = text.find(':');
-    auto bound = [&](const std::string& part, std::size_t fallback) {
-        if (part.empty()) return fallback;
-        char* end = nullptr;
-        const long long value = std::strtoll(part.c_str(), &end, 10);
-        if (*end != '\0' || value < 0) throw InputError("--frames " + text + ": expected A:B with whole numbers A < B");
-        return std::min(std::size_t(value), count);
-    };
-    if (colon == std::string::npos) throw InputError("--frames " + text + ": expected A:B with whole numbers A < B");
-    const std::size_t first = bound(text.substr(0, colon), 0), last = bound(text.substr(colon + 1), count);
-    if (first >= last)
-        throw InputError("--frames " + text + ": no frame of the motion's " + std::to_string(count) + " in that range");
-    return {first, last};
-}
-
 std::string frame_name(std::size_t frame) {
     char name[32];
     std::snprintf(name, sizeof name, "frame_%05zu.ply", frame);
@@ -100,6 +83,22 @@ void store_positions(const std::vector<Vec3<float>>& deformed, PointSet& set) {
 }
 
 }  // namespace
+
+std::pair<std::size_t, std::size_t> frame_range(const std::string& text, std::size_t count) {
+    const std::size_t colon = text.find(':');
+    auto bound = [&](const std::string& part, std::size_t fallback) {
+        if (part.empty()) return fallback;
+        char* end = nullptr;
+        const long long value = std::strtoll(part.c_str(), &end, 10);
+        if (*end != '\0' || value < 0) throw InputError("--frames " + text + ": expected A:B with whole numbers A < B");
+        return std::min(std::size_t(value), count);
+    };
+    if (colon == std::string::npos) throw InputError("--frames " + text + ": expected A:B with whole numbers A < B");
+    const std::size_t first = bound(text.substr(0, colon), 0), last = bound(text.substr(colon + 1), count);
+    if (first >= last)
+        throw InputError("--frames " + text + ": no frame of the motion's " + std::to_string(count) + " in that range");
+    return {first, last};
+}
 
 std::filesystem::path prepare_folder(const std::string& folder) {
     std::error_code error;

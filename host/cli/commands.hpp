@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bs::cli {
@@ -45,6 +46,9 @@ void add_demo_command(CLI::App& app, DemoOptions& options);
 
 // Creates `folder` (and its parents) if needed; IoError naming it otherwise.
 std::filesystem::path prepare_folder(const std::string& folder);
+
+// --frames "A:B", "A:" or ":B" → [A, B) within [0, count); InputError when malformed or empty.
+std::pair<std::size_t, std::size_t> frame_range(const std::string& text, std::size_t count);
 
 void run_animate(const AnimateOptions& options);
 void run_demo(const DemoOptions& options);
