@@ -9,10 +9,16 @@
 #include "host/assimp_mesh.hpp"
 #endif
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <unordered_map>
 
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
+#include "host/ply.hpp"
 
 namespace bs {
 
@@ -85,8 +91,70 @@ WeldedPositions weld_identical_positions(const std::vector<Vec3<double>>& positi
     return out;
 }
 
+namespace {
+std::string lower_extension(const std::string& path) {
+    std::string extension = std::filesystem::path(path).extension().string();
+    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return extension;
+}
+
+[[noreturn]] void no_polygons(const std::string& path, std::size_t vertices, std::size_t skipped) {
+    throw InputError(path + ": no polygons: the file holds " + std::to_string(vertices) + " vertices and " +
+                     std::to_string(skipped) + " points or lines, a surface is needed");
+}
+}  // namespace
+
+void check_model_input(const std::string& path, const std::string& kind) {
+    std::ifstream in = open_input_file(path, kMaxModelFileBytes, kind);
+    const std::string extension = lower_extension(path);
+    static const char* const text_only[] = {".obj", ".off", ".smd", ".vta", ".dae", ".gltf"};
+    if (std::find(std::begin(text_only), std::end(text_only), extension) == std::end(text_only)) return;
+    std::vector<char> chunk(1 << 16);
+    for (std::size_t offset = 0; in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0;) {
+        const std::size_t got = std::size_t(in.gcount());
+        if (const void* nul = std::memchr(chunk.data(), 0, got))
+            throw InputError(path + ": byte " + std::to_string(offset + std::size_t(static_cast<const char*>(nul) - chunk.data())) +
+                             " is NUL, which a " + extension.substr(1) + " file (text) cannot hold");
+        offset += got;
+    }
+    if (in.bad()) throw IoError(path + ": cannot read (" + std::strerror(errno) + ")");
+}
+
+bool is_ply_path(const std::string& path) { return lower_extension(path) == ".ply"; }
+
+TriangleMesh load_ply_mesh(const std::string& path) {
+    const PointSet set = read_point_set(path);
+    TriangleMesh mesh;
+    mesh.vertices = set.positions;
+    const PlyElement* faces = set.file.find("face");
+    const PlyProperty* corners = faces ? faces->find("vertex_indices") : nullptr;
+    if (faces && !corners) corners = faces->find("vertex_index");
+    std::size_t skipped = 0;
+    if (corners && corners->is_list) {
+        std::size_t item = 0;
+        for (std::size_t f = 0; f < corners->counts.size(); item += corners->counts[f], ++f) {
+            const std::uint32_t n = corners->counts[f];
+            for (std::uint32_t c = 0; c < n; ++c) {
+                const double v = corners->values[item + c];
+                if (!(v >= 0 && v < double(mesh.vertices.size())))
+                    throw InputError(path + ": face " + std::to_string(f) + ": vertex index " + std::to_string(v) +
+                                     " out of range [0, " + std::to_string(mesh.vertices.size()) + ")");
+            }
+            if (n < 3) {
+                ++skipped;
+                continue;
+            }
+            auto corner = [&](std::uint32_t c) { return int(corners->values[item + c]); };
+            for (std::uint32_t c = 1; c + 1 < n; ++c) mesh.triangles.push_back({corner(0), corner(c), corner(c + 1)});
+        }
+    }
+    if (mesh.triangles.empty()) no_polygons(path, mesh.vertices.size(), skipped);
+    return mesh;
+}
+
 TriangleMesh load_triangle_mesh(const std::string& path) {
-    open_input_file(path, kMaxModelFileBytes, "mesh");  // checks it, then closes it: assimp reads the file itself
+    check_model_input(path, "mesh");
+    if (is_ply_path(path)) return load_ply_mesh(path);
 #if !BASESKIN_HAVE_ASSIMP
     throw UnsupportedError(path + ": cannot read meshes: this build has no assimp (install libassimp-dev and rebuild)");
 #else
@@ -98,9 +166,7 @@ TriangleMesh load_triangle_mesh(const std::string& path) {
     std::size_t skipped = 0;
     std::vector<int> polygons_using;
     for (unsigned m = 0; m < scene->mNumMeshes; ++m) append_assimp_mesh(*scene->mMeshes[m], aiMatrix4x4(), path, mesh, skipped, polygons_using);
-    if (mesh.triangles.empty())
-        throw InputError(path + ": no polygons: the file holds " + std::to_string(mesh.vertices.size()) +
-                         " vertices and " + std::to_string(skipped) + " points or lines, a surface is needed");
+    if (mesh.triangles.empty()) no_polygons(path, mesh.vertices.size(), skipped);
     // A soup (no vertex shared by two polygons) is how assimp delivers OBJ and STL: weld it.
     if (std::all_of(polygons_using.begin(), polygons_using.end(), [](int uses) { return uses <= 1; })) weld(mesh);
     return mesh;

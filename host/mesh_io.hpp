@@ -1,4 +1,4 @@
-// Triangle meshes: reading OBJ, PLY, OFF (and the other formats assimp knows: STL, glTF, FBX, Collada,
+// Triangle meshes: reading PLY (the project's own reader), OBJ, OFF (and the other formats assimp knows: STL, glTF, FBX, Collada,
 // ...) through assimp, and welding coincident positions.
 //
 // load_triangle_mesh() contract:
@@ -29,6 +29,22 @@ struct TriangleMesh {
 };
 
 TriangleMesh load_triangle_mesh(const std::string& path);
+
+// PLY meshes are read by the project's own reader (host/ply.hpp, strict and fuzzed), not by assimp, whose
+// PLY reader in Debian's 5.2 hangs on some malformed files (found by tests/fuzz/fuzz_model_files.cpp):
+// the vertex element's x, y, z and the face element's "vertex_indices" (or "vertex_index") lists, fanned;
+// faces of fewer than 3 corners are skipped. load_triangle_mesh and load_rigged_model (a model without
+// bones) use it for every path ending in .ply (any case). InputError as read_ply's, and for an index out
+// of range or a mesh without polygons.
+TriangleMesh load_ply_mesh(const std::string& path);
+bool is_ply_path(const std::string& path);
+
+// What a file must pass before it goes to assimp (load_triangle_mesh and load_rigged_model check it):
+// open_input_file's checks with kMaxModelFileBytes, and for the formats that are text only (by extension:
+// OBJ, OFF, SMD, VTA, Collada, glTF) no NUL byte, which no text format has: Debian's assimp 5.2 loops
+// forever on one inside an SMD file's node names (found by tests/fuzz/fuzz_model_files.cpp). InputError
+// naming the file and the byte; `kind` ("mesh", "model") names the format in messages.
+void check_model_input(const std::string& path, const std::string& kind);
 
 // Positions with exact duplicates removed: `positions` holds each distinct position once, in order of
 // first occurrence, and index_of[i] is the index in `positions` of input position i. +0 and -0 count as

@@ -20,7 +20,7 @@ namespace bs {
 
 #if !BASESKIN_HAVE_ASSIMP
 RiggedModel load_rigged_model(const std::string& path) {
-    open_input_file(path, kMaxModelFileBytes, "model");  // checks it, then closes it: assimp reads the file itself
+    check_model_input(path, "model");
     throw UnsupportedError(path + ": cannot read models: this build has no assimp (install libassimp-dev and rebuild)");
 }
 #else
@@ -198,7 +198,13 @@ void read_animation(const aiScene& scene, const std::vector<const aiNode*>& kept
 }  // namespace
 
 RiggedModel load_rigged_model(const std::string& path) {
-    open_input_file(path, kMaxModelFileBytes, "model");  // checks it, then closes it: assimp reads the file itself
+    check_model_input(path, "model");
+    if (is_ply_path(path)) {  // a mesh without bones, through the project's reader (host/mesh_io.hpp)
+        RiggedModel model;
+        model.source = path;
+        model.mesh = load_ply_mesh(path);
+        return model;
+    }
     Assimp::Importer importer;
     const aiScene* scene = importer.ReadFile(path, aiProcess_ValidateDataStructure);
     if (!scene || !scene->mRootNode) throw InputError(path + ": cannot read as a model: " + importer.GetErrorString());

@@ -50,11 +50,12 @@ void validate_pairs(const std::uint32_t* bones, const float* weights, std::size_
                     std::size_t bone_count, const std::string& source) {
     double total = 0;
     for (std::size_t j = 0; j < count; ++j) {
-        std::string slot = source + ": vertex " + std::to_string(vertex) + ": influence " + std::to_string(j) + ": ";
+        // Built only on failure: this runs for every vertex.
+        auto slot = [&] { return source + ": vertex " + std::to_string(vertex) + ": influence " + std::to_string(j) + ": "; };
         if (!std::isfinite(weights[j]) || weights[j] < 0)
-            throw InputError(slot + "weight must be finite and >= 0, got " + std::to_string(weights[j]));
+            throw InputError(slot() + "weight must be finite and >= 0, got " + std::to_string(weights[j]));
         if (weights[j] > 0 && bones[j] >= bone_count)
-            throw InputError(slot + "bone index " + std::to_string(bones[j]) + " out of range [0, " + std::to_string(bone_count) + ")");
+            throw InputError(slot() + "bone index " + std::to_string(bones[j]) + " out of range [0, " + std::to_string(bone_count) + ")");
         total += weights[j];
     }
     if (std::fabs(total - 1) > 1e-3)

@@ -9,6 +9,7 @@
 #include <iterator>
 
 #include "host/errors.hpp"
+#include "host/mesh_io.hpp"
 #include "host/model_io.hpp"
 #include "tests/support/temp_file.hpp"
 
@@ -99,6 +100,33 @@ TEST(ModelIo, AFileThatIsNoModelIsRefused) {
 }
 
 TEST(ModelIo, AMissingFileIsAnIoError) { EXPECT_THROW(load_rigged_model("/nonexistent/model.fbx"), IoError); }
+
+// A two-bone SMD model written here: two nodes, two triangles weighted to them, two frames.
+const std::string kTinySmd =
+    "version 1\nnodes\n0 \"root\" -1\n1 \"child\" 0\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\n1 0 0 2 0 0 0\n"
+    "time 1\n0 0 0 0 0 0 0\n1 0 0 2 0.5 0 0\nend\ntriangles\nskin\n"
+    "0 -0.5 -0.5 0 0 0 -1 0 0 1 0 1\n0 0.5 -0.5 0 0 0 -1 1 0 1 0 1\n1 0 0.5 4 0 0 1 0 1 2 0 0.5 1 0.5\n"
+    "skin\n0 0.5 -0.5 0 0 0 -1 0 0 1 0 1\n0 0.5 0.5 0 0 0 -1 1 0 1 0 1\n1 0 0.5 4 0 0 1 0 1 1 1 1\nend\n";
+
+TEST(ModelIo, ATextModelWithANulByteIsRefusedBeforeAssimpReadsIt) {
+    // Found by tests/fuzz/fuzz_model_files.cpp: a NUL inside an SMD node name made Debian's assimp 5.2 loop
+    // forever. The same file without it loads.
+    const RiggedModel model = load_rigged_model(testing::write_temp("tiny.smd", kTinySmd));
+    EXPECT_EQ(model.nodes.size(), 2u);
+    EXPECT_EQ(model.mesh.triangles.size(), 2u);
+    EXPECT_EQ(model.frames.size(), 2u);
+    std::string damaged = kTinySmd;
+    const std::size_t at = damaged.find("child") + 2;
+    damaged[at] = '\0';
+    const std::string path = testing::write_temp("nul.smd", damaged);
+    try {
+        load_rigged_model(path);
+        ADD_FAILURE() << "a NUL byte was accepted";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()), path + ": byte " + std::to_string(at) + " is NUL, which a smd file (text) cannot hold");
+    }
+    EXPECT_THROW(load_triangle_mesh(path), InputError);
+}
 
 }  // namespace
 }  // namespace bs
