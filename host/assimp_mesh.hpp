@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "host/child_process.hpp"
 #include "host/mesh_io.hpp"
 
 namespace bs {
@@ -16,5 +17,14 @@ namespace bs {
 // and lines) and, per vertex, the polygons using it. InputError naming `path` for a non-finite vertex.
 void append_assimp_mesh(const aiMesh& in, const aiMatrix4x4& to_scene, const std::string& path, TriangleMesh& out,
                         std::size_t& skipped, std::vector<int>& polygons_using);
+
+// assimp runs in a child process (host/child_process.hpp), given this long: BASESKIN_ASSIMP_SECONDS from the
+// environment (default kAssimpBaseSeconds) plus one second per MiB of the file at `path`.
+constexpr double kAssimpBaseSeconds = 60;
+double assimp_seconds(const std::string& path);
+
+// A mesh through run_in_child's pipe.
+void put_mesh(ByteWriter& out, const TriangleMesh& mesh);
+TriangleMesh get_mesh(ByteReader& in);
 
 }  // namespace bs

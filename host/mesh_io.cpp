@@ -10,6 +10,8 @@
 #endif
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -136,7 +138,7 @@ TriangleMesh load_ply_mesh(const std::string& path) {
             const std::uint32_t n = corners->counts[f];
             for (std::uint32_t c = 0; c < n; ++c) {
                 const double v = corners->values[item + c];
-                if (!(v >= 0 && v < double(mesh.vertices.size())))
+                if (!(v >= 0 && v < double(mesh.vertices.size()) && v == std::floor(v)))
                     throw InputError(path + ": face " + std::to_string(f) + ": vertex index " + std::to_string(v) +
                                      " out of range [0, " + std::to_string(mesh.vertices.size()) + ")");
             }
@@ -152,12 +154,30 @@ TriangleMesh load_ply_mesh(const std::string& path) {
     return mesh;
 }
 
-TriangleMesh load_triangle_mesh(const std::string& path) {
-    check_model_input(path, "mesh");
-    if (is_ply_path(path)) return load_ply_mesh(path);
-#if !BASESKIN_HAVE_ASSIMP
-    throw UnsupportedError(path + ": cannot read meshes: this build has no assimp (install libassimp-dev and rebuild)");
-#else
+#if BASESKIN_HAVE_ASSIMP
+double assimp_seconds(const std::string& path) {
+    const char* given = std::getenv("BASESKIN_ASSIMP_SECONDS");
+    const double base = given && std::atof(given) > 0 ? std::atof(given) : kAssimpBaseSeconds;
+    std::error_code ec;
+    const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
+    return base + (ec ? 0.0 : double(bytes) / double(kMiB));
+}
+
+void put_mesh(ByteWriter& out, const TriangleMesh& mesh) {
+    out.put_vector(mesh.vertices);
+    out.put_vector(mesh.triangles);
+}
+
+TriangleMesh get_mesh(ByteReader& in) {
+    TriangleMesh mesh;
+    mesh.vertices = in.get_vector<Vec3<double>>();
+    mesh.triangles = in.get_vector<std::array<int, 3>>();
+    return mesh;
+}
+
+namespace {
+// load_triangle_mesh's work in the child process.
+TriangleMesh read_assimp_mesh(const std::string& path) {
     Assimp::Importer importer;
     // No triangulation step: assimp's asserts abort on some malformed files; fanning is done here.
     const aiScene* scene = importer.ReadFile(path, aiProcess_PreTransformVertices | aiProcess_ValidateDataStructure);
@@ -170,6 +190,23 @@ TriangleMesh load_triangle_mesh(const std::string& path) {
     // A soup (no vertex shared by two polygons) is how assimp delivers OBJ and STL: weld it.
     if (std::all_of(polygons_using.begin(), polygons_using.end(), [](int uses) { return uses <= 1; })) weld(mesh);
     return mesh;
+}
+}  // namespace
+#endif
+
+TriangleMesh load_triangle_mesh(const std::string& path) {
+    check_model_input(path, "mesh");
+    if (is_ply_path(path)) return load_ply_mesh(path);
+#if !BASESKIN_HAVE_ASSIMP
+    throw UnsupportedError(path + ": cannot read meshes: this build has no assimp (install libassimp-dev and rebuild)");
+#else
+    ByteReader answer(run_in_child(path, "assimp", assimp_seconds(path), [&] {
+                          ByteWriter out;
+                          put_mesh(out, read_assimp_mesh(path));
+                          return out.take();
+                      }),
+                      path);
+    return get_mesh(answer);
 #endif
 }
 

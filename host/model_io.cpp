@@ -195,16 +195,8 @@ void read_animation(const aiScene& scene, const std::vector<const aiNode*>& kept
     }
 }
 
-}  // namespace
-
-RiggedModel load_rigged_model(const std::string& path) {
-    check_model_input(path, "model");
-    if (is_ply_path(path)) {  // a mesh without bones, through the project's reader (host/mesh_io.hpp)
-        RiggedModel model;
-        model.source = path;
-        model.mesh = load_ply_mesh(path);
-        return model;
-    }
+// load_rigged_model's work in the child process.
+RiggedModel read_assimp_model(const std::string& path) {
     Assimp::Importer importer;
     const aiScene* scene = importer.ReadFile(path, aiProcess_ValidateDataStructure);
     if (!scene || !scene->mRootNode) throw InputError(path + ": cannot read as a model: " + importer.GetErrorString());
@@ -264,6 +256,69 @@ RiggedModel load_rigged_model(const std::string& path) {
     }
     read_animation(*scene, kept, bind, path, model);
     return model;
+}
+
+// A model through run_in_child's pipe (its source is the caller's).
+std::string model_bytes(const RiggedModel& model) {
+    ByteWriter out;
+    put_mesh(out, model.mesh);
+    out.put(model.nodes.size());
+    for (const ModelNode& node : model.nodes) {
+        out.put_string(node.name);
+        out.put(node.parent);
+        out.put(node.bind_position);
+    }
+    out.put(model.weights.size());
+    for (const auto& vertex : model.weights) {
+        std::vector<int> nodes;
+        std::vector<float> weights;
+        for (const auto& [node, weight] : vertex) {
+            nodes.push_back(node);
+            weights.push_back(weight);
+        }
+        out.put_vector(nodes);
+        out.put_vector(weights);
+    }
+    out.put(model.fps);
+    out.put(model.frames.size());
+    for (const auto& frame : model.frames) out.put_vector(frame);
+    return out.take();
+}
+
+RiggedModel model_of(std::string bytes, const std::string& path) {
+    ByteReader in(std::move(bytes), path);
+    RiggedModel model;
+    model.source = path;
+    model.mesh = get_mesh(in);
+    model.nodes.resize(in.get_count(sizeof(std::size_t)));
+    for (ModelNode& node : model.nodes) {
+        node.name = in.get_string();
+        node.parent = in.get<int>();
+        node.bind_position = in.get<Vec3<double>>();
+    }
+    model.weights.resize(in.get_count(sizeof(std::size_t)));
+    for (auto& vertex : model.weights) {
+        const std::vector<int> nodes = in.get_vector<int>();
+        const std::vector<float> weights = in.get_vector<float>();
+        for (std::size_t i = 0; i < nodes.size() && i < weights.size(); ++i) vertex.push_back({nodes[i], weights[i]});
+    }
+    model.fps = in.get<double>();
+    model.frames.resize(in.get_count(sizeof(std::size_t)));
+    for (auto& frame : model.frames) frame = in.get_vector<Rigid<double>>();
+    return model;
+}
+
+}  // namespace
+
+RiggedModel load_rigged_model(const std::string& path) {
+    check_model_input(path, "model");
+    if (is_ply_path(path)) {  // a mesh without bones, through the project's reader (host/mesh_io.hpp)
+        RiggedModel model;
+        model.source = path;
+        model.mesh = load_ply_mesh(path);
+        return model;
+    }
+    return model_of(run_in_child(path, "assimp", assimp_seconds(path), [&] { return model_bytes(read_assimp_model(path)); }), path);
 }
 #endif
 
