@@ -27,6 +27,14 @@ printf 'ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty floa
 expect 2 "short.ply" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/short.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"
 expect 3 "cannot" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/no/such/dir/o.ply"
 
+# Input limits (README "Input limits"): a file over its kind's size (sparse: no disk used) is invalid input,
+# a FIFO is an I/O error rather than a wait for a writer, a point count beyond the limit a bad command line.
+truncate -s $((256 * 1024 * 1024 + 1)) "$tmp/huge.json"
+expect 2 "huge.json: 268435457 bytes, more than the 268435456 bytes a JSON file may have" -- animate --skeleton "$tmp/huge.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"
+mkfifo "$tmp/fifo.ply"
+expect 3 "fifo.ply: cannot read: not a regular file" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/fifo.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"
+expect 1 "--points" -- demo --body chain --points 100000001 --out "$tmp/demo"
+
 # The baseline method deforms bends and twists, and refuses a joint folded beyond its stated limit.
 echo '{"bones": [{"bone": 1, "twist_degrees": 270}], "root": {"translation": [1, 2, 3]}}' >"$tmp/twist.json"
 expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/twist.json" --out "$tmp/twisted.ply" --method baseline
