@@ -1,12 +1,17 @@
 #include "host/child_process.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <chrono>
 #include <cstring>
 
@@ -17,7 +22,7 @@ namespace bs {
 namespace {
 
 // The first byte of the child's answer says what follows: a result or an error's message.
-enum Answer : char { kResult = 'R', kInput = 'I', kIo = 'O', kUnsupported = 'U' };
+enum Answer : char { kResult = 'R', kInput = 'I', kIo = 'O', kUnsupported = 'U', kInternal = 'X' };
 
 void write_all(int fd, const std::string& bytes) {
     for (std::size_t at = 0; at < bytes.size();) {
@@ -28,7 +33,13 @@ void write_all(int fd, const std::string& bytes) {
     }
 }
 
-[[noreturn]] void child(int fd, const std::function<std::string()>& work) {
+[[noreturn]] void child(int fd, pid_t parent, const std::function<std::string()>& work) {
+    // Killed with the parent (a child stuck in a reader's loop must not outlive it), and holding no
+    // descriptor but its answer's: another child's pipe kept open here would never reach end of file.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);
+    if (fd > 3) ::close_range(3, unsigned(fd) - 1, 0);
+    ::close_range(unsigned(fd) + 1, ~0U, 0);
     std::string answer;
     try {
         answer = char(kResult) + work();
@@ -39,7 +50,7 @@ void write_all(int fd, const std::string& bytes) {
     } catch (const UnsupportedError& e) {
         answer = char(kUnsupported) + std::string(e.what());
     } catch (const std::exception& e) {
-        answer = char(kInput) + std::string(e.what());
+        answer = char(kInternal) + std::string(e.what());
     }
     write_all(fd, answer);
     ::_exit(0);  // no exit handlers: they belong to the parent
@@ -67,7 +78,9 @@ bool read_until(int fd, std::chrono::steady_clock::time_point deadline, std::str
 std::string run_in_child(const std::string& source, const std::string& reader, double seconds,
                          const std::function<std::string()>& work) {
     int fds[2];
-    if (::pipe(fds) != 0) throw IoError(source + ": cannot start " + reader + " (pipe: " + std::strerror(errno) + ")");
+    if (::pipe2(fds, O_CLOEXEC) != 0) throw IoError(source + ": cannot start " + reader + " (pipe: " + std::strerror(errno) + ")");
+    std::fflush(nullptr);  // nothing buffered is written twice
+    const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) {
         ::close(fds[0]);
@@ -76,18 +89,32 @@ std::string run_in_child(const std::string& source, const std::string& reader, d
     }
     if (pid == 0) {
         ::close(fds[0]);
-        child(fds[1], work);
+        child(fds[1], parent, work);
     }
     ::close(fds[1]);
-    std::string answer;
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
-    const bool finished = read_until(fds[0], deadline, answer);
-    ::close(fds[0]);
-    if (!finished) ::kill(pid, SIGKILL);
+    // Killed and reaped on every way out, an exception while reading included.
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    bool reaped = false;
+    auto reap = [&](bool kill) {
+        if (reaped) return;
+        ::close(fds[0]);
+        if (kill) ::kill(pid, SIGKILL);
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        reaped = true;
+    };
+    std::string answer;
+    bool finished = false;
+    try {
+        seconds = std::clamp(std::isfinite(seconds) ? seconds : kMaxChildSeconds, 0.001, kMaxChildSeconds);
+        const auto deadline = std::chrono::steady_clock::now() +
+                              std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+        finished = read_until(fds[0], deadline, answer);
+    } catch (...) {
+        reap(true);
+        throw;
     }
+    reap(!finished);
     if (!finished)
     {
         char limit[32];
@@ -97,14 +124,17 @@ std::string run_in_child(const std::string& source, const std::string& reader, d
     if (WIFSIGNALED(status))
         throw InputError(source + ": " + reader + " crashed reading it (signal " + std::to_string(WTERMSIG(status)) +
                          "): a malformed file?");
-    if (answer.empty()) throw InputError(source + ": " + reader + " ended without an answer (exit status " +
-                                         std::to_string(WEXITSTATUS(status)) + ")");
-    const std::string body = answer.substr(1);
-    switch (answer[0]) {
-        case kResult: return body;
-        case kIo: throw IoError(body);
-        case kUnsupported: throw UnsupportedError(body);
-        default: throw InputError(body);
+    if (answer.empty())
+        throw InputError(source + ": " + reader + " ended without an answer (exit status " + std::to_string(WEXITSTATUS(status)) +
+                         "): a malformed file?");
+    const char tag = answer[0];
+    answer.erase(0, 1);
+    switch (tag) {
+        case kResult: return answer;
+        case kInput: throw InputError(answer);
+        case kIo: throw IoError(answer);
+        case kUnsupported: throw UnsupportedError(answer);
+        default: throw std::runtime_error(source + ": " + reader + ": internal error: " + answer);
     }
 }
 

@@ -15,12 +15,17 @@
 
 namespace bs {
 
-// Runs `work` in a child and returns the bytes it returned. `source` (a file path) starts every message:
-//   - an InputError, IoError or UnsupportedError the work throws is rethrown as the same type and message;
-//     any other exception as InputError with its message;
-//   - InputError "... did not finish within N s" when the child runs longer than `seconds` (it is killed);
-//   - InputError "... crashed (signal N)" when the child dies by a signal; IoError if no child can be made.
-// `reader` names the work in those messages (e.g. "assimp").
+// The longest a child may be given (a larger or non-finite `seconds` is cut to it).
+constexpr double kMaxChildSeconds = 1e6;
+
+// Runs `work` in a child and returns the bytes it returned. The work's InputError, IoError and
+// UnsupportedError are rethrown as the same type and message (messages the work makes start with
+// `source`, a file path, as every other message here does); any other exception as std::runtime_error
+// "<source>: <reader>: internal error: ..." (the CLI's exit code 5). InputError "<source>: <reader> did not
+// finish reading it within N s (a malformed file?)" when the child runs longer than `seconds` (it is
+// killed), "... crashed reading it (signal N) ..." when it dies by a signal, "... ended without an answer
+// ..." when it exits without one; IoError if no child can be made. `reader` names the work (e.g. "assimp").
+// The child is killed if the calling process dies, and holds no descriptor of the parent's but its pipe's.
 std::string run_in_child(const std::string& source, const std::string& reader, double seconds,
                          const std::function<std::string()>& work);
 
@@ -68,10 +73,10 @@ public:
         copy_out(values.data(), n * sizeof(T));
         return values;
     }
-    // A count of items that take at least `bytes_each` bytes each: no more than the bytes left can hold.
+    // A count of items that take at least `bytes_each` (> 0) bytes each: no more than the bytes left can hold.
     std::size_t get_count(std::size_t bytes_each) {
         const std::size_t n = get<std::size_t>();
-        require(n <= (bytes_.size() - at_) / bytes_each);
+        require(bytes_each > 0 && n <= (bytes_.size() - at_) / bytes_each);
         return n;
     }
     std::string get_string() {

@@ -157,7 +157,10 @@ TriangleMesh load_ply_mesh(const std::string& path) {
 #if BASESKIN_HAVE_ASSIMP
 double assimp_seconds(const std::string& path) {
     const char* given = std::getenv("BASESKIN_ASSIMP_SECONDS");
-    const double base = given && std::atof(given) > 0 ? std::atof(given) : kAssimpBaseSeconds;
+    char* end = nullptr;
+    const double asked = given ? std::strtod(given, &end) : 0.0;
+    const bool usable = given && end != given && *end == '\0' && std::isfinite(asked) && asked > 0;
+    const double base = usable ? std::min(asked, kMaxChildSeconds) : kAssimpBaseSeconds;
     std::error_code ec;
     const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
     return base + (ec ? 0.0 : double(bytes) / double(kMiB));
@@ -195,8 +198,8 @@ TriangleMesh read_assimp_mesh(const std::string& path) {
 #endif
 
 TriangleMesh load_triangle_mesh(const std::string& path) {
+    if (is_ply_path(path)) return load_ply_mesh(path);  // its own limits (read_point_set)
     check_model_input(path, "mesh");
-    if (is_ply_path(path)) return load_ply_mesh(path);
 #if !BASESKIN_HAVE_ASSIMP
     throw UnsupportedError(path + ": cannot read meshes: this build has no assimp (install libassimp-dev and rebuild)");
 #else

@@ -10,9 +10,11 @@
 //     the file. OBJ and STL come out of assimp as a triangle soup (one vertex per face corner): a soup —
 //     no vertex used by two faces — is welded by exact position (weld_identical_positions), keeping the
 //     order of first use.
-//   - Errors: IoError if the file cannot be opened; InputError, beginning with the path, if assimp cannot
-//     parse it (its message is quoted), if its data is invalid (assimp's validation), if a coordinate is not
-//     finite, or if it holds no polygon (only points or lines).
+//   - Errors: IoError if the file cannot be opened or is not a regular file; InputError, beginning with the
+//     path, over kMaxModelFileBytes (PLY: kMaxPlyFileBytes), if assimp cannot parse it (its message is
+//     quoted), hangs past its time limit or crashes (it runs in a child process: check_model_input below),
+//     if its data is invalid (assimp's validation), if a coordinate is not finite, or if it holds no polygon
+//     (only points or lines). UnsupportedError for a file other than PLY in a build without assimp.
 #pragma once
 
 #include <array>

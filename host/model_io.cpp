@@ -290,13 +290,13 @@ RiggedModel model_of(std::string bytes, const std::string& path) {
     RiggedModel model;
     model.source = path;
     model.mesh = get_mesh(in);
-    model.nodes.resize(in.get_count(sizeof(std::size_t)));
+    model.nodes.resize(in.get_count(sizeof(std::size_t) + sizeof(int) + sizeof(Vec3<double>)));  // encoded sizes
     for (ModelNode& node : model.nodes) {
         node.name = in.get_string();
         node.parent = in.get<int>();
         node.bind_position = in.get<Vec3<double>>();
     }
-    model.weights.resize(in.get_count(sizeof(std::size_t)));
+    model.weights.resize(in.get_count(2 * sizeof(std::size_t)));
     for (auto& vertex : model.weights) {
         const std::vector<int> nodes = in.get_vector<int>();
         const std::vector<float> weights = in.get_vector<float>();
@@ -311,13 +311,13 @@ RiggedModel model_of(std::string bytes, const std::string& path) {
 }  // namespace
 
 RiggedModel load_rigged_model(const std::string& path) {
-    check_model_input(path, "model");
     if (is_ply_path(path)) {  // a mesh without bones, through the project's reader (host/mesh_io.hpp)
         RiggedModel model;
         model.source = path;
         model.mesh = load_ply_mesh(path);
         return model;
     }
+    check_model_input(path, "model");
     return model_of(run_in_child(path, "assimp", assimp_seconds(path), [&] { return model_bytes(read_assimp_model(path)); }), path);
 }
 #endif

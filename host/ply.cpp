@@ -519,7 +519,10 @@ void read_data(Reader&& reader, PlyFile& file) {
 
 std::string read_whole_file(const std::string& path) {
     std::ifstream in = open_input_file(path, kMaxPlyFileBytes, "PLY");
-    const std::uintmax_t size = std::filesystem::file_size(path);
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec) throw IoError(path + ": cannot read its size (" + ec.message() + ")");
+    if (size > kMaxPlyFileBytes) throw IoError(path + ": it grew while being opened");
     std::string bytes(size, '\0');
     if (!in.read(bytes.data(), static_cast<std::streamsize>(size)))
         throw IoError(path + ": cannot read (the file is shorter than its size)");
