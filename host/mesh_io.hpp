@@ -15,6 +15,8 @@
 //     quoted), hangs past its time limit or crashes (it runs in a child process: check_model_input below),
 //     if its data is invalid (assimp's validation), if a coordinate is not finite, or if it holds no polygon
 //     (only points or lines). UnsupportedError for a file other than PLY in a build without assimp.
+//   - It forks (host/child_process.hpp): in an application whose other threads may hold a lock the child
+//     needs (the allocator's is safe; a library's own may not be), a load could wait out its time limit.
 #pragma once
 
 #include <array>

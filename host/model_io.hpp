@@ -14,7 +14,8 @@
 // move within their parents). Without bones, only the meshes are read (all of them). Limits:
 // kMaxModelNodes kept nodes and kMaxModelSamples node transforms over the animation; InputError naming the
 // file beyond them, for an unreadable or malformed file, a non-finite value, or a bone without a node.
-// UnsupportedError in a build without assimp.
+// UnsupportedError in a build without assimp. assimp runs in a child process with a time limit, as for
+// load_triangle_mesh (host/mesh_io.hpp, which also reads PLY files here: a mesh without bones).
 #pragma once
 
 #include <string>
