@@ -3,6 +3,7 @@
 #include <malloc.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 
@@ -29,7 +30,19 @@ void uncounted(void* p) {
 // aligned_alloc needs a size that is a multiple of the alignment.
 void* aligned(std::size_t bytes, std::align_val_t alignment) {
     const std::size_t a = static_cast<std::size_t>(alignment);
+    if (bytes > SIZE_MAX - a) return nullptr;
     return std::aligned_alloc(a, (bytes + a - 1) / a * a);
+}
+
+// The nothrow forms: the same, null instead of an exception (every form is replaced, so that whatever
+// allocates, the matching delete below frees it).
+template <class Allocate>
+void* or_null(Allocate allocate) noexcept {
+    try {
+        return allocate();
+    } catch (const std::bad_alloc&) {
+        return nullptr;
+    }
 }
 
 }  // namespace
@@ -44,6 +57,18 @@ void* operator new(std::size_t bytes) { return bs::bench::counted(std::malloc(by
 void* operator new[](std::size_t bytes) { return bs::bench::counted(std::malloc(bytes ? bytes : 1)); }
 void* operator new(std::size_t bytes, std::align_val_t a) { return bs::bench::counted(bs::bench::aligned(bytes ? bytes : 1, a)); }
 void* operator new[](std::size_t bytes, std::align_val_t a) { return bs::bench::counted(bs::bench::aligned(bytes ? bytes : 1, a)); }
+void* operator new(std::size_t bytes, const std::nothrow_t&) noexcept {
+    return bs::bench::or_null([&] { return operator new(bytes); });
+}
+void* operator new[](std::size_t bytes, const std::nothrow_t&) noexcept {
+    return bs::bench::or_null([&] { return operator new[](bytes); });
+}
+void* operator new(std::size_t bytes, std::align_val_t a, const std::nothrow_t&) noexcept {
+    return bs::bench::or_null([&] { return operator new(bytes, a); });
+}
+void* operator new[](std::size_t bytes, std::align_val_t a, const std::nothrow_t&) noexcept {
+    return bs::bench::or_null([&] { return operator new[](bytes, a); });
+}
 void operator delete(void* p) noexcept { bs::bench::uncounted(p); }
 void operator delete[](void* p) noexcept { bs::bench::uncounted(p); }
 void operator delete(void* p, std::size_t) noexcept { bs::bench::uncounted(p); }
@@ -52,3 +77,7 @@ void operator delete(void* p, std::align_val_t) noexcept { bs::bench::uncounted(
 void operator delete[](void* p, std::align_val_t) noexcept { bs::bench::uncounted(p); }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept { bs::bench::uncounted(p); }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { bs::bench::uncounted(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { bs::bench::uncounted(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { bs::bench::uncounted(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { bs::bench::uncounted(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { bs::bench::uncounted(p); }
