@@ -12,21 +12,13 @@
 #include "host/child_process.hpp"
 #include "host/errors.hpp"
 #include "host/model_io.hpp"
+#include "tests/support/message_of.hpp"
 #include "tests/support/temp_file.hpp"
 
 namespace bs {
 namespace {
 
-template <class E>
-std::string message_of(const std::function<void()>& run) {
-    try {
-        run();
-    } catch (const E& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "nothing, or another type, was thrown";
-    return "";
-}
+using testing::message_of;
 
 TEST(ChildProcess, TheResultComesBackByteForByte) {
     ByteWriter out;

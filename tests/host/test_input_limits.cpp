@@ -19,6 +19,7 @@
 #include "host/ply.hpp"
 #include "host/skeleton.hpp"
 #include "tests/support/chains.hpp"
+#include "tests/support/message_of.hpp"
 #include "tests/support/temp_file.hpp"
 
 namespace bs {
@@ -32,16 +33,7 @@ std::string sparse_file(const std::string& suffix, std::uintmax_t bytes) {
     return path;
 }
 
-template <class E>
-std::string message_of(const std::function<void()>& load) {
-    try {
-        load();
-    } catch (const E& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "nothing was thrown";
-    return "";
-}
+using testing::message_of;
 
 // One byte over the limit is refused, naming the file, its size and the limit (the message comes from the
 // size check, before a byte is read).

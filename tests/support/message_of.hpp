@@ -1,0 +1,22 @@
+// The message of the exception of type E that `run` throws; a test failure if it throws none (or another).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+
+namespace bs::testing {
+
+template <class E>
+std::string message_of(const std::function<void()>& run) {
+    try {
+        run();
+    } catch (const E& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << "nothing, or another type, was thrown";
+    return "";
+}
+
+}  // namespace bs::testing
