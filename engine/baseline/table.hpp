@@ -217,20 +217,32 @@ BS_HD inline Vec3<T> combine_vectors(const Stencil<Sample>& st, Get get) {
     return sum;
 }
 
+// What an end's length() reads, and its σ: enough to find where a ratio t falls on the combined section.
 template <class T>
-BS_HD inline PosedEnd<T> combine_ends(const Stencil<PosedSection<T>>& st, bool parent) {
+BS_HD inline PosedEnd<T> combine_end_extent(const Stencil<PosedSection<T>>& st, bool parent) {
     auto end = [parent](const PosedSection<T>& s) -> const PosedEnd<T>& { return parent ? s.parent : s.child; };
     PosedEnd<T> m = end(*st.s[0]);
     m.sigma = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).sigma; });
     if (m.kind == EndKind::Convex) {
-        m.arc.centre = combine_vectors<T>(st, [&](const PosedSection<T>& s) { return end(s).arc.centre; });
         m.arc.radius = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).arc.radius; });
+        m.arc_begin = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).arc_begin; });
+        m.arc_end = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).arc_end; });
+    } else if (m.kind == EndKind::Concave) {
+        m.crease.length = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.length; });
+    }
+    return m;
+}
+
+// The rest of an end: the arc's frame and sweep, or the crease's coordinates.
+template <class T>
+BS_HD inline void combine_end_geometry(const Stencil<PosedSection<T>>& st, bool parent, PosedEnd<T>& m) {
+    auto end = [parent](const PosedSection<T>& s) -> const PosedEnd<T>& { return parent ? s.parent : s.child; };
+    if (m.kind == EndKind::Convex) {
+        m.arc.centre = combine_vectors<T>(st, [&](const PosedSection<T>& s) { return end(s).arc.centre; });
         m.arc.start_dir = normalized(combine_vectors<T>(st, [&](const PosedSection<T>& s) { return end(s).arc.start_dir; }));
         Vec3<T> tangent = combine_vectors<T>(st, [&](const PosedSection<T>& s) { return end(s).arc.tangent; });
         m.arc.tangent = normalized(tangent - dot(tangent, m.arc.start_dir) * m.arc.start_dir);
         m.arc.sweep = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).arc.sweep; });
-        m.arc_begin = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).arc_begin; });
-        m.arc_end = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).arc_end; });
     } else if (m.kind == EndKind::Concave) {
         m.crease.from_radial = normalized(combine_vectors<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.from_radial; }));
         m.crease.sweep = combine_angles<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.sweep; });
@@ -238,15 +250,13 @@ BS_HD inline PosedEnd<T> combine_ends(const Stencil<PosedSection<T>>& st, bool p
         m.crease.to_sigma = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.to_sigma; });
         m.crease.from_offset = combine_vectors<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.from_offset; });
         m.crease.to_offset = combine_vectors<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.to_offset; });
-        m.crease.length = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.length; });
     }
-    return m;
 }
 
-// The combined section, on the rest generator (U, along) given exactly: it is cheap to have, and the
-// combination would cut its circle's chord.
+// The combined section's segment and both ends' extents, on the rest generator (U, along) given exactly:
+// it is cheap to have, and the combination would cut its circle's chord.
 template <class T>
-BS_HD inline PosedSection<T> combine_sections(const Stencil<PosedSection<T>>& st, Vec3<T> U, Vec3<T> along) {
+BS_HD inline PosedSection<T> combine_section_extent(const Stencil<PosedSection<T>>& st, Vec3<T> U, Vec3<T> along) {
     PosedSection<T> m = *st.s[0];
     m.segment.U = U;
     m.segment.along = along;
@@ -254,8 +264,29 @@ BS_HD inline PosedSection<T> combine_sections(const Stencil<PosedSection<T>>& st
     m.segment.turn.at_child = combine_angles<T>(st, [](const PosedSection<T>& s) { return s.segment.turn.at_child; });
     m.segment.turn.sigma_start = combine_values<T>(st, [](const PosedSection<T>& s) { return s.segment.turn.sigma_start; });
     m.segment.turn.sigma_end = combine_values<T>(st, [](const PosedSection<T>& s) { return s.segment.turn.sigma_end; });
-    m.parent = combine_ends(st, true);
-    m.child = combine_ends(st, false);
+    m.parent = combine_end_extent(st, true);
+    m.child = combine_end_extent(st, false);
+    return m;
+}
+
+// The whole combined section.
+template <class T>
+BS_HD inline PosedSection<T> combine_sections(const Stencil<PosedSection<T>>& st, Vec3<T> U, Vec3<T> along) {
+    PosedSection<T> m = combine_section_extent(st, U, along);
+    combine_end_geometry(st, true, m.parent);
+    combine_end_geometry(st, false, m.child);
+    return m;
+}
+
+// The combined section as far as a point at ratio t needs it: the geometry of the end that t falls on
+// (point_on_posed_section's test), none for a point on the segment. Equal there to combine_sections; the
+// per-point pass skips the other end's vectors and normalisations.
+template <class T>
+BS_HD inline PosedSection<T> combine_section_at(const Stencil<PosedSection<T>>& st, Vec3<T> U, Vec3<T> along, T t) {
+    PosedSection<T> m = combine_section_extent(st, U, along);
+    const T ell = t * m.length(), parent_part = m.parent.length();
+    if (ell < parent_part) combine_end_geometry(st, true, m.parent);
+    else if (ell - parent_part - m.segment_length() > T(0)) combine_end_geometry(st, false, m.child);
     return m;
 }
 
@@ -311,7 +342,7 @@ BS_HD inline PosedBase<T> tabulated_posed_base(const BaselineCode& code, const B
     if (stencil_at(double(code.phi), k, tables.phi_samples, tables.sections, tables.cells, tables.fine, tables.direct, st)) {
         Vec3<T> radial = generator_radial(bones[k], T(code.phi));
         Vec3<T> U = tangency_point(cone, BoneEnd::Parent, radial);
-        PosedSection<T> mixed = combine_sections(st, U, normalized(tangency_point(cone, BoneEnd::Child, radial) - U));
+        PosedSection<T> mixed = combine_section_at(st, U, normalized(tangency_point(cone, BoneEnd::Child, radial) - U), T(code.t));
         PosedBase<T> p;
         if (place_on_tabulated_section(tables, k, mixed, T(code.t), p)) return p;
     }
