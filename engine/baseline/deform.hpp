@@ -14,6 +14,10 @@
 
 namespace bs {
 
+// The pieces of a posed section, in travel order: the parent end's arc or crease, the deformed segment,
+// the child end's arc or crease.
+enum class SectionPiece : unsigned char { ParentEnd, Segment, ChildEnd };
+
 template <class T>
 struct PosedSection {
     DeformedSegment<T> segment;
@@ -21,6 +25,15 @@ struct PosedSection {
 
     BS_HD T segment_length() const { return child.sigma - parent.sigma; }
     BS_HD T length() const { return parent.length() + segment_length() + child.length(); }
+    BS_HD const PosedEnd<T>& end(bool at_parent) const { return at_parent ? parent : child; }
+    // The piece that arc length ell (from the parent end) falls on; past the end of a free child end, the
+    // segment (its last point).
+    BS_HD SectionPiece piece_at(T ell) const {
+        const T parent_part = parent.length();
+        if (ell < parent_part) return SectionPiece::ParentEnd;
+        if (ell - parent_part - segment_length() <= T(0) || child.kind == EndKind::Free) return SectionPiece::Segment;
+        return SectionPiece::ChildEnd;
+    }
 };
 
 template <class T>
@@ -103,14 +116,15 @@ BS_HD inline SectionPoint<T> crease_point(const Cone<T>& cone, const Crease<T>& 
 template <class T>
 BS_HD inline SectionPoint<T> point_on_posed_section(const PosedSection<T>& s, const Cone<T>& cone, T ell) {
     const T parent_part = s.parent.length(), segment = s.segment_length();
-    if (ell < parent_part) {
+    const SectionPiece piece = s.piece_at(ell);
+    if (piece == SectionPiece::ParentEnd) {
         if (s.parent.kind == EndKind::Convex)
             return sphere_point(cone.parent.centre, arc_point(s.parent.arc, s.parent.arc_begin + ell / s.parent.arc.radius));
         return crease_point(cone, s.parent.crease, cone.parent, ell / parent_part, T(1));
     }
-    T beyond = ell - parent_part - segment;
-    if (beyond <= T(0) || s.child.kind == EndKind::Free)
+    if (piece == SectionPiece::Segment)
         return segment_point(cone, s.segment.at(s.parent.sigma + clamp_value(ell - parent_part, T(0), segment)));
+    const T beyond = ell - parent_part - segment;
     const T child_part = s.child.length();
     if (s.child.kind == EndKind::Convex) {
         // An arc of radius 0 (plane tangent to the sphere) has length 0: its start is the point.

@@ -220,15 +220,14 @@ BS_HD inline Vec3<T> combine_vectors(const Stencil<Sample>& st, Get get) {
 // What an end's length() reads, and its σ: enough to find where a ratio t falls on the combined section.
 template <class T>
 BS_HD inline PosedEnd<T> combine_end_extent(const Stencil<PosedSection<T>>& st, bool parent) {
-    auto end = [parent](const PosedSection<T>& s) -> const PosedEnd<T>& { return parent ? s.parent : s.child; };
-    PosedEnd<T> m = end(*st.s[0]);
-    m.sigma = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).sigma; });
+    PosedEnd<T> m = st.s[0]->end(parent);
+    m.sigma = combine_values<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).sigma; });
     if (m.kind == EndKind::Convex) {
-        m.arc.radius = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).arc.radius; });
-        m.arc_begin = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).arc_begin; });
-        m.arc_end = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).arc_end; });
+        m.arc.radius = combine_values<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).arc.radius; });
+        m.arc_begin = combine_values<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).arc_begin; });
+        m.arc_end = combine_values<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).arc_end; });
     } else if (m.kind == EndKind::Concave) {
-        m.crease.length = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.length; });
+        m.crease.length = combine_values<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).crease.length; });
     }
     return m;
 }
@@ -236,20 +235,19 @@ BS_HD inline PosedEnd<T> combine_end_extent(const Stencil<PosedSection<T>>& st, 
 // The rest of an end: the arc's frame and sweep, or the crease's coordinates.
 template <class T>
 BS_HD inline void combine_end_geometry(const Stencil<PosedSection<T>>& st, bool parent, PosedEnd<T>& m) {
-    auto end = [parent](const PosedSection<T>& s) -> const PosedEnd<T>& { return parent ? s.parent : s.child; };
     if (m.kind == EndKind::Convex) {
-        m.arc.centre = combine_vectors<T>(st, [&](const PosedSection<T>& s) { return end(s).arc.centre; });
-        m.arc.start_dir = normalized(combine_vectors<T>(st, [&](const PosedSection<T>& s) { return end(s).arc.start_dir; }));
-        Vec3<T> tangent = combine_vectors<T>(st, [&](const PosedSection<T>& s) { return end(s).arc.tangent; });
+        m.arc.centre = combine_vectors<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).arc.centre; });
+        m.arc.start_dir = normalized(combine_vectors<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).arc.start_dir; }));
+        Vec3<T> tangent = combine_vectors<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).arc.tangent; });
         m.arc.tangent = normalized(tangent - dot(tangent, m.arc.start_dir) * m.arc.start_dir);
-        m.arc.sweep = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).arc.sweep; });
+        m.arc.sweep = combine_values<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).arc.sweep; });
     } else if (m.kind == EndKind::Concave) {
-        m.crease.from_radial = normalized(combine_vectors<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.from_radial; }));
-        m.crease.sweep = combine_angles<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.sweep; });
-        m.crease.from_sigma = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.from_sigma; });
-        m.crease.to_sigma = combine_values<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.to_sigma; });
-        m.crease.from_offset = combine_vectors<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.from_offset; });
-        m.crease.to_offset = combine_vectors<T>(st, [&](const PosedSection<T>& s) { return end(s).crease.to_offset; });
+        m.crease.from_radial = normalized(combine_vectors<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).crease.from_radial; }));
+        m.crease.sweep = combine_angles<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).crease.sweep; });
+        m.crease.from_sigma = combine_values<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).crease.from_sigma; });
+        m.crease.to_sigma = combine_values<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).crease.to_sigma; });
+        m.crease.from_offset = combine_vectors<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).crease.from_offset; });
+        m.crease.to_offset = combine_vectors<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).crease.to_offset; });
     }
 }
 
@@ -279,14 +277,14 @@ BS_HD inline PosedSection<T> combine_sections(const Stencil<PosedSection<T>>& st
 }
 
 // The combined section as far as a point at ratio t needs it: the geometry of the end that t falls on
-// (point_on_posed_section's test), none for a point on the segment. Equal there to combine_sections; the
-// per-point pass skips the other end's vectors and normalisations.
+// (PosedSection::piece_at, as point_on_posed_section places it), none for a point on the segment. Equal
+// there to combine_sections; the per-point pass skips the other end's vectors and normalisations.
 template <class T>
 BS_HD inline PosedSection<T> combine_section_at(const Stencil<PosedSection<T>>& st, Vec3<T> U, Vec3<T> along, T t) {
     PosedSection<T> m = combine_section_extent(st, U, along);
-    const T ell = t * m.length(), parent_part = m.parent.length();
-    if (ell < parent_part) combine_end_geometry(st, true, m.parent);
-    else if (ell - parent_part - m.segment_length() > T(0)) combine_end_geometry(st, false, m.child);
+    const SectionPiece piece = m.piece_at(t * m.length());
+    if (piece == SectionPiece::ParentEnd) combine_end_geometry(st, true, m.parent);
+    if (piece == SectionPiece::ChildEnd) combine_end_geometry(st, false, m.child);
     return m;
 }
 
