@@ -21,6 +21,7 @@ std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skelet
 
 std::size_t BaselineFrameTables::bytes() const {
     return locals.size() * sizeof(LocalChain<double>) + (sections.size() + fine.size()) * sizeof(PosedSection<double>) +
+           (extents.size() + fine_extents.size()) * sizeof(SectionExtent<double>) +
            (fans.size() + fine_fans.size()) * sizeof(FanSample<double>) + (cells.size() + fan_cells.size()) * sizeof(int) +
            direct.size() + fan_direct.size();
 }
@@ -90,6 +91,13 @@ BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& 
                              tables.fan_direct.data(), options.cell_tolerance};
     cpu::refine_baseline_cells(refine, exec);
     cpu::check_baseline_subcells(refine, exec);
+    auto extents_of = [](const std::vector<PosedSection<double>>& sections) {
+        std::vector<SectionExtent<double>> extents(sections.size());
+        for (std::size_t i = 0; i < sections.size(); ++i) extents[i] = section_extent(sections[i]);
+        return extents;
+    };
+    tables.extents = extents_of(tables.sections);
+    tables.fine_extents = extents_of(tables.fine);
     return tables;
 }
 

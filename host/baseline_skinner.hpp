@@ -48,6 +48,8 @@ struct BaselineFrameTables {
     int phi_samples = 0, fan_samples = 0;
     std::vector<LocalChain<double>> locals;
     std::vector<PosedSection<double>> sections;
+    std::vector<SectionExtent<double>> extents;  // section_extent of each section, and of each fine one
+    std::vector<SectionExtent<double>> fine_extents;
     std::vector<FanSample<double>> fans;
     std::vector<int> cells;  // kCoarseCell or a refined cell's ordinal (BaselineTables)
     std::vector<PosedSection<double>> fine;
@@ -57,8 +59,9 @@ struct BaselineFrameTables {
     std::vector<unsigned char> fan_direct;
 
     BaselineTables<double> view() const {
-        return {phi_samples,   fan_samples,      locals.data(),    sections.data(), fans.data(), cells.data(),
-                fine.data(),   direct.data(),    fan_cells.data(), fine_fans.data(), fan_direct.data()};
+        return {phi_samples, fan_samples,         locals.data(), sections.data(),  extents.data(),   fans.data(),
+                cells.data(), fine.data(),          fine_extents.data(), direct.data(), fan_cells.data(), fine_fans.data(),
+                fan_direct.data()};
     }
     // What a per-point pass reads: everything above.
     std::size_t bytes() const;

@@ -55,6 +55,7 @@ private:
     struct DeviceTables {
         cuda::DeviceArray<LocalChain<double>> locals;
         cuda::DeviceArray<PosedSection<double>> sections, fine;
+        cuda::DeviceArray<SectionExtent<double>> extents, fine_extents;
         cuda::DeviceArray<FanSample<double>> fans, fine_fans;
         cuda::DeviceArray<int> cells, fan_cells;
         cuda::DeviceArray<unsigned char> direct, fan_direct;

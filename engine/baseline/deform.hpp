@@ -18,6 +18,15 @@ namespace bs {
 // the child end's arc or crease.
 enum class SectionPiece : unsigned char { ParentEnd, Segment, ChildEnd };
 
+// The piece that arc length ell (from the parent end) falls on; past the end of a free child end, the
+// segment (its last point).
+template <class T>
+BS_HD inline SectionPiece section_piece_at(T ell, T parent_length, T segment_length, EndKind child_kind) {
+    if (ell < parent_length) return SectionPiece::ParentEnd;
+    if (ell - parent_length - segment_length <= T(0) || child_kind == EndKind::Free) return SectionPiece::Segment;
+    return SectionPiece::ChildEnd;
+}
+
 template <class T>
 struct PosedSection {
     DeformedSegment<T> segment;
@@ -26,14 +35,7 @@ struct PosedSection {
     BS_HD T segment_length() const { return child.sigma - parent.sigma; }
     BS_HD T length() const { return parent.length() + segment_length() + child.length(); }
     BS_HD const PosedEnd<T>& end(bool at_parent) const { return at_parent ? parent : child; }
-    // The piece that arc length ell (from the parent end) falls on; past the end of a free child end, the
-    // segment (its last point).
-    BS_HD SectionPiece piece_at(T ell) const {
-        const T parent_part = parent.length();
-        if (ell < parent_part) return SectionPiece::ParentEnd;
-        if (ell - parent_part - segment_length() <= T(0) || child.kind == EndKind::Free) return SectionPiece::Segment;
-        return SectionPiece::ChildEnd;
-    }
+    BS_HD SectionPiece piece_at(T ell) const { return section_piece_at(ell, parent.length(), segment_length(), child.kind); }
 };
 
 template <class T>

@@ -182,6 +182,13 @@ template <class T> BS_HD inline Crease<T> make_crease(const Cone<T>& cone, Vec3<
     return c;
 }
 
+// The length of a posed end: its arc's, its crease piece's, or 0 for a free end.
+template <class T> BS_HD inline T end_length(EndKind kind, T arc_radius, T arc_begin, T arc_end, T crease_length) {
+    if (kind == EndKind::Convex) return (arc_end - arc_begin) * arc_radius;
+    if (kind == EndKind::Concave) return crease_length;
+    return T(0);
+}
+
 // One end of a posed section.
 template <class T>
 struct PosedEnd {
@@ -192,11 +199,7 @@ struct PosedEnd {
     Crease<T> crease;  // concave: from the crop point (child end) or the anchor (parent end), in travel order
     unsigned flags;
 
-    BS_HD T length() const {
-        if (kind == EndKind::Convex) return (arc_end - arc_begin) * arc.radius;
-        if (kind == EndKind::Concave) return crease.length;
-        return T(0);
-    }
+    BS_HD T length() const { return end_length(kind, arc.radius, arc_begin, arc_end, crease.length); }
 };
 
 // The crop of a concave posed end: the σ of the posed anchor on the bone's end generator (the generator

@@ -4,8 +4,15 @@
 // posed section (deformed segment, crop points, arcs or crease pieces, lengths) is tabulated at
 // `phi_samples` angles φ_j = 2π j / phi_samples. The detail direction at a deformed-segment point depends
 // on the pose and on the point's posed generator ψ alone: the ends of the posed bundle's segment are
-// tabulated at `fan_samples` angles ψ_j. A point is placed on the two sections bracketing its φ, at its
-// ratio t (exactly, on each), and the two posed points are interpolated linearly in φ.
+// tabulated at `fan_samples` angles ψ_j, in the meridian frame of ψ_j (MeridianFrame). The section
+// samples around a point's φ are combined parameter by parameter (cubic in a smooth stretch, see
+// coarse_stencil) and the point is placed exactly on the combined section at its ratio t.
+//
+// Most points lie on the deformed segment, and a segment point needs only the section's extent (its
+// turn, and the σ and length terms of each end: SectionExtent, tabulated beside the sections): its
+// meridian coordinates are those of its rest generator point (generator_point_in_meridian), its posed
+// generator is ψ = φ + the turn at its σ, and its direction is the fan there. Only a point on an arc or a
+// crease piece combines that end's geometry from the whole sections.
 //
 // The construction turns much faster in φ near some generators than elsewhere (near the folds of the
 // sheaf, where the two generators of a plane nearly coincide). So each cell [φ_j, φ_j+1] is checked when
@@ -26,8 +33,8 @@
 // points and directions).
 //
 // All tables are in bone k's frame F⁰_k, in double (the per-point pass's geometry precision). Sizes: a
-// section sample is sizeof(PosedSection<double>) (832 bytes), a fan sample 104 bytes, a local chain 936
-// bytes, a cell index 4 bytes; per bone and frame.
+// section sample is sizeof(PosedSection<double>) (832 bytes) plus its extent (sizeof(SectionExtent<double>),
+// 136 bytes), a fan sample 104 bytes, a local chain 936 bytes, a cell index 4 bytes; per bone and frame.
 #pragma once
 
 #include "engine/baseline/deform.hpp"
@@ -55,10 +62,41 @@ template <class T> BS_HD inline T larger_radius(const Cone<T>& cone) {
     return cone.parent.radius > cone.child.radius ? cone.parent.radius : cone.child.radius;
 }
 
+// The ends of the posed bundle's segment through generator ψ_j, in the meridian frame of ψ_j
+// (MeridianFrame: axial, radial, tangential coordinates). The fan at a point is a plane construction in
+// its meridian, so samples at neighbouring ψ are combined coordinate by coordinate, not as chords of 3D
+// points that turn with ψ.
 template <class T>
 struct FanSample {
     SegmentEnd<T> first, second;
     unsigned kinds;  // the bundle's end kinds, packed: interpolation never crosses a change
+};
+
+// The parts of a posed section that say which piece a ratio t falls on and where a point on the deformed
+// segment lies: the segment's turn and each end's σ and length terms (as PosedEnd holds them: the length
+// of a combination is computed from the combined terms, as PosedEnd::length does). A table holds these
+// beside the whole sections so that a point on the segment — most points — reads 4 of these and none of
+// the sections.
+template <class T>
+struct EndExtent {
+    EndKind kind;
+    T sigma, arc_radius, arc_begin, arc_end, crease_length;
+
+    BS_HD T length() const { return end_length(kind, arc_radius, arc_begin, arc_end, crease_length); }
+};
+
+template <class T>
+struct SectionExtent {
+    SegmentTurn<T> turn;
+    EndExtent<T> parent, child;
+    unsigned structure;  // section_structure of the section it summarises
+
+    BS_HD const EndExtent<T>& end(bool at_parent) const { return at_parent ? parent : child; }
+    BS_HD T segment_length() const { return child.sigma - parent.sigma; }
+    BS_HD T length() const { return parent.length() + segment_length() + child.length(); }
+    BS_HD SectionPiece piece_at(T ell) const { return section_piece_at(ell, parent.length(), segment_length(), child.kind); }
+    // σ on the deformed segment of arc length ell (clamped to the segment), as point_on_posed_section.
+    BS_HD T segment_sigma(T ell) const { return parent.sigma + clamp_value(ell - parent.length(), T(0), segment_length()); }
 };
 
 // A view of one frame's tables (device or host pointers, owned by the caller). phi_samples == 0 means no
@@ -69,12 +107,14 @@ struct BaselineTables {
     int fan_samples;
     const LocalChain<T>* locals;      // bone_count
     const PosedSection<T>* sections;  // bone_count × phi_samples, bone-major
+    const SectionExtent<T>* extents;  // section_extent of each of `sections`
     const FanSample<T>* fans;         // bone_count × fan_samples, bone-major
     // Refined cells: cells[c] is kCoarseCell or the refined cell's ordinal r; its samples are
     // fine[r × kSamplesPerRefinedCell ...], and direct[r × kRefineFactor + m] is 1 where sub-cell m is
     // computed directly.
     const int* cells;              // bone_count × phi_samples
     const PosedSection<T>* fine;
+    const SectionExtent<T>* fine_extents;  // section_extent of each of `fine`
     const unsigned char* direct;
     const int* fan_cells;          // bone_count × fan_samples, likewise
     const FanSample<T>* fine_fans;
@@ -100,9 +140,11 @@ BS_HD inline unsigned end_kinds(EndKind parent, EndKind child) {
 template <class T>
 BS_HD inline FanSample<T> fan_sample(const LocalChain<T>& local, int j, int fan_samples) {
     T psi = T(kTwoPi) * T(j) / T(fan_samples);
-    Section<T> bundle = bone_section(local.bones, 1, generator_radial(local.bones[1], psi));
-    return {{bundle.at_sigma(bundle.parent.sigma), bundle.parent.direction},
-            {bundle.at_sigma(bundle.child.sigma), bundle.child.direction},
+    Vec3<T> radial = generator_radial(local.bones[1], psi);
+    Section<T> bundle = bone_section(local.bones, 1, radial);
+    MeridianFrame<T> frame = meridian_frame(local.bones[1].cone, radial);
+    return {{frame.local_point(bundle.at_sigma(bundle.parent.sigma)), frame.local_vector(bundle.parent.direction)},
+            {frame.local_point(bundle.at_sigma(bundle.child.sigma)), frame.local_vector(bundle.child.direction)},
             end_kinds(bundle.parent.kind, bundle.child.kind)};
 }
 
@@ -110,6 +152,13 @@ BS_HD inline FanSample<T> fan_sample(const LocalChain<T>& local, int j, int fan_
 template <class T>
 BS_HD inline unsigned section_structure(const PosedSection<T>& s) {
     return end_kinds(s.parent.kind, s.child.kind) | (s.parent.flags & kSectionCollapsed) | ((s.child.flags & kSectionCollapsed) << 1);
+}
+
+template <class T> BS_HD inline EndExtent<T> end_extent(const PosedEnd<T>& e) {
+    return {e.kind, e.sigma, e.arc.radius, e.arc_begin, e.arc_end, e.crease.length};
+}
+template <class T> BS_HD inline SectionExtent<T> section_extent(const PosedSection<T>& s) {
+    return {s.segment.turn, end_extent(s.parent), end_extent(s.child), section_structure(s)};
 }
 
 // Bracketing samples of an angle on a periodic grid: a = floor, b = a + 1 (wrapped), weight of b.
@@ -130,6 +179,9 @@ BS_HD inline Bracket bracket(double angle, int samples) {
 template <class T> BS_HD inline bool same_structure(const PosedSection<T>& x, const PosedSection<T>& y) {
     return section_structure(x) == section_structure(y);
 }
+template <class T> BS_HD inline bool same_structure(const SectionExtent<T>& x, const SectionExtent<T>& y) {
+    return x.structure == y.structure;
+}
 template <class T> BS_HD inline bool same_structure(const FanSample<T>& x, const FanSample<T>& y) { return x.kinds == y.kinds; }
 
 // The samples an interpolation combines, with their weights (summing to 1). s[0] and s[1] are the two
@@ -147,6 +199,14 @@ struct Stencil {
 template <class Sample>
 BS_HD inline Stencil<Sample> linear_stencil(const Sample* a, const Sample* b, double w, double spacing) {
     return {{a, b, a, a}, {1 - w, w, 0, 0}, 2, spacing};
+}
+
+// The same stencil on a parallel array: `st` points into `from`, the result at the same offsets into `to`.
+template <class To, class From>
+BS_HD inline Stencil<To> stencil_on(const Stencil<From>& st, const From* from, const To* to) {
+    Stencil<To> out{{}, {st.w[0], st.w[1], st.w[2], st.w[3]}, st.n, st.spacing};
+    for (int i = 0; i < 4; ++i) out.s[i] = to + (st.s[i] - from);
+    return out;
 }
 
 // Cubic (Lagrange, uniform grid) where the four samples around a coarse cell share one structure, linear
@@ -170,11 +230,13 @@ BS_HD inline Stencil<Sample> coarse_stencil(const Sample* bone_samples, int samp
 // The stencil for an angle in a table of `samples` per bone with refined cells (see BaselineTables):
 // linear between the two nearest samples of a refined cell. False where the angle falls in a sub-cell
 // marked for the direct construction, or the bracketing samples differ in structure.
+// `in_fine` tells which of the two arrays the stencil points into.
 template <class Sample>
 BS_HD inline bool stencil_at(double angle, int k, int samples, const Sample* coarse, const int* cells, const Sample* fine,
-                             const unsigned char* direct, Stencil<Sample>& out) {
+                             const unsigned char* direct, Stencil<Sample>& out, bool& in_fine) {
     Bracket j = bracket(angle, samples);
     const int r = cells[std::size_t(k) * samples + j.a];
+    in_fine = r != kCoarseCell;
     if (r == kCoarseCell) {
         out = coarse_stencil(coarse + std::size_t(k) * samples, samples, j.a, j.weight);
         return same_structure(*out.s[0], *out.s[1]);
@@ -217,19 +279,37 @@ BS_HD inline Vec3<T> combine_vectors(const Stencil<Sample>& st, Get get) {
     return sum;
 }
 
-// What an end's length() reads, and its σ: enough to find where a ratio t falls on the combined section.
+// The combined extent: the turn's angles and σ range, each end's σ and length terms.
 template <class T>
-BS_HD inline PosedEnd<T> combine_end_extent(const Stencil<PosedSection<T>>& st, bool parent) {
-    PosedEnd<T> m = st.s[0]->end(parent);
-    m.sigma = combine_values<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).sigma; });
+BS_HD inline EndExtent<T> combine_end_extent(const Stencil<SectionExtent<T>>& st, bool parent) {
+    using E = SectionExtent<T>;
+    EndExtent<T> m = st.s[0]->end(parent);
+    m.sigma = combine_values<T>(st, [&](const E& s) { return s.end(parent).sigma; });
     if (m.kind == EndKind::Convex) {
-        m.arc.radius = combine_values<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).arc.radius; });
-        m.arc_begin = combine_values<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).arc_begin; });
-        m.arc_end = combine_values<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).arc_end; });
+        m.arc_radius = combine_values<T>(st, [&](const E& s) { return s.end(parent).arc_radius; });
+        m.arc_begin = combine_values<T>(st, [&](const E& s) { return s.end(parent).arc_begin; });
+        m.arc_end = combine_values<T>(st, [&](const E& s) { return s.end(parent).arc_end; });
     } else if (m.kind == EndKind::Concave) {
-        m.crease.length = combine_values<T>(st, [&](const PosedSection<T>& s) { return s.end(parent).crease.length; });
+        m.crease_length = combine_values<T>(st, [&](const E& s) { return s.end(parent).crease_length; });
     }
     return m;
+}
+
+template <class T>
+BS_HD inline SectionExtent<T> combine_extents(const Stencil<SectionExtent<T>>& st) {
+    using E = SectionExtent<T>;
+    SegmentTurn<T> turn{combine_angles<T>(st, [](const E& s) { return s.turn.at_parent; }),
+                        combine_angles<T>(st, [](const E& s) { return s.turn.at_child; }),
+                        combine_values<T>(st, [](const E& s) { return s.turn.sigma_start; }),
+                        combine_values<T>(st, [](const E& s) { return s.turn.sigma_end; })};
+    return {turn, combine_end_extent(st, true), combine_end_extent(st, false), st.s[0]->structure};
+}
+
+// The extents of a stencil's sections (`storage` holds them), for the checks made while building.
+template <class T>
+BS_HD inline Stencil<SectionExtent<T>> extent_stencil(const Stencil<PosedSection<T>>& st, SectionExtent<T> (&storage)[4]) {
+    for (int i = 0; i < 4; ++i) storage[i] = section_extent(*st.s[i]);
+    return {{&storage[0], &storage[1], &storage[2], &storage[3]}, {st.w[0], st.w[1], st.w[2], st.w[3]}, st.n, st.spacing};
 }
 
 // The rest of an end: the arc's frame and sweep, or the crease's coordinates.
@@ -251,40 +331,28 @@ BS_HD inline void combine_end_geometry(const Stencil<PosedSection<T>>& st, bool 
     }
 }
 
-// The combined section's segment and both ends' extents, on the rest generator (U, along) given exactly:
-// it is cheap to have, and the combination would cut its circle's chord.
+template <class T> BS_HD inline void set_end_extent(PosedEnd<T>& end, const EndExtent<T>& e) {
+    end.sigma = e.sigma;
+    end.arc.radius = e.arc_radius;
+    end.arc_begin = e.arc_begin;
+    end.arc_end = e.arc_end;
+    end.crease.length = e.crease_length;
+}
+
+// The combined section with its combined extent, on the rest generator (U, along) given exactly (it is
+// cheap to have, and the combination would cut its circle's chord), with the geometry of the ends that
+// `parent_end` and `child_end` ask for (an end left out keeps the reference sample's).
 template <class T>
-BS_HD inline PosedSection<T> combine_section_extent(const Stencil<PosedSection<T>>& st, Vec3<T> U, Vec3<T> along) {
+BS_HD inline PosedSection<T> combine_sections(const Stencil<PosedSection<T>>& st, const SectionExtent<T>& extent, Vec3<T> U,
+                                              Vec3<T> along, bool parent_end = true, bool child_end = true) {
     PosedSection<T> m = *st.s[0];
     m.segment.U = U;
     m.segment.along = along;
-    m.segment.turn.at_parent = combine_angles<T>(st, [](const PosedSection<T>& s) { return s.segment.turn.at_parent; });
-    m.segment.turn.at_child = combine_angles<T>(st, [](const PosedSection<T>& s) { return s.segment.turn.at_child; });
-    m.segment.turn.sigma_start = combine_values<T>(st, [](const PosedSection<T>& s) { return s.segment.turn.sigma_start; });
-    m.segment.turn.sigma_end = combine_values<T>(st, [](const PosedSection<T>& s) { return s.segment.turn.sigma_end; });
-    m.parent = combine_end_extent(st, true);
-    m.child = combine_end_extent(st, false);
-    return m;
-}
-
-// The whole combined section.
-template <class T>
-BS_HD inline PosedSection<T> combine_sections(const Stencil<PosedSection<T>>& st, Vec3<T> U, Vec3<T> along) {
-    PosedSection<T> m = combine_section_extent(st, U, along);
-    combine_end_geometry(st, true, m.parent);
-    combine_end_geometry(st, false, m.child);
-    return m;
-}
-
-// The combined section as far as a point at ratio t needs it: the geometry of the end that t falls on
-// (PosedSection::piece_at, as point_on_posed_section places it), none for a point on the segment. Equal
-// there to combine_sections; the per-point pass skips the other end's vectors and normalisations.
-template <class T>
-BS_HD inline PosedSection<T> combine_section_at(const Stencil<PosedSection<T>>& st, Vec3<T> U, Vec3<T> along, T t) {
-    PosedSection<T> m = combine_section_extent(st, U, along);
-    const SectionPiece piece = m.piece_at(t * m.length());
-    if (piece == SectionPiece::ParentEnd) combine_end_geometry(st, true, m.parent);
-    if (piece == SectionPiece::ChildEnd) combine_end_geometry(st, false, m.child);
+    m.segment.turn = extent.turn;
+    set_end_extent(m.parent, extent.parent);
+    set_end_extent(m.child, extent.child);
+    if (parent_end) combine_end_geometry(st, true, m.parent);
+    if (child_end) combine_end_geometry(st, false, m.child);
     return m;
 }
 
@@ -298,51 +366,82 @@ BS_HD inline FanSample<T> combine_fans(const Stencil<FanSample<T>>& st) {
             st.s[0]->kinds};
 }
 
-// Detail direction at a deformed-segment point from the fan table; false where the table may not be
-// interpolated there (the caller computes the bundle directly).
+// Detail direction, in the meridian frame of generator angle ψ, at a deformed-segment point given in that
+// frame, from the fan table; false where the table may not be interpolated there (the caller computes
+// the bundle directly).
 template <class T>
-BS_HD inline bool tabulated_segment_direction(const BaselineTables<T>& tables, int k, const BaselineBone<T>& bone, Vec3<T> base,
-                                              Vec3<T> radial, Vec3<T>& direction) {
+BS_HD inline bool tabulated_fan_direction(const BaselineTables<T>& tables, int k, T psi, Vec3<T> local_point, Vec3<T>& direction) {
     Stencil<FanSample<T>> st;
-    if (!stencil_at(double(generator_angle(bone, radial)), k, tables.fan_samples, tables.fans, tables.fan_cells, tables.fine_fans,
-                    tables.fan_direct, st))
+    bool in_fine;
+    if (!stencil_at(double(psi), k, tables.fan_samples, tables.fans, tables.fan_cells, tables.fine_fans, tables.fan_direct, st, in_fine))
         return false;
     FanSample<T> f = combine_fans(st);
-    direction = fan_direction(f.first, f.second, base);
+    direction = fan_direction(f.first, f.second, local_point);
     return true;
 }
 
-// A point placed on one tabulated section; false where its direction needs the direct bundle.
+// A point placed on an end piece of one combined section; false where its direction needs the direct
+// bundle.
 template <class T>
 BS_HD inline bool place_on_tabulated_section(const BaselineTables<T>& tables, int k, const PosedSection<T>& s, T t,
                                              PosedBase<T>& out) {
-    const LocalChain<T>& local = tables.locals[k];
-    SectionPoint<T> p = point_on_posed_section(s, local.bones[1].cone, t * s.length());
+    const BaselineBone<T>& bone = tables.locals[k].bones[1];
+    SectionPoint<T> p = point_on_posed_section(s, bone.cone, t * s.length());
     out.base = p.base;
     if (p.fan_weight == T(0)) {
         out.direction = p.direction;
         return true;
     }
-    Vec3<T> fan_direction;
-    if (!tabulated_segment_direction(tables, k, local.bones[1], p.fan_point, p.radial, fan_direction)) return false;
-    out.direction = p.blended(fan_direction);
+    MeridianFrame<T> frame = meridian_frame(bone.cone, p.radial);
+    Vec3<T> local_direction;
+    if (!tabulated_fan_direction(tables, k, generator_angle(bone, p.radial), frame.local_point(p.fan_point), local_direction))
+        return false;
+    out.direction = p.blended(frame.vector(local_direction));
+    return true;
+}
+
+// A point on the deformed segment at σ, on the rest generator φ: the segment turns it about the axis by
+// the turn at σ, to generator ψ = φ + turn, and keeps its meridian coordinates (DeformedSegment::at); its
+// detail direction is the fan there. False where the fan table may not be interpolated.
+template <class T>
+BS_HD inline bool place_on_tabulated_segment(const BaselineTables<T>& tables, int k, const SectionExtent<T>& extent, T phi, T sigma,
+                                             PosedBase<T>& out) {
+    const BaselineBone<T>& bone = tables.locals[k].bones[1];
+    const T psi = phi + extent.turn.at(sigma);
+    const MeridianFrame<T> frame = meridian_frame(bone.cone, generator_radial(bone, psi));
+    const Vec3<T> local = generator_point_in_meridian(bone.cone, sigma);
+    Vec3<T> local_direction;
+    if (!tabulated_fan_direction(tables, k, psi, local, local_direction)) return false;
+    out = {frame.point(local), frame.vector(local_direction)};
     return true;
 }
 
 // The posed base-point of a (non-cap) code from the tables, or from the direct construction where the
-// tables may not be interpolated (see the top of this file).
+// tables may not be interpolated (see the top of this file). A point whose t falls on the deformed segment
+// needs the combined extent alone; one on an end piece combines that end's geometry from the sections.
 template <class T>
 BS_HD inline PosedBase<T> tabulated_posed_base(const BaselineCode& code, const BaselineTables<T>& tables,
                                                const BaselineBone<T>* bones, const BaselineBonePose<T>* poses) {
     const int k = code.bone;
-    const Cone<T>& cone = bones[k].cone;
-    Stencil<PosedSection<T>> st;
-    if (stencil_at(double(code.phi), k, tables.phi_samples, tables.sections, tables.cells, tables.fine, tables.direct, st)) {
-        Vec3<T> radial = generator_radial(bones[k], T(code.phi));
-        Vec3<T> U = tangency_point(cone, BoneEnd::Parent, radial);
-        PosedSection<T> mixed = combine_section_at(st, U, normalized(tangency_point(cone, BoneEnd::Child, radial) - U), T(code.t));
+    Stencil<SectionExtent<T>> st;
+    bool in_fine;
+    if (stencil_at(double(code.phi), k, tables.phi_samples, tables.extents, tables.cells, tables.fine_extents, tables.direct, st,
+                   in_fine)) {
+        const SectionExtent<T> extent = combine_extents(st);
+        const T ell = T(code.t) * extent.length();
+        const SectionPiece piece = extent.piece_at(ell);
         PosedBase<T> p;
-        if (place_on_tabulated_section(tables, k, mixed, T(code.t), p)) return p;
+        if (piece == SectionPiece::Segment) {
+            if (place_on_tabulated_segment(tables, k, extent, T(code.phi), extent.segment_sigma(ell), p)) return p;
+        } else {
+            const Cone<T>& cone = bones[k].cone;
+            GeneratorLine<T> rest = generator_line(cone, generator_radial(bones[k], T(code.phi)));
+            Stencil<PosedSection<T>> sections = in_fine ? stencil_on(st, tables.fine_extents, tables.fine)
+                                                        : stencil_on(st, tables.extents, tables.sections);
+            PosedSection<T> mixed = combine_sections(sections, extent, rest.U, rest.along, piece == SectionPiece::ParentEnd,
+                                                     piece == SectionPiece::ChildEnd);
+            if (place_on_tabulated_section(tables, k, mixed, T(code.t), p)) return p;
+        }
     }
     return posed_base(code, bones, poses);
 }
@@ -362,7 +461,8 @@ BS_HD inline bool cell_is_smooth(const Stencil<PosedSection<T>>& st, const Posed
         norm(point_on_posed_section(a, cone, a.length()).base - point_on_posed_section(b, cone, b.length()).base) > jump)
         return false;
     const T tolerance = relative_tolerance * smaller_radius(cone);
-    PosedSection<T> mixed = combine_sections(st, middle.segment.U, middle.segment.along);
+    SectionExtent<T> extents[4];
+    PosedSection<T> mixed = combine_sections(st, combine_extents(extent_stencil(st, extents)), middle.segment.U, middle.segment.along);
     for (int i = 0; i < kCellCheckRatios; ++i) {
         T t = T(i) / T(kCellCheckRatios - 1);
         Vec3<T> want = point_on_posed_section(middle, cone, t * middle.length()).base;

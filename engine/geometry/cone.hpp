@@ -78,6 +78,31 @@ template <class T> BS_HD inline Circle<T> tangency_circle(const Cone<T>& cone, B
     return {s.centre + (s.radius * cone.sin_theta) * cone.axis, cone.axis, s.radius * cone.cos_theta};
 }
 
+// The frame of a cone's meridian half-plane with radial direction `radial`: origin the parent centre,
+// then the axis, the radial and their tangent axis × radial (right-handed). A turn about the axis moves a
+// point with its meridian and keeps its coordinates in this frame; so do a generator's points, which lie
+// in the plane (tangential coordinate 0).
+template <class T>
+struct MeridianFrame {
+    Vec3<T> origin, axis, radial, tangent;
+
+    BS_HD Vec3<T> vector(Vec3<T> local) const { return local.x * axis + local.y * radial + local.z * tangent; }
+    BS_HD Vec3<T> point(Vec3<T> local) const { return origin + vector(local); }
+    BS_HD Vec3<T> local_vector(Vec3<T> v) const { return {dot(v, axis), dot(v, radial), dot(v, tangent)}; }
+    BS_HD Vec3<T> local_point(Vec3<T> p) const { return local_vector(p - origin); }
+};
+
+template <class T> BS_HD inline MeridianFrame<T> meridian_frame(const Cone<T>& cone, Vec3<T> radial) {
+    return {cone.parent.centre, cone.axis, radial, cross(cone.axis, radial)};
+}
+
+// The point at σ on a generator, in its meridian frame: the parent tangency point (r1 sin θ, r1 cos θ)
+// plus σ times the generator's direction (cos θ, −sin θ). The same for every generator.
+template <class T> BS_HD inline Vec3<T> generator_point_in_meridian(const Cone<T>& cone, T sigma) {
+    return {cone.parent.radius * cone.sin_theta + sigma * cone.cos_theta, cone.parent.radius * cone.cos_theta - sigma * cone.sin_theta,
+            T(0)};
+}
+
 // Position of p's projection on the axis segment, 0 at the parent centre, 1 at the child's (clamped).
 template <class T> BS_HD inline T axis_fraction(const Cone<T>& cone, Vec3<T> p) {
     return clamp_value(dot(p - cone.parent.centre, cone.axis) / cone.length, T(0), T(1));

@@ -78,6 +78,35 @@ TEST(GeometryCone, GeneratorsTouchTheSpheresOnTheTangencyCircles) {
     }
 }
 
+// A generator's point at σ has the same meridian coordinates on every generator, and a turn about the axis
+// keeps them: the tables' shortcut for a point on the deformed segment (engine/baseline/table.hpp).
+TEST(GeometryCone, MeridianCoordinatesOfAGeneratorPointDoNotDependOnTheGenerator) {
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> unit(0, 1);
+    for (const Cone<double>& c : {make_cone<double>({{0.5, -1, 2}, 1.3}, {{3, 1, 4}, 0.4}),
+                                  make_cone<double>({{0, 0, 0}, 0.2}, {{0, 1, 0}, 0.9}),
+                                  make_cone<double>({{1, 2, 3}, 0.5}, {{1, 2, 7}, 0.5})}) {
+        const double omega = c.length * c.cos_theta;
+        for (int i = 0; i < 50; ++i) {
+            V3 radial = normalized(cross(c.axis, random_unit(rng)));
+            const double sigma = omega * (1.4 * unit(rng) - 0.2);  // beyond the ends too: the same line
+            V3 U = tangency_point(c, BoneEnd::Parent, radial);
+            V3 on_generator = U + sigma * normalized(tangency_point(c, BoneEnd::Child, radial) - U);
+            MeridianFrame<double> frame = meridian_frame(c, radial);
+            expect_vec_near(frame.point(generator_point_in_meridian(c, sigma)), on_generator, 1e-12);
+            expect_vec_near(frame.local_point(on_generator), generator_point_in_meridian(c, sigma), 1e-12);
+            // Turned about the axis, the point is at the same coordinates in the turned meridian.
+            const double angle = 6 * unit(rng) - 3;
+            Quat<double> turn = axis_angle(c.axis, angle);
+            V3 turned = c.parent.centre + rotate(turn, on_generator - c.parent.centre);
+            expect_vec_near(meridian_frame(c, rotate(turn, radial)).point(generator_point_in_meridian(c, sigma)), turned, 1e-12);
+            // A vector's coordinates round-trip, the tangential one included.
+            V3 v = random_unit(rng);
+            expect_vec_near(frame.vector(frame.local_vector(v)), v, 1e-14);
+        }
+    }
+}
+
 TEST(GeometryCone, SwallowedSphereIsInvalidButFinite) {
     for (Cone<double> c : {make_cone<double>({{0, 0, 0}, 2.0}, {{1, 0, 0}, 0.5}),
                            make_cone<double>({{0, 0, 0}, 1.0}, {{0, 0, 0}, 1.0}),

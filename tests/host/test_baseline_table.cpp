@@ -130,6 +130,53 @@ TEST(BaselineTable, InterpolationErrorShrinksAsTheGridIsRefined) {
     }
 }
 
+// A point whose ratio falls on the deformed segment is placed from the combined extents alone, in its
+// posed generator's meridian frame (place_on_tabulated_segment); it must land where the whole combined
+// section puts it (DeformedSegment::at, the fan at its radial's angle) and get the same direction.
+TEST(BaselineTable, ASegmentPointFromTheExtentsIsTheWholeSectionsPoint) {
+    for (const testing::NamedChain& chain : testing::all_chains()) {
+        Random rng(23);
+        std::vector<Vec3<double>> points = testing::points_around(chain.skeleton, 2000, 23, -0.5, 0.5);
+        BaselineSkinner<double> skinner(chain.skeleton, points, chain.name);
+        std::size_t compared = 0;
+        double worst_base = 0, worst_direction = 0;
+        for (int i = 0; i < 6; ++i) {
+            std::vector<BaselineBonePose<double>> frame = skinner.frame(testing::random_bend_pose(chain.skeleton, rng));
+            BaselineFrameTables tables = skinner.frame_tables(frame);
+            BaselineTables<double> view = tables.view();
+            for (const BaselineCode& code : skinner.codes()) {
+                if (code.flags & (kCodeParentCap | kCodeChildCap)) continue;
+                const int k = code.bone;
+                Stencil<SectionExtent<double>> st;
+                bool in_fine;
+                if (!stencil_at(double(code.phi), k, view.phi_samples, view.extents, view.cells, view.fine_extents, view.direct, st,
+                                in_fine))
+                    continue;
+                const SectionExtent<double> extent = combine_extents(st);
+                const double ell = double(code.t) * extent.length();
+                if (extent.piece_at(ell) != SectionPiece::Segment) continue;
+                PosedBase<double> fast, whole;
+                if (!place_on_tabulated_segment(view, k, extent, double(code.phi), extent.segment_sigma(ell), fast)) continue;
+                const BaselineBone<double>& bone = skinner.bones()[k];
+                GeneratorLine<double> rest = generator_line(bone.cone, generator_radial(bone, double(code.phi)));
+                Stencil<PosedSection<double>> sections =
+                    in_fine ? stencil_on(st, view.fine_extents, view.fine) : stencil_on(st, view.extents, view.sections);
+                PosedSection<double> mixed = combine_sections(sections, extent, rest.U, rest.along);
+                ASSERT_EQ(mixed.piece_at(ell), SectionPiece::Segment);
+                if (!place_on_tabulated_section(view, k, mixed, double(code.t), whole)) continue;
+                worst_base = std::max(worst_base, norm(fast.base - whole.base) / smaller_radius(bone.cone));
+                worst_direction = std::max(worst_direction, norm(fast.direction - whole.direction));
+                ++compared;
+            }
+        }
+        std::printf("  %-12s %zu segment points: base within %.2g local radii, direction within %.2g\n", chain.name.c_str(),
+                    compared, worst_base, worst_direction);
+        EXPECT_GT(compared, 5000u) << chain.name;
+        EXPECT_LE(worst_base, 1e-12) << chain.name;
+        EXPECT_LE(worst_direction, 1e-9) << chain.name;
+    }
+}
+
 TEST(BaselineTable, BracketNeverIndexesOutOfRange) {
     const double inf = std::numeric_limits<double>::infinity();
     for (double angle : {std::nan(""), inf, -inf, 0.0, -1e-300, kTwoPi, -kTwoPi, 1e300}) {
