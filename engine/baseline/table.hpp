@@ -34,7 +34,7 @@
 //
 // All tables are in bone k's frame F⁰_k, in double (the per-point pass's geometry precision). Sizes: a
 // section sample is sizeof(PosedSection<double>) (832 bytes) plus its extent (sizeof(SectionExtent<double>),
-// 136 bytes), a fan sample 104 bytes, a local chain 936 bytes, a cell index 4 bytes; per bone and frame.
+// 136 bytes), a fan sample 112 bytes, a local chain 936 bytes, a cell index 4 bytes; per bone and frame.
 #pragma once
 
 #include "engine/baseline/deform.hpp"
@@ -62,14 +62,15 @@ template <class T> BS_HD inline T larger_radius(const Cone<T>& cone) {
     return cone.parent.radius > cone.child.radius ? cone.parent.radius : cone.child.radius;
 }
 
-// The ends of the posed bundle's segment through generator ψ_j, in the meridian frame of ψ_j
-// (MeridianFrame: axial, radial, tangential coordinates). The fan at a point is a plane construction in
-// its meridian, so samples at neighbouring ψ are combined coordinate by coordinate, not as chords of 3D
-// points that turn with ψ.
+// The fan of the posed bundle's segment through generator ψ_j (FanLine: its start, its extent and the
+// two blended end directions), in the meridian frame of ψ_j (MeridianFrame: axial, radial, tangential
+// coordinates). The fan at a point is a plane construction in its meridian, so samples at neighbouring ψ
+// are combined coordinate by coordinate, not as chords of 3D points that turn with ψ; a point reads its
+// direction off the combined line (FanLine::direction_at) without solving the fan again.
 template <class T>
 struct FanSample {
-    SegmentEnd<T> first, second;
-    unsigned kinds;  // the bundle's end kinds, packed: interpolation never crosses a change
+    FanLine<T> line;
+    unsigned kinds;  // the bundle's end kinds and whether the fan is defined, packed: interpolation never crosses a change
 };
 
 // The parts of a posed section that say which piece a ratio t falls on and where a point on the deformed
@@ -143,9 +144,9 @@ BS_HD inline FanSample<T> fan_sample(const LocalChain<T>& local, int j, int fan_
     Vec3<T> radial = generator_radial(local.bones[1], psi);
     Section<T> bundle = bone_section(local.bones, 1, radial);
     MeridianFrame<T> frame = meridian_frame(local.bones[1].cone, radial);
-    return {{frame.local_point(bundle.at_sigma(bundle.parent.sigma)), frame.local_vector(bundle.parent.direction)},
-            {frame.local_point(bundle.at_sigma(bundle.child.sigma)), frame.local_vector(bundle.child.direction)},
-            end_kinds(bundle.parent.kind, bundle.child.kind)};
+    FanLine<T> line = fan_line<T>({frame.local_point(bundle.at_sigma(bundle.parent.sigma)), frame.local_vector(bundle.parent.direction)},
+                                  {frame.local_point(bundle.at_sigma(bundle.child.sigma)), frame.local_vector(bundle.child.direction)});
+    return {line, end_kinds(bundle.parent.kind, bundle.child.kind) | (line.outward ? 1u << 4 : 0u)};
 }
 
 // What decides whether two bracketing section samples may be interpolated.
@@ -263,6 +264,7 @@ BS_HD inline T combine_values(const Stencil<Sample>& st, Get get) {
 // The difference of two angles brought into [−π, π] (rint, not fmod: this runs per point).
 template <class T> BS_HD inline T angle_difference(T a, T b) {
     T d = a - b;
+    if (std::fabs(d) <= T(kTwoPi / 2)) return d;  // the usual case, and what rint gives there
     return d - T(kTwoPi) * std::rint(d / T(kTwoPi));
 }
 template <class T, class Sample, class Get>
@@ -357,13 +359,11 @@ BS_HD inline PosedSection<T> combine_sections(const Stencil<PosedSection<T>>& st
 }
 
 template <class T>
-BS_HD inline FanSample<T> combine_fans(const Stencil<FanSample<T>>& st) {
+BS_HD inline FanLine<T> combine_fans(const Stencil<FanSample<T>>& st) {
     using F = FanSample<T>;
-    return {{combine_vectors<T>(st, [](const F& f) { return f.first.point; }),
-             normalized(combine_vectors<T>(st, [](const F& f) { return f.first.direction; }))},
-            {combine_vectors<T>(st, [](const F& f) { return f.second.point; }),
-             normalized(combine_vectors<T>(st, [](const F& f) { return f.second.direction; }))},
-            st.s[0]->kinds};
+    return {combine_vectors<T>(st, [](const F& f) { return f.line.start; }), combine_vectors<T>(st, [](const F& f) { return f.line.along; }),
+            combine_vectors<T>(st, [](const F& f) { return f.line.at_start; }),
+            combine_vectors<T>(st, [](const F& f) { return f.line.at_end; }), st.s[0]->line.outward};
 }
 
 // Detail direction, in the meridian frame of generator angle ψ, at a deformed-segment point given in that
@@ -375,8 +375,8 @@ BS_HD inline bool tabulated_fan_direction(const BaselineTables<T>& tables, int k
     bool in_fine;
     if (!stencil_at(double(psi), k, tables.fan_samples, tables.fans, tables.fan_cells, tables.fine_fans, tables.fan_direct, st, in_fine))
         return false;
-    FanSample<T> f = combine_fans(st);
-    direction = fan_direction(f.first, f.second, local_point);
+    FanLine<T> line = combine_fans(st);
+    direction = line.direction_at(line.parameter_of(local_point));
     return true;
 }
 
@@ -472,18 +472,18 @@ BS_HD inline bool cell_is_smooth(const Stencil<PosedSection<T>>& st, const Posed
     return true;
 }
 
-// The same for a fan cell: end points within the tolerance of the bone's smaller radius, directions within
-// it in radians.
+// The same for a fan cell: the segment's ends within the tolerance of the bone's smaller radius, the
+// directions at its ends and middle within it in radians.
 template <class T>
 BS_HD inline bool cell_is_smooth(const Stencil<FanSample<T>>& st, const FanSample<T>& middle, const BaselineBone<T>& bone,
                                  T tolerance) {
     if (!same_structure(*st.s[0], middle) || !same_structure(middle, *st.s[1])) return false;
     const T radius = smaller_radius(bone.cone);
-    FanSample<T> mixed = combine_fans(st);
-    return norm(mixed.first.point - middle.first.point) <= tolerance * radius &&
-           norm(mixed.second.point - middle.second.point) <= tolerance * radius &&
-           norm(mixed.first.direction - middle.first.direction) <= tolerance &&
-           norm(mixed.second.direction - middle.second.direction) <= tolerance;
+    const FanLine<T> mixed = combine_fans(st), &want = middle.line;
+    if (norm(mixed.start - want.start) > tolerance * radius || norm(mixed.along - want.along) > tolerance * radius) return false;
+    for (int i = 0; i <= 2; ++i)
+        if (norm(mixed.direction_at(T(i) / T(2)) - want.direction_at(T(i) / T(2))) > tolerance) return false;
+    return true;
 }
 
 

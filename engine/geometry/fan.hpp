@@ -47,17 +47,69 @@ struct FanProjection {
     bool valid;
 };
 
+// The fan as a direction field along its segment: at u ∈ [0, 1] (x = u L) the direction is
+// normalised((1 − u) A + u B) with A = n1⊥ n0 and B = n0⊥ n1 (n1's part in the segment's plane): the
+// formula above divided by L. Where the fan is not defined (an end direction not outward, a zero-length
+// segment) A = B = n0, the first end's direction. A and B are not unit, and scaling both by one factor
+// changes nothing, so a table may interpolate them (engine/baseline/table.hpp).
+template <class T>
+struct FanLine {
+    Vec3<T> start, along;          // P0 and P1 − P0
+    Vec3<T> at_start, at_end;      // A and B
+    bool outward;                  // both end directions point to the segment's outer side
+
+    // u of the point of the segment nearest to b (clamped to the segment; 0 for a zero-length one).
+    BS_HD T parameter_of(Vec3<T> b) const {
+        T length_squared = norm2(along);
+        return length_squared > T(0) ? clamp_value(dot(b - start, along) / length_squared, T(0), T(1)) : T(0);
+    }
+    BS_HD Vec3<T> direction_at(T u) const { return normalized((T(1) - u) * at_start + u * at_end); }
+};
+
+namespace detail {
+
+// The segment's plane: e_x along P0 → P1, e_y toward the side n0 points to, and the end directions'
+// components in it.
+template <class T>
+struct FanPlane {
+    T length;
+    Vec3<T> e_x, e_y;
+    T n0x, n0y, n1x, n1y;
+    bool outward;
+};
+
+template <class T> BS_HD inline FanPlane<T> fan_plane(SegmentEnd<T> first, SegmentEnd<T> second) {
+    Vec3<T> along = second.point - first.point;
+    T length = norm(along);
+    Vec3<T> e_x = length > T(0) ? along / length : along;
+    Vec3<T> e_y = normalized(first.direction - dot(first.direction, e_x) * e_x);
+    T n0y = dot(first.direction, e_y), n1y = dot(second.direction, e_y);
+    T eps = relative_zero<T>();
+    return {length, e_x, e_y, dot(first.direction, e_x), n0y, dot(second.direction, e_x), n1y, length > T(0) && n0y > eps && n1y > eps};
+}
+
+template <class T> BS_HD inline FanLine<T> fan_line(const FanPlane<T>& f, SegmentEnd<T> first, SegmentEnd<T> second) {
+    const Vec3<T> along = second.point - first.point;
+    if (!f.outward) return {first.point, along, first.direction, first.direction, false};
+    // n0 = n0x e_x + n0y e_y exactly (e_y is built from n0), so A needs no projection.
+    return {first.point, along, f.n1y * first.direction, f.n0y * (f.n1x * f.e_x + f.n1y * f.e_y), true};
+}
+
+}  // namespace detail
+
+template <class T> BS_HD inline FanLine<T> fan_line(SegmentEnd<T> first, SegmentEnd<T> second) {
+    return detail::fan_line(detail::fan_plane(first, second), first, second);
+}
+
 // Base-point, detail direction and signed height of p over the segment first → second.
 // p is taken in the segment's plane (the plane of the segment and its bone's axis, seed 000): a component
 // of p off that plane is ignored by base_point and height.
 template <class T>
 BS_HD inline FanProjection<T> fan_projection(SegmentEnd<T> first, SegmentEnd<T> second, Vec3<T> p) {
-    Vec3<T> along = second.point - first.point;
-    T length = norm(along);
-    Vec3<T> e_x = length > T(0) ? along / length : along;
-    Vec3<T> e_y = normalized(first.direction - dot(first.direction, e_x) * e_x);
-    T n0x = dot(first.direction, e_x), n0y = dot(first.direction, e_y);
-    T n1x = dot(second.direction, e_x), n1y = dot(second.direction, e_y);
+    const detail::FanPlane<T> f = detail::fan_plane(first, second);
+    const T length = f.length;
+    const Vec3<T> e_x = f.e_x, e_y = f.e_y;
+    const T n0x = f.n0x, n0y = f.n0y, n1x = f.n1x, n1y = f.n1y;
     T px = dot(p - first.point, e_x), py = dot(p - first.point, e_y);
 
     // I = l0 × l1 with l0, l1 the end lines in homogeneous 2D coordinates.
@@ -65,16 +117,14 @@ BS_HD inline FanProjection<T> fan_projection(SegmentEnd<T> first, SegmentEnd<T> 
     HomogeneousPoint<T> centre{Iw * first.point + Ix * e_x + Iy * e_y, Iw};
 
     T eps = relative_zero<T>();
-    bool ends_outward = length > T(0) && n0y > eps && n1y > eps;
     T denominator = Iy - py * Iw;  // > 0 when p is on the segment's side of I
     bool level_with_I = !(std::fabs(denominator) > eps * (std::fabs(Iy) + std::fabs(py * Iw)));
-    T x = ends_outward && !level_with_I ? (px * Iy - py * Ix) / denominator : px;
+    T x = f.outward && !level_with_I ? (px * Iy - py * Ix) / denominator : px;
 
-    Vec3<T> direction = ends_outward ? normalized(((length - x) * n1y * n0x + x * n0y * n1x) * e_x + Iy * e_y)
-                                     : first.direction;
-    Vec3<T> base = first.point + x * e_x;
     T t = length > T(0) ? x / length : T(0);
-    bool valid = ends_outward && !level_with_I && denominator > T(0);
+    Vec3<T> direction = detail::fan_line(f, first, second).direction_at(t);
+    Vec3<T> base = first.point + x * e_x;
+    bool valid = f.outward && !level_with_I && denominator > T(0);
     return {base, direction, dot(p - base, direction), t, centre, valid};
 }
 
@@ -85,10 +135,8 @@ BS_HD inline FanProjection<T> fan_projection(SegmentEnd<T> first, SegmentEnd<T> 
 // apart), and the posed pass meets such points (a crop beyond the bundle's crossing). On the segment it
 // is fan_projection's direction.
 template <class T> BS_HD inline Vec3<T> fan_direction(SegmentEnd<T> first, SegmentEnd<T> second, Vec3<T> b) {
-    Vec3<T> along = second.point - first.point;
-    T length_squared = norm2(along);
-    T x = length_squared > T(0) ? clamp_value(dot(b - first.point, along) / length_squared, T(0), T(1)) : T(0);
-    return fan_projection(first, second, first.point + x * along).direction;
+    FanLine<T> line = fan_line(first, second);
+    return line.direction_at(line.parameter_of(b));
 }
 
 }  // namespace bs
