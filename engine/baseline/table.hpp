@@ -416,6 +416,26 @@ BS_HD inline bool place_on_tabulated_segment(const BaselineTables<T>& tables, in
     return true;
 }
 
+// A point whose ratio falls on an end piece (`piece`) of the sections the extent stencil `st` points at.
+// False where its direction needs the direct bundle.
+template <class T>
+BS_NOINLINE BS_HD bool place_on_tabulated_end(const BaselineCode& code, const BaselineTables<T>& tables, const BaselineBone<T>& bone,
+                                              const Stencil<SectionExtent<T>>& st, bool in_fine, const SectionExtent<T>& extent,
+                                              SectionPiece piece, PosedBase<T>& out) {
+    GeneratorLine<T> rest = generator_line(bone.cone, generator_radial(bone, T(code.phi)));
+    Stencil<PosedSection<T>> sections =
+        in_fine ? stencil_on(st, tables.fine_extents, tables.fine) : stencil_on(st, tables.extents, tables.sections);
+    PosedSection<T> mixed = combine_sections(sections, extent, rest.U, rest.along, piece == SectionPiece::ParentEnd,
+                                             piece == SectionPiece::ChildEnd);
+    return place_on_tabulated_section(tables, int(code.bone), mixed, T(code.t), out);
+}
+
+// posed_base, out of line: the tables' fallback.
+template <class T>
+BS_NOINLINE BS_HD PosedBase<T> direct_posed_base(const BaselineCode& code, const BaselineBone<T>* bones, const BaselineBonePose<T>* poses) {
+    return posed_base(code, bones, poses);
+}
+
 // The posed base-point of a (non-cap) code from the tables, or from the direct construction where the
 // tables may not be interpolated (see the top of this file). A point whose t falls on the deformed segment
 // needs the combined extent alone; one on an end piece combines that end's geometry from the sections.
@@ -431,19 +451,11 @@ BS_HD inline PosedBase<T> tabulated_posed_base(const BaselineCode& code, const B
         const T ell = T(code.t) * extent.length();
         const SectionPiece piece = extent.piece_at(ell);
         PosedBase<T> p;
-        if (piece == SectionPiece::Segment) {
-            if (place_on_tabulated_segment(tables, k, extent, T(code.phi), extent.segment_sigma(ell), p)) return p;
-        } else {
-            const Cone<T>& cone = bones[k].cone;
-            GeneratorLine<T> rest = generator_line(cone, generator_radial(bones[k], T(code.phi)));
-            Stencil<PosedSection<T>> sections = in_fine ? stencil_on(st, tables.fine_extents, tables.fine)
-                                                        : stencil_on(st, tables.extents, tables.sections);
-            PosedSection<T> mixed = combine_sections(sections, extent, rest.U, rest.along, piece == SectionPiece::ParentEnd,
-                                                     piece == SectionPiece::ChildEnd);
-            if (place_on_tabulated_section(tables, k, mixed, T(code.t), p)) return p;
-        }
+        if (piece == SectionPiece::Segment ? place_on_tabulated_segment(tables, k, extent, T(code.phi), extent.segment_sigma(ell), p)
+                                           : place_on_tabulated_end(code, tables, bones[k], st, in_fine, extent, piece, p))
+            return p;
     }
-    return posed_base(code, bones, poses);
+    return direct_posed_base(code, bones, poses);
 }
 
 // Whether the interpolation `st` at the middle of its cell reproduces the sample there (`middle`) to
