@@ -172,16 +172,16 @@ void deform_dqs(const DqsJob<float>& job, Exec exec) { for_each_point(job.count,
 void deform_baseline(const BaselineJob<float>& job, Exec exec) { for_each_point(job.count, BaselinePass<float>{job}, exec); }
 void deform_metaball(const MetaballJob<float>& job, Exec exec) { for_each_point(job.count, MetaballPass<float>{job}, exec); }
 void build_baseline_tables(const BaselineTableJob& job, Exec exec) {
-    for_each_point(job.bone_count * std::size_t(2 * (job.phi_samples + job.fan_samples)), BaselineTablePass{job}, exec);
+    for_each_sample(job.bone_count * std::size_t(2 * (job.phi_samples + job.fan_samples)), BaselineTablePass{job}, exec);
 }
 void check_baseline_cells(const BaselineCellCheckJob& job, Exec exec) {
-    for_each_point(job.bone_count * std::size_t(job.phi_samples + job.fan_samples), BaselineCellCheckPass{job}, exec);
+    for_each_sample(job.bone_count * std::size_t(job.phi_samples + job.fan_samples), BaselineCellCheckPass{job}, exec);
 }
 void refine_baseline_cells(const BaselineRefineJob& job, Exec exec) {
-    for_each_point((job.count + job.fan_count) * std::size_t(kSamplesPerRefinedCell), BaselineRefinePass{job}, exec);
+    for_each_sample((job.count + job.fan_count) * std::size_t(kSamplesPerRefinedCell), BaselineRefinePass{job}, exec);
 }
 void check_baseline_subcells(const BaselineRefineJob& job, Exec exec) {
-    for_each_point((job.count + job.fan_count) * std::size_t(kRefineFactor), BaselineSubcellCheckPass{job}, exec);
+    for_each_sample((job.count + job.fan_count) * std::size_t(kRefineFactor), BaselineSubcellCheckPass{job}, exec);
 }
 #if !defined(__CUDACC__)
 void deform_lbs(const LbsJob<double>& job, Exec exec) { for_each_point(job.count, LbsPass<double>{job}, exec); }
