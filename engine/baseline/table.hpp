@@ -70,7 +70,7 @@ template <class T> BS_HD inline T larger_radius(const Cone<T>& cone) {
 template <class T>
 struct FanSample {
     FanLine<T> line;
-    unsigned kinds;  // the bundle's end kinds and whether the fan is defined, packed: interpolation never crosses a change
+    unsigned kinds;  // the bundle's end kinds, packed: interpolation never crosses a change (nor one of line.outward)
 };
 
 // The parts of a posed section that say which piece a ratio t falls on and where a point on the deformed
@@ -146,7 +146,7 @@ BS_HD inline FanSample<T> fan_sample(const LocalChain<T>& local, int j, int fan_
     MeridianFrame<T> frame = meridian_frame(local.bones[1].cone, radial);
     FanLine<T> line = fan_line<T>({frame.local_point(bundle.at_sigma(bundle.parent.sigma)), frame.local_vector(bundle.parent.direction)},
                                   {frame.local_point(bundle.at_sigma(bundle.child.sigma)), frame.local_vector(bundle.child.direction)});
-    return {line, end_kinds(bundle.parent.kind, bundle.child.kind) | (line.outward ? 1u << 4 : 0u)};
+    return {line, end_kinds(bundle.parent.kind, bundle.child.kind)};
 }
 
 // What decides whether two bracketing section samples may be interpolated.
@@ -183,7 +183,9 @@ template <class T> BS_HD inline bool same_structure(const PosedSection<T>& x, co
 template <class T> BS_HD inline bool same_structure(const SectionExtent<T>& x, const SectionExtent<T>& y) {
     return x.structure == y.structure;
 }
-template <class T> BS_HD inline bool same_structure(const FanSample<T>& x, const FanSample<T>& y) { return x.kinds == y.kinds; }
+template <class T> BS_HD inline bool same_structure(const FanSample<T>& x, const FanSample<T>& y) {
+    return x.kinds == y.kinds && x.line.outward == y.line.outward;
+}
 
 // The samples an interpolation combines, with their weights (summing to 1). s[0] and s[1] are the two
 // samples bracketing the angle (s[0] is the reference for structure and wrapped angles); a cubic stencil
