@@ -87,8 +87,13 @@ template <class T> BS_HD inline BeltCrossing<T> belt_through(const PosedJoint<T>
     return {belt, belt_beta(j, belt, plane.normal)};
 }
 
+// β alone, as belt_through gives it: β needs the belt's generators (U, V, X), not its anchor or arc, so
+// those are not built (the bend's continuation asks for two β per step of every baseline it follows).
 template <class T> BS_HD inline T beta_through(const PosedJoint<T>& j, Vec3<T> q, ChainBone bone) {
-    return belt_through(j, q, bone).beta;
+    SheafPlane<T> plane = sheaf_plane(j.parent, j.child, q);
+    Belt<T> generators;
+    place_generators(j.parent, j.child, plane, bone, generators);
+    return belt_beta(j, generators, plane.normal);
 }
 
 // The posed baseline that crosses the separator at β (E = that point of the pivot circle): of the two

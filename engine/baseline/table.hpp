@@ -217,10 +217,12 @@ BS_HD inline Stencil<To> stencil_on(const Stencil<From>& st, const From* from, c
 // exact to far below the tolerance.
 template <class Sample>
 BS_HD inline Stencil<Sample> coarse_stencil(const Sample* bone_samples, int samples, int j, double w) {
+    // Neighbours wrapped by comparison, not %: an integer division per sample is a measurable part of a
+    // point's time.
     const Sample* a = &bone_samples[j];
-    const Sample* b = &bone_samples[(j + 1) % samples];
-    const Sample* before = &bone_samples[(j + samples - 1) % samples];
-    const Sample* after = &bone_samples[(j + 2) % samples];
+    const Sample* b = &bone_samples[j + 1 < samples ? j + 1 : j + 1 - samples];
+    const Sample* before = &bone_samples[j > 0 ? j - 1 : samples - 1];
+    const Sample* after = &bone_samples[j + 2 < samples ? j + 2 : j + 2 - samples];
     const double spacing = kTwoPi / samples;
     if (same_structure(*before, *a) && same_structure(*a, *b) && same_structure(*b, *after))
         return {{a, b, before, after},
