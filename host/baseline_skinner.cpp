@@ -57,15 +57,15 @@ BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& 
     const std::size_t fan_cells = bones.size() * std::size_t(options.fan_samples);
     tables.sections.resize(section_cells);
     tables.fans.resize(fan_cells);
-    std::vector<PosedSection<double>> middles(section_cells);
-    std::vector<FanSample<double>> fan_middles(fan_cells);
+    std::vector<PosedSection<double>> checks(section_cells * kCellChecks);
+    std::vector<FanSample<double>> fan_checks(fan_cells * kCellChecks);
     cpu::build_baseline_tables({bones.data(), poses.data(), tables.locals.data(), bones.size(), options.phi_samples,
-                                options.fan_samples, tables.sections.data(), middles.data(), tables.fans.data(),
-                                fan_middles.data()},
+                                options.fan_samples, tables.sections.data(), checks.data(), tables.fans.data(),
+                                fan_checks.data()},
                                exec);
     std::vector<int> needs_refinement(section_cells + fan_cells);
     cpu::check_baseline_cells({bones.data(), bones.size(), options.phi_samples, options.fan_samples, tables.sections.data(),
-                               middles.data(), tables.fans.data(), fan_middles.data(), options.cell_tolerance,
+                               checks.data(), tables.fans.data(), fan_checks.data(), options.cell_tolerance,
                                needs_refinement.data()},
                               exec);
     // Refined cells are numbered in cell order; `cells` maps a cell to that ordinal.

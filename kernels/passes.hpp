@@ -84,8 +84,8 @@ struct BaselineJob {
 
 // One frame's baseline tables, in four passes (engine/baseline/table.hpp; host/baseline_skinner.cpp's
 // build_frame_tables runs them):
-//   1. BaselineTableJob: the section and fan samples of every bone and the samples at each cell's
-//      middle, from the bones, the frame's poses and each bone's posed neighbourhood (`locals`, one per
+//   1. BaselineTableJob: the section and fan samples of every bone and each cell's check samples
+//      (kCellChecks, at its quarter points), from the bones, the frame's poses and each bone's posed neighbourhood (`locals`, one per
 //      bone, from posed_neighbourhood; small, built on the host);
 //   2. BaselineCellCheckJob: per section cell, then per fan cell, 1 where it must be refined, else 0;
 //   3. refine_baseline_cells: kSamplesPerRefinedCell samples across each listed cell;
@@ -99,9 +99,9 @@ struct BaselineTableJob {
     std::size_t bone_count;
     int phi_samples, fan_samples;
     PosedSection<double>* sections;  // bone_count × phi_samples
-    PosedSection<double>* middles;   // bone_count × phi_samples
+    PosedSection<double>* checks;    // bone_count × phi_samples × kCellChecks: cell j's at cell_check_weight(m)
     FanSample<double>* fans;         // bone_count × fan_samples
-    FanSample<double>* fan_middles;  // bone_count × fan_samples
+    FanSample<double>* fan_checks;   // bone_count × fan_samples × kCellChecks, likewise
 };
 
 struct BaselineCellCheckJob {
@@ -109,9 +109,9 @@ struct BaselineCellCheckJob {
     std::size_t bone_count;
     int phi_samples, fan_samples;
     const PosedSection<double>* sections;
-    const PosedSection<double>* middles;
+    const PosedSection<double>* checks;
     const FanSample<double>* fans;
-    const FanSample<double>* fan_middles;
+    const FanSample<double>* fan_checks;
     double tolerance;       // of a bone's smaller radius (and radians for fan directions)
     int* needs_refinement;  // bone_count × (phi_samples + fan_samples): section cells, then fan cells
 };

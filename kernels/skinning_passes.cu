@@ -55,44 +55,54 @@ struct BaselinePass {
     }
 };
 
-// Entry e of a frame's tables: the section samples of every bone, their cells' middles, the fan
-// samples, their cells' middles.
+// Entry e of a frame's tables: the section samples of every bone, their cells' check samples (kCellChecks
+// per cell, at cell_check_weight), the fan samples, their cells' check samples. On the grid of
+// (kCellChecks + 1) × samples, cell j's sample at check m is number (kCellChecks + 1) j + m + 1.
 struct BaselineTablePass {
     BaselineTableJob job;
     BS_HD void operator()(std::size_t e) const {
+        constexpr int per_cell = kCellChecks + 1;
         const std::size_t sections = job.bone_count * std::size_t(job.phi_samples);
-        if (e < 2 * sections) {
-            const bool middle = e >= sections;
-            std::size_t c = middle ? e - sections : e;
-            int k = int(c / job.phi_samples), j = int(c % job.phi_samples);
-            if (middle) job.middles[c] = section_sample(job.bones, job.poses, job.locals[k], k, 2 * j + 1, 2 * job.phi_samples);
+        if (e < per_cell * sections) {
+            const bool check = e >= sections;
+            const std::size_t c = check ? (e - sections) / kCellChecks : e;
+            const int k = int(c / job.phi_samples), j = int(c % job.phi_samples);
+            if (check)
+                job.checks[e - sections] = section_sample(job.bones, job.poses, job.locals[k], k,
+                                                          per_cell * j + int((e - sections) % kCellChecks) + 1, per_cell * job.phi_samples);
             else job.sections[c] = section_sample(job.bones, job.poses, job.locals[k], k, j, job.phi_samples);
             return;
         }
+        e -= per_cell * sections;
         const std::size_t fans = job.bone_count * std::size_t(job.fan_samples);
-        e -= 2 * sections;
-        const bool middle = e >= fans;
-        std::size_t c = middle ? e - fans : e;
-        int k = int(c / job.fan_samples), j = int(c % job.fan_samples);
-        if (middle) job.fan_middles[c] = fan_sample(job.locals[k], 2 * j + 1, 2 * job.fan_samples);
+        const bool check = e >= fans;
+        const std::size_t c = check ? (e - fans) / kCellChecks : e;
+        const int k = int(c / job.fan_samples), j = int(c % job.fan_samples);
+        if (check)
+            job.fan_checks[e - fans] = fan_sample(job.locals[k], per_cell * j + int((e - fans) % kCellChecks) + 1, per_cell * job.fan_samples);
         else job.fans[c] = fan_sample(job.locals[k], j, job.fan_samples);
     }
 };
 
 struct BaselineCellCheckPass {
     BaselineCellCheckJob job;
+    // Coarse cell j of one bone's samples against its kCellChecks check samples.
+    template <class Sample>
+    BS_HD bool cell_passes(const Sample* bone_samples, int n, int j, const Sample* checks, const BaselineBone<double>& bone) const {
+        for (int m = 0; m < kCellChecks; ++m)
+            if (!cell_is_smooth(coarse_stencil(bone_samples, n, j, cell_check_weight(m)), checks[m], bone, job.tolerance)) return false;
+        return true;
+    }
     BS_HD void operator()(std::size_t c) const {
         const std::size_t sections = job.bone_count * std::size_t(job.phi_samples);
         if (c < sections) {
             const int n = job.phi_samples, k = int(c / n), j = int(c % n);
-            auto st = coarse_stencil(job.sections + std::size_t(k) * n, n, j, 0.5);
-            job.needs_refinement[c] = cell_is_smooth(st, job.middles[c], job.bones[k], job.tolerance) ? 0 : 1;
+            job.needs_refinement[c] = cell_passes(job.sections + std::size_t(k) * n, n, j, job.checks + c * kCellChecks, job.bones[k]) ? 0 : 1;
             return;
         }
         const std::size_t f = c - sections;
         const int n = job.fan_samples, k = int(f / n), j = int(f % n);
-        auto st = coarse_stencil(job.fans + std::size_t(k) * n, n, j, 0.5);
-        job.needs_refinement[c] = cell_is_smooth(st, job.fan_middles[f], job.bones[k], job.tolerance) ? 0 : 1;
+        job.needs_refinement[c] = cell_passes(job.fans + std::size_t(k) * n, n, j, job.fan_checks + f * kCellChecks, job.bones[k]) ? 0 : 1;
     }
 };
 
@@ -172,7 +182,7 @@ void deform_dqs(const DqsJob<float>& job, Exec exec) { for_each_point(job.count,
 void deform_baseline(const BaselineJob<float>& job, Exec exec) { for_each_point(job.count, BaselinePass<float>{job}, exec); }
 void deform_metaball(const MetaballJob<float>& job, Exec exec) { for_each_point(job.count, MetaballPass<float>{job}, exec); }
 void build_baseline_tables(const BaselineTableJob& job, Exec exec) {
-    for_each_sample(job.bone_count * std::size_t(2 * (job.phi_samples + job.fan_samples)), BaselineTablePass{job}, exec);
+    for_each_sample(job.bone_count * std::size_t((kCellChecks + 1) * (job.phi_samples + job.fan_samples)), BaselineTablePass{job}, exec);
 }
 void check_baseline_cells(const BaselineCellCheckJob& job, Exec exec) {
     for_each_sample(job.bone_count * std::size_t(job.phi_samples + job.fan_samples), BaselineCellCheckPass{job}, exec);
