@@ -85,8 +85,8 @@ struct BaselineJob {
 // One frame's baseline tables, in four passes (engine/baseline/table.hpp; host/baseline_skinner.cpp's
 // build_frame_tables runs them):
 //   1. BaselineTableJob: the section and fan samples of every bone and each cell's check samples
-//      (kCellChecks, at its quarter points), from the bones, the frame's poses and each bone's posed neighbourhood (`locals`, one per
-//      bone, from posed_neighbourhood; small, built on the host);
+//      (kCellChecks, at its quarter points), from the bones, the frame's poses and each bone's posed
+//      neighbourhood (`locals`, one per bone, from posed_neighbourhood; small, built on the host);
 //   2. BaselineCellCheckJob: per section cell, then per fan cell, 1 where it must be refined, else 0;
 //   3. refine_baseline_cells: kSamplesPerRefinedCell samples across each listed cell;
 //   4. check_baseline_subcells: per sub-cell of each refined cell, 1 where it goes to the direct

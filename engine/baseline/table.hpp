@@ -18,8 +18,9 @@
 // sheaf, where the two generators of a plane nearly coincide). So each cell [φ_j, φ_j+1] is checked when
 // the tables are built: the sections at its quarter points (kCellChecks of them) are compared with the
 // interpolation there at kCellCheckRatios ratios t; a cell that deviates by more than a tolerance
-// (kDefaultCellTolerance) of the bone's smaller radius at any of them is refined into kRefineFactor sub-cells, which cuts the linear interpolation's error by about
-// kRefineFactor² where the construction is smooth. Each sub-cell is checked the same way against its own
+// (kDefaultCellTolerance) of the bone's smaller radius at any of them is refined into kRefineFactor
+// sub-cells, which cuts the linear interpolation's error by about kRefineFactor² where the construction
+// is smooth. Each sub-cell is checked the same way against its own
 // middle, and one that still deviates (a kink or a fold of the construction inside it) is marked: its
 // points are computed directly. The fan table is refined and checked the same way.
 //
