@@ -223,8 +223,8 @@ BS_HD inline Stencil<To> stencil_on(const Stencil<From>& st, const From* from, c
 // exact to far below the tolerance.
 template <class Sample>
 BS_HD inline Stencil<Sample> coarse_stencil(const Sample* bone_samples, int samples, int j, double w) {
-    // Neighbours wrapped by comparison, not %: an integer division per sample is a measurable part of a
-    // point's time.
+    // Neighbours wrapped by comparison, not %: three integer divisions per stencil, two stencils on
+    // every point's path.
     const Sample* a = &bone_samples[j];
     const Sample* b = &bone_samples[j + 1 < samples ? j + 1 : j + 1 - samples];
     const Sample* before = &bone_samples[j > 0 ? j - 1 : samples - 1];
@@ -468,15 +468,16 @@ BS_HD inline PosedBase<T> tabulated_posed_base(const BaselineCode& code, const B
     return direct_posed_base(code, bones, poses);
 }
 
-// Whether the interpolation `st` at a point of its cell reproduces the sample there (`middle`) to
+// Whether the interpolation `st` at a point of its cell reproduces the sample there (`check`: one of a
+// coarse cell's check samples, or a sub-cell's middle) to
 // `relative_tolerance` of the bone's smaller radius: the same structure throughout, the two bracketing
 // samples' anchors (the section's far ends) no further apart than kTableJump × spacing × the bone's larger
 // radius (further, the construction jumps between them), and the posed points at kCellCheckRatios ratios t.
 template <class T>
-BS_HD inline bool cell_is_smooth(const Stencil<PosedSection<T>>& st, const PosedSection<T>& middle, const BaselineBone<T>& bone,
+BS_HD inline bool cell_is_smooth(const Stencil<PosedSection<T>>& st, const PosedSection<T>& check, const BaselineBone<T>& bone,
                                  T relative_tolerance) {
     const Cone<T>& cone = bone.cone;
-    if (!same_structure(*st.s[0], middle) || !same_structure(middle, *st.s[1])) return false;
+    if (!same_structure(*st.s[0], check) || !same_structure(check, *st.s[1])) return false;
     const PosedSection<T>&a = *st.s[0], &b = *st.s[1];
     const T jump = T(kTableJump) * T(st.spacing) * larger_radius(cone);
     if (norm(point_on_posed_section(a, cone, T(0)).base - point_on_posed_section(b, cone, T(0)).base) > jump ||
@@ -484,10 +485,10 @@ BS_HD inline bool cell_is_smooth(const Stencil<PosedSection<T>>& st, const Posed
         return false;
     const T tolerance = relative_tolerance * smaller_radius(cone);
     SectionExtent<T> extents[4];
-    PosedSection<T> mixed = combine_sections(st, combine_extents(extent_stencil(st, extents)), middle.segment.U, middle.segment.along);
+    PosedSection<T> mixed = combine_sections(st, combine_extents(extent_stencil(st, extents)), check.segment.U, check.segment.along);
     for (int i = 0; i < kCellCheckRatios; ++i) {
         T t = T(i) / T(kCellCheckRatios - 1);
-        Vec3<T> want = point_on_posed_section(middle, cone, t * middle.length()).base;
+        Vec3<T> want = point_on_posed_section(check, cone, t * check.length()).base;
         Vec3<T> got = point_on_posed_section(mixed, cone, t * mixed.length()).base;
         if (norm(got - want) > tolerance) return false;
     }
@@ -497,11 +498,11 @@ BS_HD inline bool cell_is_smooth(const Stencil<PosedSection<T>>& st, const Posed
 // The same for a fan cell: the segment's ends within the tolerance of the bone's smaller radius, the
 // directions at the segment's ends and middle within it in radians.
 template <class T>
-BS_HD inline bool cell_is_smooth(const Stencil<FanSample<T>>& st, const FanSample<T>& middle, const BaselineBone<T>& bone,
+BS_HD inline bool cell_is_smooth(const Stencil<FanSample<T>>& st, const FanSample<T>& check, const BaselineBone<T>& bone,
                                  T tolerance) {
-    if (!same_structure(*st.s[0], middle) || !same_structure(middle, *st.s[1])) return false;
+    if (!same_structure(*st.s[0], check) || !same_structure(check, *st.s[1])) return false;
     const T radius = smaller_radius(bone.cone);
-    const FanLine<T> mixed = combine_fans(st), &want = middle.line;
+    const FanLine<T> mixed = combine_fans(st), &want = check.line;
     if (norm(mixed.start - want.start) > tolerance * radius || norm(mixed.along - want.along) > tolerance * radius) return false;
     for (int i = 0; i <= 2; ++i)
         if (norm(mixed.direction_at(T(i) / T(2)) - want.direction_at(T(i) / T(2))) > tolerance) return false;
