@@ -55,32 +55,37 @@ struct BaselinePass {
     }
 };
 
-// Entry e of a frame's tables: the section samples of every bone, their cells' check samples (kCellChecks
-// per cell, at cell_check_weight), the fan samples, their cells' check samples. On the grid of
-// (kCellChecks + 1) × samples, cell j's sample at check m is number (kCellChecks + 1) j + m + 1.
+// Where entry e of one kind of table sample lies (`cells` = bone_count × samples; entries 0 … cells − 1 are
+// the samples themselves, the next kCellChecks × cells the cells' check samples): the array slot, the
+// bone, and the sample's index on its grid. On the grid of (kCellChecks + 1) × samples, cell j's check m is
+// number (kCellChecks + 1) j + m + 1.
+struct TableEntry {
+    bool check;
+    std::size_t slot;  // into the samples or into the check samples
+    int bone, index, grid;
+};
+
+BS_HD inline TableEntry table_entry(std::size_t e, std::size_t cells, int samples) {
+    constexpr int per_cell = kCellChecks + 1;
+    if (e < cells) return {false, e, int(e / samples), int(e % samples), samples};
+    const std::size_t slot = e - cells, c = slot / kCellChecks;
+    return {true, slot, int(c / samples), per_cell * int(c % samples) + int(slot % kCellChecks) + 1, per_cell * samples};
+}
+
+// Entry e of a frame's tables: the section samples of every bone and their cells' check samples, then the
+// fan samples and theirs.
 struct BaselineTablePass {
     BaselineTableJob job;
     BS_HD void operator()(std::size_t e) const {
-        constexpr int per_cell = kCellChecks + 1;
         const std::size_t sections = job.bone_count * std::size_t(job.phi_samples);
-        if (e < per_cell * sections) {
-            const bool check = e >= sections;
-            const std::size_t c = check ? (e - sections) / kCellChecks : e;
-            const int k = int(c / job.phi_samples), j = int(c % job.phi_samples);
-            if (check)
-                job.checks[e - sections] = section_sample(job.bones, job.poses, job.locals[k], k,
-                                                          per_cell * j + int((e - sections) % kCellChecks) + 1, per_cell * job.phi_samples);
-            else job.sections[c] = section_sample(job.bones, job.poses, job.locals[k], k, j, job.phi_samples);
+        if (e < (kCellChecks + 1) * sections) {
+            const TableEntry t = table_entry(e, sections, job.phi_samples);
+            (t.check ? job.checks : job.sections)[t.slot] =
+                section_sample(job.bones, job.poses, job.locals[t.bone], t.bone, t.index, t.grid);
             return;
         }
-        e -= per_cell * sections;
-        const std::size_t fans = job.bone_count * std::size_t(job.fan_samples);
-        const bool check = e >= fans;
-        const std::size_t c = check ? (e - fans) / kCellChecks : e;
-        const int k = int(c / job.fan_samples), j = int(c % job.fan_samples);
-        if (check)
-            job.fan_checks[e - fans] = fan_sample(job.locals[k], per_cell * j + int((e - fans) % kCellChecks) + 1, per_cell * job.fan_samples);
-        else job.fans[c] = fan_sample(job.locals[k], j, job.fan_samples);
+        const TableEntry t = table_entry(e - (kCellChecks + 1) * sections, job.bone_count * std::size_t(job.fan_samples), job.fan_samples);
+        (t.check ? job.fan_checks : job.fans)[t.slot] = fan_sample(job.locals[t.bone], t.index, t.grid);
     }
 };
 
