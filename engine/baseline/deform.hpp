@@ -193,20 +193,46 @@ BS_HD inline Vec3<T> rigid_motion_of_bone(const BaselineBone<T>& bone, const Bas
     return pose.frame.apply(rotate_about_axis(bone, pose.twist * cubic_profile(axis_fraction(bone.cone, p)), p));
 }
 
+// Bone j counts in the field while its scaled distance s_j is below nearest + band(nearest); that bound
+// only falls as a pass over the bones finds nearer ones, so one pass keeps the few bones that can still
+// count (the weights are then computed from the final nearest, in bone order, exactly as a second pass
+// over every bone would). Near a body only the bones meeting around the point are within the band; where
+// more than kFieldCandidates are at once (far from a body of many bones) the pass over every bone is
+// repeated instead.
+constexpr int kFieldCandidates = 8;
+
+template <class T> BS_HD inline T rigid_field_band(T nearest) { return T(0.5) * (nearest > T(1) ? nearest : T(1)); }
+
 template <class T>
 BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, int bone_count, Vec3<T> rest) {
+    int candidate[kFieldCandidates];
+    T scaled[kFieldCandidates];
+    int candidates = 0;
+    bool overflow = false;
     T nearest = T(1e30);
     for (int j = 0; j < bone_count; ++j) {
-        T scaled = scaled_axis_distance(bones[j].cone, rest);
-        nearest = scaled < nearest ? scaled : nearest;
+        T s = scaled_axis_distance(bones[j].cone, rest);
+        if (s < nearest) {
+            nearest = s;
+            // Drop the candidates the lower bound now excludes (their weight would be 0).
+            int kept = 0;
+            for (int c = 0; c < candidates; ++c)
+                if (scaled[c] - nearest < rigid_field_band(nearest)) candidate[kept] = candidate[c], scaled[kept++] = scaled[c];
+            candidates = kept;
+        }
+        if (s - nearest >= rigid_field_band(nearest)) continue;
+        if (candidates == kFieldCandidates) overflow = true;
+        else candidate[candidates] = j, scaled[candidates++] = s;
     }
     // The band grows with the distance (a relative band far from the body): the R_j differ by about
     // distance × angle there, so the stretch of the blend stays bounded by the angles alone.
-    T band = T(0.5) * (nearest > T(1) ? nearest : T(1));
+    const T band = rigid_field_band(nearest);
     Vec3<T> sum{T(0), T(0), T(0)};
     T total = T(0);
-    for (int j = 0; j < bone_count; ++j) {
-        T w = smoothstep_unit(T(1) - (scaled_axis_distance(bones[j].cone, rest) - nearest) / band);
+    const int count = overflow ? bone_count : candidates;
+    for (int c = 0; c < count; ++c) {
+        const int j = overflow ? c : candidate[c];
+        T w = smoothstep_unit(T(1) - ((overflow ? scaled_axis_distance(bones[j].cone, rest) : scaled[c]) - nearest) / band);
         if (w == T(0)) continue;
         sum += w * rigid_motion_of_bone(bones[j], poses[j], rest);
         total += w;

@@ -116,8 +116,9 @@ template <class T> BS_HD inline T radius_at(const Cone<T>& cone, Vec3<T> p) {
 
 // Distance from p to the axis segment over radius_at(p): 1 on a cylinder's surface, continuous in p.
 template <class T> BS_HD inline T scaled_axis_distance(const Cone<T>& cone, Vec3<T> p) {
-    Vec3<T> foot = cone.parent.centre + (axis_fraction(cone, p) * cone.length) * cone.axis;
-    return norm(p - foot) / radius_at(cone, p);
+    const T along = axis_fraction(cone, p);
+    Vec3<T> foot = cone.parent.centre + (along * cone.length) * cone.axis;
+    return norm(p - foot) / ((T(1) - along) * cone.parent.radius + along * cone.child.radius);  // radius_at(cone, p)
 }
 
 enum class BonePart { ParentCap, Cone, ChildCap };
