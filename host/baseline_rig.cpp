@@ -146,19 +146,21 @@ Attempt encode_on_bone(const std::vector<Bone>& bones, int k, Vec3<double> p, bo
     return segment_code(bones, k, p, radial, may_move, options);
 }
 
-// The bone whose surface is nearest (signed: inside two bones, the one whose surface is farther, as
-// the paper asks for points in the intersection of two bones).
-int nearest_bone(const std::vector<Bone>& bones, Vec3<double> p) {
-    int best = 0;
-    double best_distance = INFINITY;
+// Signed distance of p to every bone's surface, and the smallest of them.
+double bone_distances(const std::vector<Bone>& bones, Vec3<double> p, std::vector<double>& distance) {
+    distance.resize(bones.size());
+    double nearest = INFINITY;
     for (std::size_t k = 0; k < bones.size(); ++k) {
-        double d = closest_point_on_bone(bones[k].cone, p).signed_distance;
-        if (d < best_distance) {
-            best_distance = d;
-            best = int(k);
-        }
+        distance[k] = closest_point_on_bone(bones[k].cone, p).signed_distance;
+        nearest = std::min(nearest, distance[k]);
     }
-    return best;
+    return nearest;
+}
+
+// The bone whose surface is nearest (signed: inside two bones, the one whose surface is farther, as
+// the paper asks for points in the intersection of two bones); the first of equals.
+int nearest_bone(const std::vector<double>& distance) {
+    return int(std::min_element(distance.begin(), distance.end()) - distance.begin());
 }
 
 }  // namespace
@@ -219,39 +221,58 @@ std::vector<Bone> make_baseline_bones(const Skeleton& skeleton) {
     return bones;
 }
 
-double junction_weight(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
-    // Codes of two bones of a junction meet exactly where the point is as far from one bone's surface as
-    // from the other's (the encoder's bone is the one with the smallest signed distance; bones of a junction
-    // hand nothing over to each other) and both are the nearest bones: there the weight is 1, falling to 0
-    // as either difference grows to `junction_band` junction radii.
-    std::vector<double> distance(bones.size());
-    double nearest = INFINITY;
-    for (std::size_t k = 0; k < bones.size(); ++k) {
-        distance[k] = closest_point_on_bone(bones[k].cone, p).signed_distance;
-        nearest = std::min(nearest, distance[k]);
-    }
+namespace {
+
+// Two bones meeting at a junction, and the width of the junction's band (options.junction_band × its radius).
+struct JunctionPair {
+    int first, second;
+    double band;
+};
+
+// Every pair of bones that meet at a junction, once per junction they share: a function of the bones
+// alone, listed once for a whole point set.
+std::vector<JunctionPair> junction_pairs(const std::vector<Bone>& bones, const EncodeOptions& options) {
     auto junction_of = [&](std::size_t k, BoneEnd end) { return end == BoneEnd::Parent ? bones[k].parent_junction : bones[k].child_junction; };
-    double weight = 0;
+    std::vector<JunctionPair> pairs;
     for (std::size_t i = 0; i < bones.size(); ++i) {
         for (BoneEnd end_i : {BoneEnd::Parent, BoneEnd::Child}) {
             const int junction = junction_of(i, end_i);
             if (junction < 0) continue;
             const double band = options.junction_band * end_sphere(bones[i].cone, end_i).radius;
-            for (std::size_t j = i + 1; j < bones.size(); ++j) {
-                if (junction_of(j, BoneEnd::Parent) != junction && junction_of(j, BoneEnd::Child) != junction) continue;
-                double apart = std::fabs(distance[i] - distance[j]) / band;
-                double above_nearest = (std::min(distance[i], distance[j]) - nearest) / band;
-                weight = std::max(weight, (1 - smoothstep_unit(apart)) * (1 - smoothstep_unit(above_nearest)));
-            }
+            for (std::size_t j = i + 1; j < bones.size(); ++j)
+                if (junction_of(j, BoneEnd::Parent) == junction || junction_of(j, BoneEnd::Child) == junction)
+                    pairs.push_back({int(i), int(j), band});
         }
+    }
+    return pairs;
+}
+
+// Codes of two bones of a junction meet exactly where the point is as far from one bone's surface as
+// from the other's (the encoder's bone is the one with the smallest signed distance; bones of a junction
+// hand nothing over to each other) and both are the nearest bones: there the weight is 1, falling to 0
+// as either difference grows to the junction's band.
+double junction_weight_from(const std::vector<JunctionPair>& pairs, const std::vector<double>& distance, double nearest) {
+    double weight = 0;
+    for (const JunctionPair& pair : pairs) {
+        const double a = distance[std::size_t(pair.first)], b = distance[std::size_t(pair.second)];
+        double apart = std::fabs(a - b) / pair.band;
+        double above_nearest = (std::min(a, b) - nearest) / pair.band;
+        weight = std::max(weight, (1 - smoothstep_unit(apart)) * (1 - smoothstep_unit(above_nearest)));
     }
     return weight;
 }
 
+}  // namespace
+
+double junction_weight(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
+    std::vector<double> distance;
+    const double nearest = bone_distances(bones, p, distance);
+    return junction_weight_from(junction_pairs(bones, options), distance, nearest);
+}
+
 namespace {
 
-BaselineCode encode_in_chain(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
-    int k = nearest_bone(bones, p);
+BaselineCode encode_in_chain(const std::vector<Bone>& bones, int k, Vec3<double> p, const EncodeOptions& options) {
     Attempt first = encode_on_bone(bones, k, p, true, options);
     if (first.moves_to == kStay) return first.code;
     Attempt second = encode_on_bone(bones, first.moves_to, p, true, options);
@@ -267,12 +288,14 @@ bool on_junction_cap(const Bone& bone, const BaselineCode& code) {
     return ((code.flags & kCodeParentCap) && bone.parent_junction >= 0) || ((code.flags & kCodeChildCap) && bone.child_junction >= 0);
 }
 
-}  // namespace
-
-BaselineCode encode_point(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
-    BaselineCode code = encode_in_chain(bones, p, options);
+// One point's code; `distance` is scratch space for the bones' signed distances, computed once for both
+// the nearest bone and the junction weight.
+BaselineCode encode_with(const std::vector<Bone>& bones, const std::vector<JunctionPair>& pairs, Vec3<double> p,
+                         const EncodeOptions& options, std::vector<double>& distance) {
+    const double nearest = bone_distances(bones, p, distance);
+    BaselineCode code = encode_in_chain(bones, nearest_bone(distance), p, options);
     // A junction's cells meet over its sphere at any height: its caps ride the rigid field wholly.
-    double junction = on_junction_cap(bones[code.bone], code) ? 1.0 : junction_weight(bones, p, options);
+    double junction = on_junction_cap(bones[code.bone], code) ? 1.0 : junction_weight_from(pairs, distance, nearest);
     if (junction > 0) {
         code.flags |= kCodeNearJunction;
         code.rigid_blend = std::max(code.rigid_blend, float(junction));
@@ -280,13 +303,25 @@ BaselineCode encode_point(const std::vector<Bone>& bones, Vec3<double> p, const 
     return code;
 }
 
+}  // namespace
+
+BaselineCode encode_point(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
+    std::vector<double> distance;
+    return encode_with(bones, junction_pairs(bones, options), p, options, distance);
+}
+
 std::vector<BaselineCode> encode_points(const std::vector<Bone>& bones, const std::vector<Vec3<double>>& points,
                                         const std::string& source, const EncodeOptions& options) {
     check_rest_points(points, source);
+    const std::vector<JunctionPair> pairs = junction_pairs(bones, options);
     std::vector<BaselineCode> codes(points.size());
     const long long n = static_cast<long long>(points.size());
-#pragma omp parallel for schedule(dynamic, 1024)
-    for (long long i = 0; i < n; ++i) codes[i] = encode_point(bones, points[i], options);
+#pragma omp parallel
+    {
+        std::vector<double> distance;
+#pragma omp for schedule(dynamic, 1024)
+        for (long long i = 0; i < n; ++i) codes[i] = encode_with(bones, pairs, points[i], options, distance);
+    }
     return codes;
 }
 

@@ -1,6 +1,9 @@
 // Baseline skinning, part 1: the per-point code is 20 bytes (DESIGN "a whole code (16–20 bytes)"), and
 // encoding is deterministic and independent of the thread count: the codes of encode_points run under
-// 1, 2 and 3 OpenMP threads, of encode_point one by one, and of two BaselineSkinners, agree byte for byte.
+// 1, 2 and 3 OpenMP threads, of encode_point one by one, and of two BaselineSkinners, agree byte for byte,
+// on chains and on bodies with junctions (where encode_points shares each point's bone distances between
+// the choice of bone and the junction weight, and lists the junctions' pairs of bones once); a code's
+// junction flag and blend agree with junction_weight computed apart.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -12,6 +15,7 @@
 #include "host/baseline_rig.hpp"
 #include "host/baseline_skinner.hpp"
 #include "tests/support/baseline.hpp"
+#include "tests/support/junctions.hpp"
 #include "tests/support/points.hpp"
 
 namespace bs {
@@ -33,9 +37,16 @@ struct ThreadCountGuard {
     ~ThreadCountGuard() { omp_set_num_threads(saved); }
 };
 
+// The test chains and the junction bodies.
+std::vector<testing::NamedChain> chains_and_junctions() {
+    std::vector<testing::NamedChain> bodies = testing::all_chains();
+    for (const auto& j : testing::all_junctions()) bodies.push_back({j.name, j.skeleton});
+    return bodies;
+}
+
 TEST(BaselineCode, EncodingIsDeterministicAndIndependentOfTheThreadCount) {
     ThreadCountGuard guard;
-    for (const auto& chain : testing::all_chains()) {
+    for (const auto& chain : chains_and_junctions()) {
         std::vector<BaselineBone<double>> bones = make_baseline_bones(chain.skeleton);
         // More points than one dynamic-schedule chunk per thread, so threads really split the work.
         std::vector<Vec3<double>> points = testing::points_around(chain.skeleton, 12000, 19, -1.0, 2.0);
@@ -52,6 +63,27 @@ TEST(BaselineCode, EncodingIsDeterministicAndIndependentOfTheThreadCount) {
         BaselineSkinner<float> first(chain.skeleton, points, chain.name), second(chain.skeleton, points, chain.name);
         EXPECT_TRUE(same_bytes(first.codes(), second.codes())) << chain.name;
         EXPECT_TRUE(same_bytes(first.codes(), one_by_one)) << chain.name;
+    }
+}
+
+TEST(BaselineCode, AJunctionCodesWeightIsJunctionWeightComputedApart) {
+    for (const auto& j : testing::all_junctions()) {
+        std::vector<BaselineBone<double>> bones = make_baseline_bones(j.skeleton);
+        std::vector<Vec3<double>> points = testing::points_around(j.skeleton, 4000, 23, -1.0, 2.0);
+        std::vector<BaselineCode> codes = encode_points(bones, points, j.name);
+        long weighted = 0;
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            const BaselineCode& c = codes[i];
+            const BaselineBone<double>& bone = bones[c.bone];
+            bool junction_cap = ((c.flags & kCodeParentCap) && bone.parent_junction >= 0) ||
+                                ((c.flags & kCodeChildCap) && bone.child_junction >= 0);
+            if (junction_cap) continue;  // caps on a junction sphere take weight 1 whatever junction_weight says
+            double w = junction_weight(bones, points[i]);
+            EXPECT_EQ(w > 0, (c.flags & kCodeNearJunction) != 0) << j.name << " point " << i;
+            EXPECT_GE(c.rigid_blend, float(w)) << j.name << " point " << i;
+            weighted += w > 0;
+        }
+        EXPECT_GT(weighted, 100) << j.name;
     }
 }
 

@@ -55,8 +55,11 @@ Skeleton star_of_twelve() {
     return make_skeleton(spheres, bones, {}, "star of twelve", SkeletonRules::Tree);
 }
 
+// Points, those with at most kFieldCandidates bones weighing, and those with more: every bone that weighs
+// is among the candidates the one pass keeps, so more than kFieldCandidates weighing means the engine
+// took its pass over every bone.
 struct Counts {
-    long points = 0, few = 0, many = 0;  // points; those with ≤ kFieldCandidates bones weighing, and more
+    long points = 0, few = 0, many = 0;
 };
 
 void expect_field_as_defined(const std::string& name, const Skeleton& s, double reach, Random& rng, Counts& counts) {
@@ -85,7 +88,6 @@ TEST(BaselineRigidField, EqualsTheFieldOverEveryBoneNearBodiesWithJunctions) {
     for (const auto& j : testing::all_junctions()) {
         Counts c;
         expect_field_as_defined(j.name, j.skeleton, 3.0, rng, c);
-        EXPECT_EQ(c.points, 4000);
         EXPECT_GT(c.few, 0);
     }
 }
