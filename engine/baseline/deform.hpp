@@ -201,7 +201,24 @@ BS_HD inline Vec3<T> rigid_motion_of_bone(const BaselineBone<T>& bone, const Bas
 // repeated instead.
 constexpr int kFieldCandidates = 8;
 
+// The band grows with the distance (a relative band far from the body): the R_j differ by about
+// distance × angle there, so the stretch of the blend stays bounded by the angles alone.
 template <class T> BS_HD inline T rigid_field_band(T nearest) { return T(0.5) * (nearest > T(1) ? nearest : T(1)); }
+
+// The field's weighted sum, bone by bone in bone order: bone j weighs smoothstep(1 − (s_j − nearest) / band).
+template <class T>
+struct RigidFieldSum {
+    T nearest, band;
+    Vec3<T> sum{T(0), T(0), T(0)};
+    T total = T(0);
+
+    BS_HD void add(const BaselineBone<T>& bone, const BaselineBonePose<T>& pose, Vec3<T> rest, T scaled) {
+        T w = smoothstep_unit(T(1) - (scaled - nearest) / band);
+        if (w == T(0)) return;
+        sum += w * rigid_motion_of_bone(bone, pose, rest);
+        total += w;
+    }
+};
 
 template <class T>
 BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, int bone_count, Vec3<T> rest) {
@@ -224,20 +241,12 @@ BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBo
         if (candidates == kFieldCandidates) overflow = true;
         else candidate[candidates] = j, scaled[candidates++] = s;
     }
-    // The band grows with the distance (a relative band far from the body): the R_j differ by about
-    // distance × angle there, so the stretch of the blend stays bounded by the angles alone.
-    const T band = rigid_field_band(nearest);
-    Vec3<T> sum{T(0), T(0), T(0)};
-    T total = T(0);
-    const int count = overflow ? bone_count : candidates;
-    for (int c = 0; c < count; ++c) {
-        const int j = overflow ? c : candidate[c];
-        T w = smoothstep_unit(T(1) - ((overflow ? scaled_axis_distance(bones[j].cone, rest) : scaled[c]) - nearest) / band);
-        if (w == T(0)) continue;
-        sum += w * rigid_motion_of_bone(bones[j], poses[j], rest);
-        total += w;
-    }
-    return sum / total;
+    RigidFieldSum<T> field{nearest, rigid_field_band(nearest)};
+    if (overflow)
+        for (int j = 0; j < bone_count; ++j) field.add(bones[j], poses[j], rest, scaled_axis_distance(bones[j].cone, rest));
+    else
+        for (int c = 0; c < candidates; ++c) field.add(bones[candidate[c]], poses[candidate[c]], rest, scaled[c]);
+    return field.sum / field.total;
 }
 
 // p' = F⁰_k(b' + h n'), blended toward the rigid field by the code's weight.

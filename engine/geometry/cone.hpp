@@ -108,17 +108,19 @@ template <class T> BS_HD inline T axis_fraction(const Cone<T>& cone, Vec3<T> p) 
     return clamp_value(dot(p - cone.parent.centre, cone.axis) / cone.length, T(0), T(1));
 }
 
-// The radius interpolated linearly between the two spheres at p's projection on the axis segment.
-template <class T> BS_HD inline T radius_at(const Cone<T>& cone, Vec3<T> p) {
-    T along = axis_fraction(cone, p);
+// The radius interpolated linearly between the two spheres at axis fraction `along` (0 parent, 1 child).
+template <class T> BS_HD inline T radius_at_fraction(const Cone<T>& cone, T along) {
     return (T(1) - along) * cone.parent.radius + along * cone.child.radius;
 }
+
+// That radius at p's projection on the axis segment.
+template <class T> BS_HD inline T radius_at(const Cone<T>& cone, Vec3<T> p) { return radius_at_fraction(cone, axis_fraction(cone, p)); }
 
 // Distance from p to the axis segment over radius_at(p): 1 on a cylinder's surface, continuous in p.
 template <class T> BS_HD inline T scaled_axis_distance(const Cone<T>& cone, Vec3<T> p) {
     const T along = axis_fraction(cone, p);
     Vec3<T> foot = cone.parent.centre + (along * cone.length) * cone.axis;
-    return norm(p - foot) / ((T(1) - along) * cone.parent.radius + along * cone.child.radius);  // radius_at(cone, p)
+    return norm(p - foot) / radius_at_fraction(cone, along);
 }
 
 enum class BonePart { ParentCap, Cone, ChildCap };
