@@ -57,23 +57,28 @@ BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& 
     const std::size_t fan_cells = bones.size() * std::size_t(options.fan_samples);
     tables.sections.resize(section_cells);
     tables.fans.resize(fan_cells);
-    std::vector<PosedSection<double>> checks(section_cells * kCellChecks);
+    std::vector<PosedSection<double>> middles(section_cells);
     std::vector<FanSample<double>> fan_checks(fan_cells * kCellChecks);
     cpu::build_baseline_tables({bones.data(), poses.data(), tables.locals.data(), bones.size(), options.phi_samples,
-                                options.fan_samples, tables.sections.data(), checks.data(), tables.fans.data(),
+                                options.fan_samples, tables.sections.data(), middles.data(), tables.fans.data(),
                                 fan_checks.data()},
                                exec);
-    std::vector<int> needs_refinement(section_cells + fan_cells);
+    std::vector<int> verdicts(section_cells + fan_cells);
     cpu::check_baseline_cells({bones.data(), bones.size(), options.phi_samples, options.fan_samples, tables.sections.data(),
-                               checks.data(), tables.fans.data(), fan_checks.data(), options.cell_tolerance,
-                               needs_refinement.data()},
+                               middles.data(), tables.fans.data(), fan_checks.data(), options.cell_tolerance, verdicts.data()},
                               exec);
+    std::vector<int> undecided;
+    for (std::size_t c = 0; c < section_cells; ++c)
+        if (verdicts[c] == kCellCheckQuarters) undecided.push_back(int(c));
+    cpu::check_baseline_quarters({bones.data(), poses.data(), tables.locals.data(), options.phi_samples, tables.sections.data(),
+                                  undecided.data(), undecided.size(), options.cell_tolerance, verdicts.data()},
+                                 exec);
     // Refined cells are numbered in cell order; `cells` maps a cell to that ordinal.
     auto list_refined = [&](std::size_t first, std::size_t count, std::vector<int>& ordinal) {
         std::vector<int> refined;
         ordinal.assign(count, kCoarseCell);
         for (std::size_t c = 0; c < count; ++c) {
-            if (!needs_refinement[first + c]) continue;
+            if (verdicts[first + c] != kCellRefine) continue;
             ordinal[c] = int(refined.size());
             refined.push_back(int(c));
         }

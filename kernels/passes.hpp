@@ -82,14 +82,18 @@ struct BaselineJob {
     BaselineTables<double> tables{};
 };
 
-// One frame's baseline tables, in four passes (engine/baseline/table.hpp; host/baseline_skinner.cpp's
+// One frame's baseline tables, in five passes (engine/baseline/table.hpp; host/baseline_skinner.cpp's
 // build_frame_tables runs them):
-//   1. BaselineTableJob: the section and fan samples of every bone and each cell's check samples
-//      (kCellChecks, at its quarter points), from the bones, the frame's poses and each bone's posed
-//      neighbourhood (`locals`, one per bone, from posed_neighbourhood; small, built on the host);
-//   2. BaselineCellCheckJob: per section cell, then per fan cell, 1 where it must be refined, else 0;
-//   3. refine_baseline_cells: kSamplesPerRefinedCell samples across each listed cell;
-//   4. check_baseline_subcells: per sub-cell of each refined cell, 1 where it goes to the direct
+//   1. BaselineTableJob: the section and fan samples of every bone, each section cell's middle and each
+//      fan cell's kCellChecks check samples (at its quarter points), from the bones, the frame's poses and
+//      each bone's posed neighbourhood (`locals`, one per bone, from posed_neighbourhood; small, built on
+//      the host);
+//   2. BaselineCellCheckJob: per section cell a CellVerdict from its middle, per fan cell 1 where it must
+//      be refined, else 0;
+//   3. check_baseline_quarters: the listed section cells (verdict kCellCheckQuarters) at their other two
+//      quarter points, their verdict made final (kCellSmooth or kCellRefine);
+//   4. refine_baseline_cells: kSamplesPerRefinedCell samples across each listed cell;
+//   5. check_baseline_subcells: per sub-cell of each refined cell, 1 where it goes to the direct
 //      construction.
 // Cells are numbered bone × samples + j.
 struct BaselineTableJob {
@@ -99,9 +103,9 @@ struct BaselineTableJob {
     std::size_t bone_count;
     int phi_samples, fan_samples;
     PosedSection<double>* sections;  // bone_count × phi_samples
-    PosedSection<double>* checks;    // bone_count × phi_samples × kCellChecks: cell j's at cell_check_weight(m)
+    PosedSection<double>* middles;   // bone_count × phi_samples: cell j's at its middle
     FanSample<double>* fans;         // bone_count × fan_samples
-    FanSample<double>* fan_checks;   // bone_count × fan_samples × kCellChecks, likewise
+    FanSample<double>* fan_checks;   // bone_count × fan_samples × kCellChecks: cell j's at cell_check_weight(m)
 };
 
 struct BaselineCellCheckJob {
@@ -109,11 +113,25 @@ struct BaselineCellCheckJob {
     std::size_t bone_count;
     int phi_samples, fan_samples;
     const PosedSection<double>* sections;
-    const PosedSection<double>* checks;
+    const PosedSection<double>* middles;
     const FanSample<double>* fans;
     const FanSample<double>* fan_checks;
-    double tolerance;       // of a bone's smaller radius (and radians for fan directions)
-    int* needs_refinement;  // bone_count × (phi_samples + fan_samples): section cells, then fan cells
+    double tolerance;  // of a bone's smaller radius (and radians for fan directions)
+    int* verdicts;     // bone_count × (phi_samples + fan_samples): section cells (CellVerdict), then fan cells
+};
+
+// Stage two of the section cells' check: each listed cell's sections at w = 1/4 and 3/4 (built here, one
+// cell per thread), against the interpolation there.
+struct BaselineQuarterCheckJob {
+    const BaselineBone<double>* bones;
+    const BaselineBonePose<double>* poses;
+    const LocalChain<double>* locals;
+    int phi_samples;
+    const PosedSection<double>* sections;  // bone_count × phi_samples
+    const int* cells;                      // the section cells to check
+    std::size_t count;
+    double tolerance;
+    int* verdicts;  // as BaselineCellCheckJob's: the listed cells' entries are overwritten
 };
 
 struct BaselineRefineJob {
@@ -176,6 +194,7 @@ void deform_baseline(const BaselineJob<float>& job, Exec exec);
 void deform_baseline(const BaselineJob<double>& job, Exec exec);
 void build_baseline_tables(const BaselineTableJob& job, Exec exec);
 void check_baseline_cells(const BaselineCellCheckJob& job, Exec exec);
+void check_baseline_quarters(const BaselineQuarterCheckJob& job, Exec exec);
 void refine_baseline_cells(const BaselineRefineJob& job, Exec exec);
 void check_baseline_subcells(const BaselineRefineJob& job, Exec exec);
 void deform_metaball(const MetaballJob<float>& job, Exec exec);
@@ -194,6 +213,7 @@ void deform_dqs(const DqsJob<float>& job, Exec exec);
 void deform_baseline(const BaselineJob<float>& job, Exec exec);
 void build_baseline_tables(const BaselineTableJob& job, Exec exec);
 void check_baseline_cells(const BaselineCellCheckJob& job, Exec exec);
+void check_baseline_quarters(const BaselineQuarterCheckJob& job, Exec exec);
 void refine_baseline_cells(const BaselineRefineJob& job, Exec exec);
 void check_baseline_subcells(const BaselineRefineJob& job, Exec exec);
 void deform_metaball(const MetaballJob<float>& job, Exec exec);

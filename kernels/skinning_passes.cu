@@ -56,58 +56,88 @@ struct BaselinePass {
 };
 
 // Where entry e of one kind of table sample lies (`cells` = bone_count × samples; entries 0 … cells − 1 are
-// the samples themselves, the next kCellChecks × cells the cells' check samples): the array slot, the
-// bone, and the sample's index on its grid. On the grid of (kCellChecks + 1) × samples, cell j's check m is
-// number (kCellChecks + 1) j + m + 1.
+// the samples themselves, the next `checks` × cells the cells' check samples): the array slot, the bone,
+// and the sample's index on its grid. On the grid of (checks + 1) × samples, cell j's check m is number
+// (checks + 1) j + m + 1: with one check, the cell's middle; with kCellChecks, its quarter points.
 struct TableEntry {
     bool check;
     std::size_t slot;  // into the samples or into the check samples
     int bone, index, grid;
 };
 
-BS_HD inline TableEntry table_entry(std::size_t e, std::size_t cells, int samples) {
-    constexpr int per_cell = kCellChecks + 1;
+BS_HD inline TableEntry table_entry(std::size_t e, std::size_t cells, int samples, int checks) {
+    const int per_cell = checks + 1;
     if (e < cells) return {false, e, int(e / samples), int(e % samples), samples};
-    const std::size_t slot = e - cells, c = slot / kCellChecks;
-    return {true, slot, int(c / samples), per_cell * int(c % samples) + int(slot % kCellChecks) + 1, per_cell * samples};
+    const std::size_t slot = e - cells, c = slot / checks;
+    return {true, slot, int(c / samples), per_cell * int(c % samples) + int(slot % checks) + 1, per_cell * samples};
 }
 
-// Entry e of a frame's tables: the section samples of every bone and their cells' check samples, then the
-// fan samples and theirs.
+constexpr int kSectionFirstChecks = 1;  // a section cell's middle (the second stage: BaselineQuarterCheckPass)
+
+// Entry e of a frame's tables: the section samples of every bone and their cells' middles, then the fan
+// samples and their cells' check samples.
 struct BaselineTablePass {
     BaselineTableJob job;
     BS_HD void operator()(std::size_t e) const {
         const std::size_t sections = job.bone_count * std::size_t(job.phi_samples);
-        if (e < (kCellChecks + 1) * sections) {
-            const TableEntry t = table_entry(e, sections, job.phi_samples);
-            (t.check ? job.checks : job.sections)[t.slot] =
+        if (e < (kSectionFirstChecks + 1) * sections) {
+            const TableEntry t = table_entry(e, sections, job.phi_samples, kSectionFirstChecks);
+            (t.check ? job.middles : job.sections)[t.slot] =
                 section_sample(job.bones, job.poses, job.locals[t.bone], t.bone, t.index, t.grid);
             return;
         }
-        const TableEntry t = table_entry(e - (kCellChecks + 1) * sections, job.bone_count * std::size_t(job.fan_samples), job.fan_samples);
+        const TableEntry t =
+            table_entry(e - (kSectionFirstChecks + 1) * sections, job.bone_count * std::size_t(job.fan_samples), job.fan_samples, kCellChecks);
         (t.check ? job.fan_checks : job.fans)[t.slot] = fan_sample(job.locals[t.bone], t.index, t.grid);
     }
 };
 
+// The check weights of a coarse cell: cell_check_weight(m), m = 0 … kCellChecks − 1; the middle is m = 1.
+constexpr int kMiddleCheck = 1;
+
 struct BaselineCellCheckPass {
     BaselineCellCheckJob job;
-    // Coarse cell j of one bone's samples against its kCellChecks check samples.
-    template <class Sample>
-    BS_HD bool cell_passes(const Sample* bone_samples, int n, int j, const Sample* checks, const BaselineBone<double>& bone) const {
+    // A section cell from its middle: refined beyond the tolerance, smooth well inside it (kMiddleMargin),
+    // its other quarter points checked in between.
+    BS_HD int section_verdict(int k, int j) const {
+        const int n = job.phi_samples;
+        const double miss = cell_deviation(coarse_stencil(job.sections + std::size_t(k) * n, n, j, cell_check_weight(kMiddleCheck)),
+                                           job.middles[std::size_t(k) * n + j], job.bones[k]);
+        if (!deviation_within(miss, job.tolerance)) return kCellRefine;
+        return miss <= kMiddleMargin * job.tolerance ? kCellSmooth : kCellCheckQuarters;
+    }
+    // A fan cell against its kCellChecks check samples.
+    BS_HD int fan_verdict(int k, int j) const {
+        const int n = job.fan_samples;
+        const FanSample<double>* checks = job.fan_checks + (std::size_t(k) * n + j) * kCellChecks;
         for (int m = 0; m < kCellChecks; ++m)
-            if (!cell_is_smooth(coarse_stencil(bone_samples, n, j, cell_check_weight(m)), checks[m], bone, job.tolerance)) return false;
-        return true;
+            if (!cell_is_smooth(coarse_stencil(job.fans + std::size_t(k) * n, n, j, cell_check_weight(m)), checks[m], job.bones[k],
+                                job.tolerance))
+                return kCellRefine;
+        return kCellSmooth;
     }
     BS_HD void operator()(std::size_t c) const {
         const std::size_t sections = job.bone_count * std::size_t(job.phi_samples);
-        if (c < sections) {
-            const int n = job.phi_samples, k = int(c / n), j = int(c % n);
-            job.needs_refinement[c] = cell_passes(job.sections + std::size_t(k) * n, n, j, job.checks + c * kCellChecks, job.bones[k]) ? 0 : 1;
-            return;
+        job.verdicts[c] = c < sections ? section_verdict(int(c / job.phi_samples), int(c % job.phi_samples))
+                                       : fan_verdict(int((c - sections) / job.fan_samples), int((c - sections) % job.fan_samples));
+    }
+};
+
+// One listed section cell at its quarter points other than the middle, its samples built here.
+struct BaselineQuarterCheckPass {
+    BaselineQuarterCheckJob job;
+    BS_HD void operator()(std::size_t r) const {
+        const int cell = job.cells[r], n = job.phi_samples, k = cell / n, j = cell % n;
+        constexpr int per_cell = kCellChecks + 1;
+        int verdict = kCellSmooth;
+        for (int m = 0; m < kCellChecks && verdict == kCellSmooth; ++m) {
+            if (m == kMiddleCheck) continue;
+            const PosedSection<double> check = section_sample(job.bones, job.poses, job.locals[k], k, per_cell * j + m + 1, per_cell * n);
+            if (!cell_is_smooth(coarse_stencil(job.sections + std::size_t(k) * n, n, j, cell_check_weight(m)), check, job.bones[k],
+                                job.tolerance))
+                verdict = kCellRefine;
         }
-        const std::size_t f = c - sections;
-        const int n = job.fan_samples, k = int(f / n), j = int(f % n);
-        job.needs_refinement[c] = cell_passes(job.fans + std::size_t(k) * n, n, j, job.fan_checks + f * kCellChecks, job.bones[k]) ? 0 : 1;
+        job.verdicts[cell] = verdict;
     }
 };
 
@@ -187,10 +217,14 @@ void deform_dqs(const DqsJob<float>& job, Exec exec) { for_each_point(job.count,
 void deform_baseline(const BaselineJob<float>& job, Exec exec) { for_each_point(job.count, BaselinePass<float>{job}, exec); }
 void deform_metaball(const MetaballJob<float>& job, Exec exec) { for_each_point(job.count, MetaballPass<float>{job}, exec); }
 void build_baseline_tables(const BaselineTableJob& job, Exec exec) {
-    for_each_sample(job.bone_count * std::size_t((kCellChecks + 1) * (job.phi_samples + job.fan_samples)), BaselineTablePass{job}, exec);
+    const std::size_t entries = (kSectionFirstChecks + 1) * std::size_t(job.phi_samples) + (kCellChecks + 1) * std::size_t(job.fan_samples);
+    for_each_sample(job.bone_count * entries, BaselineTablePass{job}, exec);
 }
 void check_baseline_cells(const BaselineCellCheckJob& job, Exec exec) {
     for_each_sample(job.bone_count * std::size_t(job.phi_samples + job.fan_samples), BaselineCellCheckPass{job}, exec);
+}
+void check_baseline_quarters(const BaselineQuarterCheckJob& job, Exec exec) {
+    for_each_sample(job.count, BaselineQuarterCheckPass{job}, exec);
 }
 void refine_baseline_cells(const BaselineRefineJob& job, Exec exec) {
     for_each_sample((job.count + job.fan_count) * std::size_t(kSamplesPerRefinedCell), BaselineRefinePass{job}, exec);

@@ -16,8 +16,9 @@
 //
 // The construction turns much faster in φ near some generators than elsewhere (near the folds of the
 // sheaf, where the two generators of a plane nearly coincide). So each cell [φ_j, φ_j+1] is checked when
-// the tables are built: the sections at its quarter points (kCellChecks of them) are compared with the
-// interpolation there at kCellCheckRatios ratios t; a cell that deviates by more than a tolerance
+// the tables are built: the sections at its quarter points (kCellChecks of them; for a section cell, its
+// middle first and the other two only where the middle is not well inside the tolerance: kMiddleMargin)
+// are compared with the interpolation there at kCellCheckRatios ratios t; a cell that deviates by more than a tolerance
 // (kDefaultCellTolerance) of the bone's smaller radius at any of them is refined into kRefineFactor
 // sub-cells, which cuts the linear interpolation's error by about kRefineFactor² where the construction
 // is smooth. Each sub-cell is checked the same way against its own
@@ -54,6 +55,17 @@ constexpr double kDefaultCellTolerance = 3e-5;  // of the bone's smaller radius,
 // alone missed the direct construction by 2e-4 local radii on the flared chain, the middle's error 1e-5).
 constexpr int kCellChecks = 3;
 BS_HD constexpr double cell_check_weight(int m) { return double(m + 1) / double(kCellChecks + 1); }
+// A section cell is checked in two stages, because a section sample is ~10× a fan sample and the checks
+// were three quarters of the build: its middle first, then its other two quarter points only where the
+// middle deviates by more than kMiddleMargin × the tolerance. Measured (benchmarks/RESULTS.md, 2026-12-02):
+// over 1.1e6 section cells (the CMU capture every 50th frame, the demo chain, 1,200 random bends of the
+// four test chains) no cell whose middle was within 0.139 × the tolerance failed at a quarter point, and
+// 97% of the cells that pass their middle are within 1/16 of it. Fan cells keep all three checks: a fan
+// sample is cheap, and 5 fan cells in the same survey failed at a quarter with an exact middle (a change
+// of the bundle's end kinds inside the cell).
+constexpr double kMiddleMargin = 1.0 / 16;
+// Where a section cell's check stands after its middle.
+enum CellVerdict : int { kCellSmooth = 0, kCellRefine = 1, kCellCheckQuarters = 2 };
 constexpr int kCellCheckRatios = 9;      // t = 0, 1/8, ..., 1
 // Two samples whose anchors are further apart than this many times spacing · radius are not interpolated.
 constexpr double kTableJump = 12.0;
@@ -468,31 +480,46 @@ BS_HD inline PosedBase<T> tabulated_posed_base(const BaselineCode& code, const B
     return direct_posed_base(code, bones, poses);
 }
 
-// Whether the interpolation `st` at a point of its cell reproduces the sample there (`check`: one of a
-// coarse cell's check samples, or a sub-cell's middle) to
-// `relative_tolerance` of the bone's smaller radius: the same structure throughout, the two bracketing
-// samples' anchors (the section's far ends) no further apart than kTableJump × spacing × the bone's larger
-// radius (further, the construction jumps between them), and the posed points at kCellCheckRatios ratios t.
+// How far the interpolation `st` at a point of its cell misses the sample there (`check`: one of a coarse
+// cell's check samples, or a sub-cell's middle), in units of the bone's smaller radius: the largest miss
+// of the posed points at kCellCheckRatios ratios t; infinite where the interpolation may not be used at
+// all: a change of structure, or the two bracketing samples' anchors (the section's far ends) further
+// apart than kTableJump × spacing × the bone's larger radius (the construction jumps between them).
 template <class T>
-BS_HD inline bool cell_is_smooth(const Stencil<PosedSection<T>>& st, const PosedSection<T>& check, const BaselineBone<T>& bone,
-                                 T relative_tolerance) {
+BS_HD inline T cell_deviation(const Stencil<PosedSection<T>>& st, const PosedSection<T>& check, const BaselineBone<T>& bone) {
+    const T never = T(INFINITY);
     const Cone<T>& cone = bone.cone;
-    if (!same_structure(*st.s[0], check) || !same_structure(check, *st.s[1])) return false;
+    if (!same_structure(*st.s[0], check) || !same_structure(check, *st.s[1])) return never;
     const PosedSection<T>&a = *st.s[0], &b = *st.s[1];
     const T jump = T(kTableJump) * T(st.spacing) * larger_radius(cone);
     if (norm(point_on_posed_section(a, cone, T(0)).base - point_on_posed_section(b, cone, T(0)).base) > jump ||
         norm(point_on_posed_section(a, cone, a.length()).base - point_on_posed_section(b, cone, b.length()).base) > jump)
-        return false;
-    const T tolerance = relative_tolerance * smaller_radius(cone);
+        return never;
     SectionExtent<T> extents[4];
     PosedSection<T> mixed = combine_sections(st, combine_extents(extent_stencil(st, extents)), check.segment.U, check.segment.along);
+    T worst = T(0);
     for (int i = 0; i < kCellCheckRatios; ++i) {
         T t = T(i) / T(kCellCheckRatios - 1);
         Vec3<T> want = point_on_posed_section(check, cone, t * check.length()).base;
         Vec3<T> got = point_on_posed_section(mixed, cone, t * mixed.length()).base;
-        if (norm(got - want) > tolerance) return false;
+        T miss = norm(got - want);
+        worst = miss > worst ? miss : worst;
     }
-    return true;
+    return worst / smaller_radius(cone);
+}
+
+// Whether a cell_deviation is within `relative_tolerance`: never where the interpolation may not be used
+// (an infinite deviation, even with an infinite tolerance), nor for NaN.
+template <class T> BS_HD inline bool deviation_within(T deviation, T relative_tolerance) {
+    return deviation < T(INFINITY) && deviation <= relative_tolerance;
+}
+
+// Whether the interpolation reproduces the check sample to `relative_tolerance` of the bone's smaller
+// radius.
+template <class T>
+BS_HD inline bool cell_is_smooth(const Stencil<PosedSection<T>>& st, const PosedSection<T>& check, const BaselineBone<T>& bone,
+                                 T relative_tolerance) {
+    return deviation_within(cell_deviation(st, check, bone), relative_tolerance);
 }
 
 // The same for a fan cell: the segment's ends within the tolerance of the bone's smaller radius, the

@@ -10,7 +10,8 @@
 // cannot follow a tear narrower than its cell, and should not.
 //
 // At the default grid (256 samples) this test failed on the flared chain (2e-4 local radii) while each cell
-// was checked at its middle only: a kink near a cell's end. It is what holds the quarter-point checks.
+// was checked at its middle only: a kink near a cell's end. It is what holds the quarter-point checks
+// (for section cells, in two stages: StagedCellCheckRefinesTheCellsThatThreeChecksWould).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -131,6 +132,50 @@ TEST(BaselineTable, InterpolationErrorShrinksAsTheGridIsRefined) {
         std::printf("  %-12s median error at 64 samples %.3g, at 512 %.3g local radii\n", chain.name.c_str(), at_64, at_512);
         EXPECT_LT(at_512, at_64 / 64) << chain.name;
     }
+}
+
+// A section cell is checked in two stages (kMiddleMargin): its middle first, its other two quarter points
+// only where the middle is not well inside the tolerance. Over random bends it must refine exactly the
+// cells that checking every cell at its three quarter points refines, and the second stage must have
+// decided cells, some of them refined by a quarter point alone (else this test would not see it skipped).
+TEST(BaselineTable, StagedCellCheckRefinesTheCellsThatThreeChecksWould) {
+    constexpr int kPoses = 12;
+    const double tolerance = kDefaultCellTolerance;
+    long cells = 0, second_stage = 0, refined_by_quarters = 0;
+    for (const testing::NamedChain& chain : testing::all_chains()) {
+        Random rng(404);
+        BaselineSkinner<double> skinner(chain.skeleton, testing::points_around(chain.skeleton, 200, 3), chain.name);
+        const std::vector<BaselineBone<double>>& bones = skinner.bones();
+        for (int i = 0; i < kPoses; ++i) {
+            std::vector<BaselineBonePose<double>> poses = skinner.frame(testing::random_bend_pose(chain.skeleton, rng));
+            BaselineFrameTables tables = skinner.frame_tables(poses);
+            const int n = tables.phi_samples;
+            for (std::size_t k = 0; k < bones.size(); ++k) {
+                for (int j = 0; j < n; ++j) {
+                    double miss[kCellChecks];
+                    bool refine = false;
+                    for (int m = 0; m < kCellChecks; ++m) {
+                        PosedSection<double> check = section_sample(bones.data(), poses.data(), tables.locals[k], int(k),
+                                                                    (kCellChecks + 1) * j + m + 1, (kCellChecks + 1) * n);
+                        miss[m] = cell_deviation(coarse_stencil(&tables.sections[k * n], n, j, cell_check_weight(m)), check, bones[k]);
+                        refine = refine || !deviation_within(miss[m], tolerance);
+                    }
+                    ++cells;
+                    EXPECT_EQ(tables.cells[k * n + j] != kCoarseCell, refine)
+                        << chain.name << " pose " << i << " bone " << k << " cell " << j << ": deviations at w = 1/4, 1/2, 3/4 "
+                        << miss[0] << ", " << miss[1] << ", " << miss[2];
+                    if (deviation_within(miss[1], tolerance) && miss[1] > kMiddleMargin * tolerance) {
+                        ++second_stage;
+                        refined_by_quarters += refine;
+                    }
+                }
+            }
+        }
+    }
+    std::printf("  %ld section cells: %ld checked at their quarter points after the middle, %ld of them refined\n", cells,
+                second_stage, refined_by_quarters);
+    EXPECT_GT(second_stage, 0);
+    EXPECT_GT(refined_by_quarters, 0);
 }
 
 // A point whose ratio falls on the deformed segment is placed from the combined extents alone, in its
