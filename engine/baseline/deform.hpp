@@ -220,14 +220,31 @@ struct RigidFieldSum {
     }
 };
 
+// Whether bone `cone`'s scaled axis distance from p is surely above `bound`, from a lower bound that needs
+// no root and no division: the foot of p on the axis segment is within half its length L of the segment's
+// middle m, and the radius there is at most the larger radius R, so s ≥ (|p − m| − L/2) / R. The margin
+// (relative 1e-6) keeps a bone whose distance rounds to the bound itself.
+template <class T> BS_HD inline bool surely_beyond(const Cone<T>& cone, Vec3<T> p, T bound) {
+    const T half = T(0.5) * cone.length;
+    const Vec3<T> d = p - (cone.parent.centre + half * cone.axis);
+    const T larger = cone.parent.radius > cone.child.radius ? cone.parent.radius : cone.child.radius;
+    const T reach = (half + larger * bound) * T(1 + 1e-6);
+    return dot(d, d) > reach * reach;
+}
+
+// The field at `rest`. `near_bone` is any bone (the code's: near the point), whose distance starts the
+// bound, so that most far bones are passed over by surely_beyond; the result does not depend on it: the
+// bones kept and their order are those of a bound that starts infinite (tests/engine/test_baseline_rigid_field.cpp).
 template <class T>
-BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, int bone_count, Vec3<T> rest) {
+BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, int bone_count, Vec3<T> rest,
+                                  int near_bone) {
     int candidate[kFieldCandidates];
     T scaled[kFieldCandidates];
     int candidates = 0;
     bool overflow = false;
-    T nearest = T(1e30);
+    T nearest = scaled_axis_distance(bones[near_bone].cone, rest);
     for (int j = 0; j < bone_count; ++j) {
+        if (surely_beyond(bones[j].cone, rest, nearest + rigid_field_band(nearest))) continue;
         T s = scaled_axis_distance(bones[j].cone, rest);
         if (s < nearest) {
             nearest = s;
@@ -256,7 +273,7 @@ BS_HD inline Vec3<T> deform_from_base(const BaselineCode& code, Vec3<T> rest, co
     Vec3<T> posed = poses[code.bone].frame.apply(b.base + T(code.h) * b.direction);
     if (code.rigid_blend == 0.0f) return posed;
     T w = T(code.rigid_blend);
-    return w * rigid_motion(bones, poses, bone_count, rest) + (T(1) - w) * posed;
+    return w * rigid_motion(bones, poses, bone_count, rest, int(code.bone)) + (T(1) - w) * posed;
 }
 
 template <class T>
@@ -266,7 +283,7 @@ BS_HD inline Vec3<T> deform_baseline_point(const BaselineCode& code, Vec3<T> res
         Vec3<T> cap = deform_cap_point(code, bones[code.bone], poses[code.bone]);
         if (code.rigid_blend == 0.0f) return cap;
         T w = T(code.rigid_blend);
-        return w * rigid_motion(bones, poses, bone_count, rest) + (T(1) - w) * cap;
+        return w * rigid_motion(bones, poses, bone_count, rest, int(code.bone)) + (T(1) - w) * cap;
     }
     return deform_from_base(code, rest, bones, poses, bone_count, posed_base(code, bones, poses));
 }

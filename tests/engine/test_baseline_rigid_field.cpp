@@ -1,5 +1,6 @@
 // The fallback's rigid field (engine/baseline/deform.hpp, rigid_motion): one pass over the bones keeps
-// the few that can still weigh, instead of a second pass over every bone. The field is defined by the
+// the few that can still weigh, instead of a second pass over every bone, and passes over far bones by a
+// bound without a root (surely_beyond) from a bound started at a given bone, which must not change it. The field is defined by the
 // second pass (docs/ALGORITHM.md "Fallback bands and the rigid field"): every bone j weighs
 // smoothstep(1 − (s_j − nearest) / band), s_j its scaled axis distance. That definition is written out
 // here and the engine's field must equal it bit for bit, near bodies with junctions (a few bones within
@@ -68,15 +69,20 @@ void expect_field_as_defined(const std::string& name, const Skeleton& s, double 
         std::vector<BaselineBonePose<double>> poses = baseline_pose_table(s, testing::random_bend_pose(s, rng));
         for (int i = 0; i < 500; ++i) {
             // Around a random bone, from its axis out to `reach` times its radius.
-            const BaselineBone<double>& near = bones[std::size_t(rng.uniform(0, double(bones.size()) - 1e-9))];
+            const int near_index = int(rng.uniform(0, double(bones.size()) - 1e-9));
+            const BaselineBone<double>& near = bones[std::size_t(near_index)];
             Vec3<double> p = near.cone.parent.centre + rng.uniform(0, 1) * near.cone.length * near.cone.axis +
                              rng.uniform(0, reach) * near.cone.parent.radius * rng.unit_vector();
             int weighing = 0;
             Vec3<double> want = field_over_every_bone(bones, poses, p, weighing);
-            Vec3<double> got = rigid_motion(bones.data(), poses.data(), int(bones.size()), p);
-            ASSERT_EQ(got.x, want.x) << name << " point " << i;
-            ASSERT_EQ(got.y, want.y) << name << " point " << i;
-            ASSERT_EQ(got.z, want.z) << name << " point " << i;
+            // The bone that starts the bound: the one the point was drawn around, and any other.
+            const int other_index = int(rng.uniform(0, double(bones.size()) - 1e-9));
+            for (int hint : {near_index, other_index}) {
+                Vec3<double> got = rigid_motion(bones.data(), poses.data(), int(bones.size()), p, hint);
+                ASSERT_EQ(got.x, want.x) << name << " point " << i << " bound from bone " << hint;
+                ASSERT_EQ(got.y, want.y) << name << " point " << i << " bound from bone " << hint;
+                ASSERT_EQ(got.z, want.z) << name << " point " << i << " bound from bone " << hint;
+            }
             ++counts.points;
             (weighing <= kFieldCandidates ? counts.few : counts.many) += 1;
         }
