@@ -78,7 +78,7 @@ BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& 
         std::vector<int> refined;
         ordinal.assign(count, kCoarseCell);
         for (std::size_t c = 0; c < count; ++c) {
-            if (verdicts[first + c] != kCellRefine) continue;
+            if (verdicts[first + c] == kCellSmooth) continue;  // any other verdict refines: never a cell left unchecked
             ordinal[c] = int(refined.size());
             refined.push_back(int(c));
         }

@@ -72,7 +72,7 @@ BS_HD inline TableEntry table_entry(std::size_t e, std::size_t cells, int sample
     return {true, slot, int(c / samples), per_cell * int(c % samples) + int(slot % checks) + 1, per_cell * samples};
 }
 
-constexpr int kSectionFirstChecks = 1;  // a section cell's middle (the second stage: BaselineQuarterCheckPass)
+constexpr int kSectionFirstChecks = 1;  // a section cell's middle, kMiddleCheck (the second stage: BaselineQuarterCheckPass)
 
 // Entry e of a frame's tables: the section samples of every bone and their cells' middles, then the fan
 // samples and their cells' check samples.
@@ -92,9 +92,6 @@ struct BaselineTablePass {
     }
 };
 
-// The check weights of a coarse cell: cell_check_weight(m), m = 0 … kCellChecks − 1; the middle is m = 1.
-constexpr int kMiddleCheck = 1;
-
 struct BaselineCellCheckPass {
     BaselineCellCheckJob job;
     // A section cell from its middle: refined beyond the tolerance, smooth well inside it (kMiddleMargin),
@@ -104,7 +101,7 @@ struct BaselineCellCheckPass {
         const double miss = cell_deviation(coarse_stencil(job.sections + std::size_t(k) * n, n, j, cell_check_weight(kMiddleCheck)),
                                            job.middles[std::size_t(k) * n + j], job.bones[k]);
         if (!deviation_within(miss, job.tolerance)) return kCellRefine;
-        return miss <= kMiddleMargin * job.tolerance ? kCellSmooth : kCellCheckQuarters;
+        return job.tolerance < INFINITY && miss <= kMiddleMargin * job.tolerance ? kCellSmooth : kCellCheckQuarters;
     }
     // A fan cell against its kCellChecks check samples.
     BS_HD int fan_verdict(int k, int j) const {

@@ -16,10 +16,11 @@
 //
 // The construction turns much faster in φ near some generators than elsewhere (near the folds of the
 // sheaf, where the two generators of a plane nearly coincide). So each cell [φ_j, φ_j+1] is checked when
-// the tables are built: the sections at its quarter points (kCellChecks of them; for a section cell, its
-// middle first and the other two only where the middle is not well inside the tolerance: kMiddleMargin)
-// are compared with the interpolation there at kCellCheckRatios ratios t; a cell that deviates by more than a tolerance
-// (kDefaultCellTolerance) of the bone's smaller radius at any of them is refined into kRefineFactor
+// the tables are built: the sections at its quarter points (kCellChecks of them) are compared with the
+// interpolation there at kCellCheckRatios ratios t — for a section cell its middle first, and the other
+// two only where the middle is not well inside the tolerance (kMiddleMargin: a middle well inside it
+// passes the cell) — and a cell that deviates by more than a tolerance
+// (kDefaultCellTolerance) of the bone's smaller radius at any checked point is refined into kRefineFactor
 // sub-cells, which cuts the linear interpolation's error by about kRefineFactor² where the construction
 // is smooth. Each sub-cell is checked the same way against its own
 // middle, and one that still deviates (a kink or a fold of the construction inside it) is marked: its
@@ -64,7 +65,10 @@ BS_HD constexpr double cell_check_weight(int m) { return double(m + 1) / double(
 // sample is cheap, and 5 fan cells in the same survey failed at a quarter with an exact middle (a change
 // of the bundle's end kinds inside the cell).
 constexpr double kMiddleMargin = 1.0 / 16;
-// Where a section cell's check stands after its middle.
+constexpr int kMiddleCheck = 1;  // the check m at a cell's middle
+static_assert(cell_check_weight(kMiddleCheck) == 0.5, "the first stage checks a section cell at its middle");
+// Where a section cell's check stands after its middle. With an infinite tolerance (refine only where the
+// structure changes) no middle is "well inside": every cell gets its quarter checks.
 enum CellVerdict : int { kCellSmooth = 0, kCellRefine = 1, kCellCheckQuarters = 2 };
 constexpr int kCellCheckRatios = 9;      // t = 0, 1/8, ..., 1
 // Two samples whose anchors are further apart than this many times spacing · radius are not interpolated.
@@ -503,7 +507,7 @@ BS_HD inline T cell_deviation(const Stencil<PosedSection<T>>& st, const PosedSec
         Vec3<T> want = point_on_posed_section(check, cone, t * check.length()).base;
         Vec3<T> got = point_on_posed_section(mixed, cone, t * mixed.length()).base;
         T miss = norm(got - want);
-        worst = miss > worst ? miss : worst;
+        worst = miss <= worst ? worst : miss;  // a NaN miss is kept: it fails every tolerance
     }
     return worst / smaller_radius(cone);
 }

@@ -140,7 +140,7 @@ TEST(BaselineTable, InterpolationErrorShrinksAsTheGridIsRefined) {
 // decided cells, some of them refined by a quarter point alone (else this test would not see it skipped).
 TEST(BaselineTable, StagedCellCheckRefinesTheCellsThatThreeChecksWould) {
     constexpr int kPoses = 12;
-    const double tolerance = kDefaultCellTolerance;
+    const double tolerance = BaselineDeformOptions{}.cell_tolerance;
     long cells = 0, second_stage = 0, refined_by_quarters = 0;
     for (const testing::NamedChain& chain : testing::all_chains()) {
         Random rng(404);
@@ -164,7 +164,8 @@ TEST(BaselineTable, StagedCellCheckRefinesTheCellsThatThreeChecksWould) {
                     EXPECT_EQ(tables.cells[k * n + j] != kCoarseCell, refine)
                         << chain.name << " pose " << i << " bone " << k << " cell " << j << ": deviations at w = 1/4, 1/2, 3/4 "
                         << miss[0] << ", " << miss[1] << ", " << miss[2];
-                    if (deviation_within(miss[1], tolerance) && miss[1] > kMiddleMargin * tolerance) {
+                    const double middle = miss[kMiddleCheck];
+                    if (deviation_within(middle, tolerance) && middle > kMiddleMargin * tolerance) {
                         ++second_stage;
                         refined_by_quarters += refine;
                     }
