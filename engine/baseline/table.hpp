@@ -62,8 +62,8 @@ BS_HD constexpr double cell_check_weight(int m) { return double(m + 1) / double(
 // over 1.1e6 section cells (the CMU capture every 50th frame, the demo chain, 1,200 random bends of the
 // four test chains) no cell whose middle was within 0.139 × the tolerance failed at a quarter point, and
 // 97% of the cells that pass their middle are within 1/16 of it. Fan cells keep all three checks: a fan
-// sample is cheap, and 5 fan cells in the same survey failed at a quarter with an exact middle (a change
-// of the bundle's end kinds inside the cell).
+// sample is cheap, and one of the 5 fan cells in the same survey that failed at a quarter point alone had an
+// exact middle (a change of structure at w = 3/4 only).
 constexpr double kMiddleMargin = 1.0 / 16;
 constexpr int kMiddleCheck = 1;  // the check m at a cell's middle
 static_assert(cell_check_weight(kMiddleCheck) == 0.5, "the first stage checks a section cell at its middle");
