@@ -56,20 +56,19 @@ struct BaselinePass {
 };
 
 // Where entry e of one kind of table sample lies (`cells` = bone_count × samples; entries 0 … cells − 1 are
-// the samples themselves, the next `checks` × cells the cells' check samples): the array slot, the bone,
-// and the sample's index on its grid. On the grid of (checks + 1) × samples, cell j's check m is number
-// (checks + 1) j + m + 1: with one check, the cell's middle; with kCellChecks, its quarter points.
+// the samples themselves, the next `checks` × cells the cells' check samples, checks first_check,
+// first_check + 1, …): the array slot, the bone, and the sample's index on its grid (cell_check_index).
 struct TableEntry {
     bool check;
     std::size_t slot;  // into the samples or into the check samples
     int bone, index, grid;
 };
 
-BS_HD inline TableEntry table_entry(std::size_t e, std::size_t cells, int samples, int checks) {
-    const int per_cell = checks + 1;
+BS_HD inline TableEntry table_entry(std::size_t e, std::size_t cells, int samples, int checks, int first_check) {
     if (e < cells) return {false, e, int(e / samples), int(e % samples), samples};
     const std::size_t slot = e - cells, c = slot / checks;
-    return {true, slot, int(c / samples), per_cell * int(c % samples) + int(slot % checks) + 1, per_cell * samples};
+    return {true, slot, int(c / samples), cell_check_index(int(c % samples), first_check + int(slot % checks)),
+            cell_check_grid(samples)};
 }
 
 constexpr int kSectionFirstChecks = 1;  // a section cell's middle, kMiddleCheck (the second stage: BaselineQuarterCheckPass)
@@ -81,13 +80,13 @@ struct BaselineTablePass {
     BS_HD void operator()(std::size_t e) const {
         const std::size_t sections = job.bone_count * std::size_t(job.phi_samples);
         if (e < (kSectionFirstChecks + 1) * sections) {
-            const TableEntry t = table_entry(e, sections, job.phi_samples, kSectionFirstChecks);
+            const TableEntry t = table_entry(e, sections, job.phi_samples, kSectionFirstChecks, kMiddleCheck);
             (t.check ? job.middles : job.sections)[t.slot] =
                 section_sample(job.bones, job.poses, job.locals[t.bone], t.bone, t.index, t.grid);
             return;
         }
         const TableEntry t =
-            table_entry(e - (kSectionFirstChecks + 1) * sections, job.bone_count * std::size_t(job.fan_samples), job.fan_samples, kCellChecks);
+            table_entry(e - (kSectionFirstChecks + 1) * sections, job.bone_count * std::size_t(job.fan_samples), job.fan_samples, kCellChecks, 0);
         (t.check ? job.fan_checks : job.fans)[t.slot] = fan_sample(job.locals[t.bone], t.index, t.grid);
     }
 };
@@ -125,11 +124,10 @@ struct BaselineQuarterCheckPass {
     BaselineQuarterCheckJob job;
     BS_HD void operator()(std::size_t r) const {
         const int cell = job.cells[r], n = job.phi_samples, k = cell / n, j = cell % n;
-        constexpr int per_cell = kCellChecks + 1;
         int verdict = kCellSmooth;
         for (int m = 0; m < kCellChecks && verdict == kCellSmooth; ++m) {
             if (m == kMiddleCheck) continue;
-            const PosedSection<double> check = section_sample(job.bones, job.poses, job.locals[k], k, per_cell * j + m + 1, per_cell * n);
+            const PosedSection<double> check = section_sample(job.bones, job.poses, job.locals[k], k, cell_check_index(j, m), cell_check_grid(n));
             if (!cell_is_smooth(coarse_stencil(job.sections + std::size_t(k) * n, n, j, cell_check_weight(m)), check, job.bones[k],
                                 job.tolerance))
                 verdict = kCellRefine;

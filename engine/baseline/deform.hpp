@@ -227,8 +227,7 @@ struct RigidFieldSum {
 template <class T> BS_HD inline bool surely_beyond(const Cone<T>& cone, Vec3<T> p, T bound) {
     const T half = T(0.5) * cone.length;
     const Vec3<T> d = p - (cone.parent.centre + half * cone.axis);
-    const T larger = cone.parent.radius > cone.child.radius ? cone.parent.radius : cone.child.radius;
-    const T reach = (half + larger * bound) * T(1 + 1e-6);
+    const T reach = (half + larger_radius(cone) * bound) * T(1 + 1e-6);
     return dot(d, d) > reach * reach;
 }
 
@@ -242,10 +241,11 @@ BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBo
     T scaled[kFieldCandidates];
     int candidates = 0;
     bool overflow = false;
-    T nearest = scaled_axis_distance(bones[near_bone].cone, rest);
+    const T near_distance = scaled_axis_distance(bones[near_bone].cone, rest);
+    T nearest = near_distance;
     for (int j = 0; j < bone_count; ++j) {
-        if (surely_beyond(bones[j].cone, rest, nearest + rigid_field_band(nearest))) continue;
-        T s = scaled_axis_distance(bones[j].cone, rest);
+        if (j != near_bone && surely_beyond(bones[j].cone, rest, nearest + rigid_field_band(nearest))) continue;
+        T s = j == near_bone ? near_distance : scaled_axis_distance(bones[j].cone, rest);
         if (s < nearest) {
             nearest = s;
             // Drop the candidates the lower bound now excludes (their weight would be 0).

@@ -66,6 +66,10 @@ BS_HD constexpr double cell_check_weight(int m) { return double(m + 1) / double(
 // exact middle (a change of structure at w = 3/4 only).
 constexpr double kMiddleMargin = 1.0 / 16;
 constexpr int kMiddleCheck = 1;  // the check m at a cell's middle
+// Where cell j's check m is sampled: sample number cell_check_index(j, m) on a grid of
+// kCellChecks + 1 times the cell count (at cell_check_weight(m) across the cell).
+BS_HD constexpr int cell_check_index(int j, int m) { return (kCellChecks + 1) * j + m + 1; }
+BS_HD constexpr int cell_check_grid(int samples) { return (kCellChecks + 1) * samples; }
 static_assert(cell_check_weight(kMiddleCheck) == 0.5, "the first stage checks a section cell at its middle");
 // Where a section cell's check stands after its middle. With an infinite tolerance (refine only where the
 // structure changes) no middle is "well inside": every cell gets its quarter checks.
@@ -75,14 +79,6 @@ constexpr int kCellCheckRatios = 9;      // t = 0, 1/8, ..., 1
 constexpr double kTableJump = 12.0;
 // A cell not refined.
 constexpr int kCoarseCell = -1;
-
-// The smaller radius of a bone: the scale of the tables' tolerances.
-template <class T> BS_HD inline T smaller_radius(const Cone<T>& cone) {
-    return cone.parent.radius < cone.child.radius ? cone.parent.radius : cone.child.radius;
-}
-template <class T> BS_HD inline T larger_radius(const Cone<T>& cone) {
-    return cone.parent.radius > cone.child.radius ? cone.parent.radius : cone.child.radius;
-}
 
 // The fan of the posed bundle's segment through generator ψ_j (FanLine: its start, its extent and the
 // two blended end directions), in the meridian frame of ψ_j (MeridianFrame: axial, radial, tangential

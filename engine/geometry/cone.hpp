@@ -113,6 +113,14 @@ template <class T> BS_HD inline T radius_at_fraction(const Cone<T>& cone, T alon
     return (T(1) - along) * cone.parent.radius + along * cone.child.radius;
 }
 
+// The smaller of the two end radii (the scale of the tables' tolerances) and the larger.
+template <class T> BS_HD inline T smaller_radius(const Cone<T>& cone) {
+    return cone.parent.radius < cone.child.radius ? cone.parent.radius : cone.child.radius;
+}
+template <class T> BS_HD inline T larger_radius(const Cone<T>& cone) {
+    return cone.parent.radius > cone.child.radius ? cone.parent.radius : cone.child.radius;
+}
+
 // That radius at p's projection on the axis segment.
 template <class T> BS_HD inline T radius_at(const Cone<T>& cone, Vec3<T> p) { return radius_at_fraction(cone, axis_fraction(cone, p)); }
 

@@ -156,7 +156,7 @@ TEST(BaselineTable, StagedCellCheckRefinesTheCellsThatThreeChecksWould) {
                     bool refine = false;
                     for (int m = 0; m < kCellChecks; ++m) {
                         PosedSection<double> check = section_sample(bones.data(), poses.data(), tables.locals[k], int(k),
-                                                                    (kCellChecks + 1) * j + m + 1, (kCellChecks + 1) * n);
+                                                                    cell_check_index(j, m), cell_check_grid(n));
                         miss[m] = cell_deviation(coarse_stencil(&tables.sections[k * n], n, j, cell_check_weight(m)), check, bones[k]);
                         refine = refine || !deviation_within(miss[m], tolerance);
                     }
