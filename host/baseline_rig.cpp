@@ -21,7 +21,23 @@ struct Attempt {
 };
 
 BaselineCode make_code(int bone, std::uint16_t flags, double phi, double t, double h, double rigid_blend) {
-    return {std::uint16_t(bone), flags, float(phi), float(t), float(h), float(rigid_blend)};
+    return {std::uint16_t(bone), flags, float(phi), float(t), float(h), float(rigid_blend), 0.0f};
+}
+
+// Marks a deep code (docs/ALGORITHM.md "Deep points"): its rest detail line from base-point b along −n
+// meets the axis at a = b − H n, and the point is more than kDeepStart of the way there (λ = −h / H). A
+// line that does not reach the axis going inward (n · radial ≤ 0) has no foot; as n · radial falls to 0, H
+// grows without bound and λ falls to 0, so the flag does not switch on abruptly there.
+void mark_deep(const Cone<double>& cone, Vec3<double> b, Vec3<double> n, BaselineCode& code) {
+    const Vec3<double> from_parent = b - cone.parent.centre;
+    const Vec3<double> off_axis = from_parent - dot(from_parent, cone.axis) * cone.axis;
+    const double rho = norm(off_axis), inward = rho > 0 ? dot(n, off_axis) / rho : 0.0;
+    if (!(inward > 0)) return;
+    const double depth = rho / inward, fraction = -double(code.h) / depth;
+    if (!(fraction > kDeepStart)) return;
+    code.flags |= kCodeDeep;
+    if (fraction > 1) code.flags |= kCodePastAxisFoot;
+    code.axis_foot = float(dot(b - depth * n - cone.parent.centre, cone.axis));
 }
 
 std::uint16_t clamp_flag(unsigned section_flags) { return section_flags ? std::uint16_t(kCodeClamped) : std::uint16_t(0); }
@@ -87,7 +103,10 @@ Attempt segment_code(const std::vector<Bone>& bones, int k, Vec3<double> p, Vec3
     double far_blend = far_from_surface_blend(height, radius_at(bone.cone, p), options);
     if (far_blend > 0) flags |= kCodeFarFromSurface;
     blend = std::max({blend, fan_blend, far_blend});
-    return {make_code(k, flags, generator_angle(bone, radial), t, height, blend), kStay};
+    BaselineCode code = make_code(k, flags, generator_angle(bone, radial), t, height, blend);
+    const Vec3<double> base = first.point + std::clamp(x, 0.0, 1.0) * (second.point - first.point);
+    mark_deep(bone.cone, base, fan_direction(first, second, base), code);
+    return {code, kStay};
 }
 
 // A point over a joint sphere (its closest point q on bone k is on that sphere): its base-point is q, on
@@ -125,7 +144,10 @@ Attempt joint_arc_code(const std::vector<Bone>& bones, int k, BoneEnd end, Vec3<
     double far_blend = far_from_surface_blend(q.signed_distance, joint.radius, options);
     if (far_blend > 0) flags |= kCodeFarFromSurface;
     blend = std::max(blend, far_blend);
-    return {make_code(k, flags, generator_angle(bone, radial), t, q.signed_distance, blend), kStay};
+    BaselineCode code = make_code(k, flags, generator_angle(bone, radial), t, q.signed_distance, blend);
+    const Vec3<double> base = arc_point(e.arc, angle);
+    mark_deep(bone.cone, base, direction_from_centre(joint.centre, base), code);
+    return {code, kStay};
 }
 
 Attempt encode_on_bone(const std::vector<Bone>& bones, int k, Vec3<double> p, bool may_move, const EncodeOptions& options) {

@@ -17,7 +17,8 @@ struct BaselineTrace {
     std::vector<Vec3<double>> section;  // `samples` points, parent end to child end (caps: pole to rim)
     Vec3<double> base;                  // the posed base-point
     Vec3<double> direction;             // its detail direction n' (unit)
-    Vec3<double> point;                 // b' + h n', before the code's rigid blend (if any)
+    Vec3<double> point;                 // b' + h n' (for a deep code blended toward its axis foot: engine/baseline/deform.hpp
+                                        // detail_point), before the code's rigid blend (if any)
     int bone;
     BaselineCode code;
 };

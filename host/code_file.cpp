@@ -16,7 +16,7 @@ namespace {
 constexpr char kMagic[8] = {'B', 'S', 'K', 'C', 'O', 'D', 'E', 'S'};
 constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 8 + 8;
 constexpr std::uint16_t kKnownFlags = kCodeParentCap | kCodeChildCap | kCodeNearAxis | kCodeNearFanCentre | kCodeClamped |
-                                      kCodeFarFromSurface | kCodeNearJunction;
+                                      kCodeFarFromSurface | kCodeNearJunction | kCodeDeep | kCodePastAxisFoot;
 
 struct Fnv1a {
     std::uint64_t hash = 14695981039346656037ull;
@@ -130,7 +130,7 @@ void validate_saved_codes(const SavedCodes& saved, std::size_t bone_count, const
         const Vec3<float>& p = saved.rest[i];
         const float t_max = (c.flags & (kCodeParentCap | kCodeChildCap)) ? kPi : 1.0f;
         bool ok = c.bone < bone_count && (c.flags & ~kKnownFlags) == 0 && std::isfinite(c.phi) && c.t >= 0.0f && c.t <= t_max &&
-                  std::isfinite(c.h) && c.rigid_blend >= 0.0f && c.rigid_blend <= 1.0f && std::isfinite(p.x) &&
+                  std::isfinite(c.h) && std::isfinite(c.axis_foot) && c.rigid_blend >= 0.0f && c.rigid_blend <= 1.0f && std::isfinite(p.x) &&
                   std::isfinite(p.y) && std::isfinite(p.z);
         if (!ok) throw InputError(source + ": point " + std::to_string(i) + " has an invalid code or rest position");
     }

@@ -1,16 +1,16 @@
 // Saved baseline codes: encode once, deform later (or elsewhere) without encoding again.
 //
-// File layout (little-endian, version 1):
+// File layout (little-endian, version 2; version 1 held 20-byte codes without the axis foot):
 //   magic "BSKCODES" (8 bytes) · version u32 · bone count u32 · point count u64 ·
 //   skeleton fingerprint u64 (FNV-1a over the spheres' centres and radii and the bones' sphere pairs, so a
 //   file is refused against another skeleton) ·
-//   point count × { rest x, y, z as float32 } · point count × BaselineCode (20 bytes, engine/baseline/code.hpp) ·
+//   point count × { rest x, y, z as float32 } · point count × BaselineCode (24 bytes, engine/baseline/code.hpp) ·
 //   checksum u64 (FNV-1a over everything before it).
 // Loading checks, in order, and refuses with InputError naming the file and what was found: the magic, the
 // version, that the file's size is exactly what the header's counts imply (before anything is allocated:
 // a header cannot make the reader allocate more than the file holds), the bone count and fingerprint
 // against the skeleton, the checksum, and every code (bone index in range, known flag bits, finite
-// φ, t, h, rigid_blend in [0, 1]). IoError if the file cannot be opened, read or written.
+// φ, t, h and axis_foot, rigid_blend in [0, 1]). IoError if the file cannot be opened, read or written.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +24,7 @@
 
 namespace bs {
 
-constexpr std::uint32_t kCodeFileVersion = 1;
+constexpr std::uint32_t kCodeFileVersion = 2;
 
 struct SavedCodes {
     std::vector<Vec3<float>> rest;

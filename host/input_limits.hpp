@@ -27,8 +27,8 @@ constexpr std::uintmax_t kMaxJsonFileBytes = 256 * kMiB;       // skeleton, pose
 constexpr std::uintmax_t kMaxBvhFileBytes = 1024 * kMiB;       // also bounded by kMaxBvhValues
 constexpr std::uintmax_t kMaxPlyFileBytes = 16 * 1024 * kMiB;  // 1e8 points with influences, in ASCII
 constexpr std::uintmax_t kMaxModelFileBytes = 2048 * kMiB;     // meshes and rigged models, through assimp
-// A code file of kMaxPoints points (rest float32 xyz and a 20-byte code each) and its 40 bytes of framing.
-constexpr std::uintmax_t kMaxCodeFileBytes = kMaxPoints * 32 + 40;
+// A code file of kMaxPoints points (rest float32 xyz and a 24-byte code each) and its 40 bytes of framing.
+constexpr std::uintmax_t kMaxCodeFileBytes = kMaxPoints * 36 + 40;
 
 // Opens `path` for binary reading: IoError if it cannot be opened or is not a regular file (a pipe has
 // no size to check); InputError if it is larger than `max_bytes` (`kind` names the format in messages).

@@ -7,7 +7,7 @@
 //   X_rot = S(X); the posed plane of the sheaf through V gives the baseline V–X1 and through X_rot the
 //   baseline V1–X_rot; E_UV and E_YX are where those baselines' arcs (on a concave side, the arc between
 //   their tangency points) cross the posed separator plane, i.e. two angles β on the pivot circle;
-//   E_m is at their mean β_m, on the branch of β_YX − β_UV reached by scaling S from the identity
+//   E_m is at their mean β_m, on the branch of β_YX − β_UV reached by opening the bend from rest (BendPath)
 //   (stateless, and it does not flip where the two are antipodal); the posed plane of the sheaf
 //   through E_m holds two generators of the parent, and V' is the one whose own posed baseline crosses
 //   the separator at E_m (the paper's "V' on the arc V V1": the map from a parent generator to where its
@@ -18,6 +18,7 @@
 
 #include "engine/geometry/belt.hpp"
 #include "engine/rigid.hpp"
+#include "engine/swing_twist.hpp"
 
 namespace bs {
 
@@ -139,6 +140,56 @@ BS_HD inline Belt<T> rest_belt_from(const Cone<T>& parent, const Cone<T>& child_
     return belt_at_joint(parent, child_rest, separator_plane(parent, child_rest), sheaf_plane(parent, child_rest, q), bone);
 }
 
+// The rotation taking unit u to unit v about an axis ⟂ both (half a turn about any axis ⟂ u when v = −u).
+template <class T> BS_HD inline Quat<T> rotation_between(Vec3<T> u, Vec3<T> v) {
+    const T w = T(1) + dot(u, v);
+    if (!(w > relative_zero<T>())) return axis_angle(any_orthogonal(u), T(3.14159265358979323846));
+    const Vec3<T> c = cross(u, v);
+    return normalized(Quat<T>{w, c.x, c.y, c.z});
+}
+
+// The path along which the bend is scaled from rest (the continuation of Δβ below): the child's axis
+// moves from its rest direction c0 to its posed one c1 with its angle ψ from the parent's axis and its
+// azimuth about that axis both linear in the fraction f (the azimuth the shorter way round), and the
+// swing's own turn about c0 (0 for a pure swing) scaled by f. The pivot circle exists while ψ is below a
+// limit set by the radii alone, and along this path ψ stays between its values at the two ends, so every
+// step of a pose that has a pivot circle has one too. The shorter arc of the swing (slerp) can fold the
+// joint further than both ends where the rest chain is bent: on the bent test chain a 156° swing passed
+// through a fold with no pivot circle at 3/4 of its way, the bend was dropped there, and the two bones'
+// sections tore apart at the separator (1.76 for points 6e-5 apart). Where the parent, c0 and c1 lie in
+// one meridian plane on one side of the axis (a straight rest chain, a bend in the plane of the rest
+// bend) the path is slerp's.
+template <class T>
+struct BendPath {
+    Vec3<T> parent_axis, c0, e0;
+    T psi0, psi1, azimuth, own_turn;
+
+    BS_HD Quat<T> at(T f) const {
+        const T psi = (T(1) - f) * psi0 + f * psi1;
+        const Vec3<T> e = rotate(axis_angle(parent_axis, f * azimuth), e0);
+        const Vec3<T> c = std::cos(psi) * parent_axis + std::sin(psi) * e;
+        return normalized(rotation_between(c0, c) * axis_angle(c0, f * own_turn));
+    }
+};
+
+// The part of unit c ⟂ the unit axis a, as a unit vector, or `otherwise` where c is along a.
+template <class T> BS_HD inline Vec3<T> across_axis(Vec3<T> a, Vec3<T> c, Vec3<T> otherwise) {
+    const Vec3<T> d = c - dot(a, c) * a;
+    const T length = norm(d);
+    return length > relative_zero<T>() ? d / length : otherwise;
+}
+
+template <class T> BS_HD inline BendPath<T> bend_path(const Cone<T>& parent, const Cone<T>& child_rest, Quat<T> swing) {
+    const Vec3<T> a = parent.axis, c0 = child_rest.axis, c1 = rotate(swing, c0);
+    const SwingTwist<T> split = split_swing_twist(swing, c0);
+    // A direction along the parent's axis has no azimuth: it takes the other end's.
+    const Vec3<T> e1_guess = across_axis(a, c1, any_orthogonal(a));
+    const Vec3<T> e0 = across_axis(a, c0, e1_guess);
+    const Vec3<T> e1 = across_axis(a, c1, e0);
+    auto polar = [&a](Vec3<T> c) { return std::atan2(norm(cross(a, c)), dot(a, c)); };
+    return {a, c0, e0, polar(c0), polar(c1), angle_about(a, e0, e1), split.twist_radians};
+}
+
 // Targets for the rest baseline `rest` (V on the parent, X on the child) when the child turns by `swing`.
 template <class T>
 BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& child_rest, Quat<T> swing,
@@ -148,15 +199,16 @@ BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& c
     BendTargets<T> none{T(0), T(0), V, rest.X, rest.anchor, true};
     if (rotation_angle(swing) <= relative_zero<T>()) return none;
 
-    // Δβ = β_YX − β_UV followed by continuity while the swing is scaled from the identity. A step whose
-    // Δβ would move by more than kMaxBetaStep is halved (down to kMinBendStep of the swing).
+    // Δβ = β_YX − β_UV followed by continuity while the bend opens from rest along BendPath. A step whose
+    // Δβ would move by more than kMaxBetaStep is halved (down to kMinBendStep of the path).
     T difference = T(0), beta_uv = T(0);
     Vec3<T> X_rot = rest.X;
     PosedJoint<T> j{};
+    const BendPath<T> path = bend_path(parent, child_rest, swing);
     T done = T(0), step = T(1) / T(kBendContinuationSteps);
     while (done < T(1)) {
         T next = done + step < T(1) ? done + step : T(1);
-        Quat<T> partial = slerp(Quat<T>::identity(), swing, next);
+        Quat<T> partial = next < T(1) ? path.at(next) : swing;
         PosedJoint<T> trial = pose_joint(parent, child_rest, partial);
         if (!trial.pivot.cuts_sphere) return {T(0), T(0), V, rest.X, rest.anchor, false};
         Vec3<T> trial_X_rot = C + rotate(partial, rest.X - C);

@@ -266,11 +266,36 @@ BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBo
     return field.sum / field.total;
 }
 
-// p' = F⁰_k(b' + h n'), blended toward the rigid field by the code's weight.
+// Deep points (docs/ALGORITHM.md "Deep points"). b' + h n' moves a point at depth |h| by |h| times the
+// turn of n', over a rest spacing that shrinks toward the axis: near a crease the posed bundle's direction
+// turns ~17 rad per radian of φ, which tore deep pairs (stretch 96). The rest point lies the fraction
+// λ = −h / H of the way from its base-point b to the foot a where its detail line meets the axis (H = |b − a|);
+// the same fraction of the way from the posed base-point to a (fixed in the bone's frame) moves with b'
+// alone, at the base-point's own stretch, and is p at rest. The point blends toward it by
+// smoothstep over λ ∈ [kDeepStart, kDeepFull]: on a joint arc, where n' points from the joint's centre,
+// the two agree.
+template <class T> BS_HD inline T deep_weight(T fraction) {
+    return smoothstep_unit((fraction - T(kDeepStart)) / T(kDeepFull - kDeepStart));
+}
+
+// b' + h n' in bone k's frame, blended toward the axis foot for deep codes; `rest` is the rest point.
+template <class T>
+BS_HD inline Vec3<T> detail_point(const BaselineCode& code, Vec3<T> rest, const Cone<T>& cone, const PosedBase<T>& b) {
+    const Vec3<T> along_direction = b.base + T(code.h) * b.direction;
+    if (!(code.flags & kCodeDeep)) return along_direction;
+    const Vec3<T> foot = cone.parent.centre + T(code.axis_foot) * cone.axis;
+    const T from_foot = norm(rest - foot);
+    const T depth = ((code.flags & kCodePastAxisFoot) ? -from_foot : from_foot) - T(code.h);  // H
+    const T fraction = -T(code.h) / depth;
+    const Vec3<T> toward_foot = b.base + fraction * (foot - b.base);
+    return along_direction + deep_weight(fraction) * (toward_foot - along_direction);
+}
+
+// p' = F⁰_k(detail_point), blended toward the rigid field by the code's weight.
 template <class T>
 BS_HD inline Vec3<T> deform_from_base(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
                                       const BaselineBonePose<T>* poses, int bone_count, PosedBase<T> b) {
-    Vec3<T> posed = poses[code.bone].frame.apply(b.base + T(code.h) * b.direction);
+    Vec3<T> posed = poses[code.bone].frame.apply(detail_point(code, rest, bones[code.bone].cone, b));
     if (code.rigid_blend == 0.0f) return posed;
     T w = T(code.rigid_blend);
     return w * rigid_motion(bones, poses, bone_count, rest, int(code.bone)) + (T(1) - w) * posed;

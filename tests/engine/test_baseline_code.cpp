@@ -21,8 +21,8 @@
 namespace bs {
 namespace {
 
-TEST(BaselineCode, IsTwentyBytesOfPlainData) {
-    EXPECT_EQ(sizeof(BaselineCode), 20u);
+TEST(BaselineCode, IsTwentyFourBytesOfPlainData) {
+    EXPECT_EQ(sizeof(BaselineCode), 24u);
     EXPECT_TRUE(std::is_trivially_copyable<BaselineCode>::value);
     EXPECT_TRUE(std::is_standard_layout<BaselineCode>::value);
 }
@@ -58,7 +58,7 @@ TEST(BaselineCode, EncodingIsDeterministicAndIndependentOfTheThreadCount) {
             EXPECT_TRUE(same_bytes(codes, one_by_one)) << chain.name << ": " << threads << " threads";
         }
         // Padding-free: the struct's bytes are all fields, so byte equality is field equality.
-        static_assert(sizeof(BaselineCode) == 2 * sizeof(std::uint16_t) + 4 * sizeof(float), "no padding");
+        static_assert(sizeof(BaselineCode) == 2 * sizeof(std::uint16_t) + 5 * sizeof(float), "no padding");
         omp_set_num_threads(guard.saved);
         BaselineSkinner<float> first(chain.skeleton, points, chain.name), second(chain.skeleton, points, chain.name);
         EXPECT_TRUE(same_bytes(first.codes(), second.codes())) << chain.name;

@@ -1,5 +1,5 @@
 // Baseline skinning, part 2 (bend): the posed point keeps its height (issue 4, DESIGN §2 "Properties").
-// Unflagged points (not a cap, not kCodeClamped, rigid_blend = 0) whose posed base-point's segment has arcs
+// Unflagged points (not a cap, not kCodeClamped, not kCodeDeep, rigid_blend = 0) whose posed base-point's segment has arcs
 // at both ends, and whose |h| is below the gap to any other bone, have signed distance h to the posed
 // surface, to 1e-4 × the local radius.
 //
@@ -46,7 +46,9 @@ struct HeightCheck {
 HeightCheck check_height(const BaselineCode& code, Vec3<double> posed_point, const std::vector<BaselineBone<double>>& bones,
                          const std::vector<BaselineBonePose<double>>& table, const std::vector<Cone<double>>& cones) {
     HeightCheck out;
-    if ((code.flags & (kCodeParentCap | kCodeChildCap | kCodeClamped)) || code.rigid_blend != 0.0f) return out;
+    // A deep code (more than kDeepStart of the way to its axis foot) blends toward the foot instead of
+    // keeping its height (docs/ALGORITHM.md "Deep points").
+    if ((code.flags & (kCodeParentCap | kCodeChildCap | kCodeClamped | kCodeDeep)) || code.rigid_blend != 0.0f) return out;
     const int k = code.bone;
     PosedBase<double> b;
     testing::PosedPlace place = testing::posed_place(code, bones, table, &b);

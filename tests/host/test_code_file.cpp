@@ -93,8 +93,8 @@ TEST_F(CodeFileTest, RefusesACorruptedByte) {
 
 TEST_F(CodeFileTest, RefusesAnotherVersion) {
     std::string bytes = read_bytes(path);
-    bytes[8] = 2;
-    expect_refused(bytes, "version 2");
+    bytes[8] = 1;
+    expect_refused(bytes, "version 1");
 }
 
 TEST_F(CodeFileTest, RefusesAnotherFormat) {
