@@ -24,20 +24,25 @@ BaselineCode make_code(int bone, std::uint16_t flags, double phi, double t, doub
     return {std::uint16_t(bone), flags, float(phi), float(t), float(h), float(rigid_blend), 0.0f};
 }
 
-// Marks a deep code (docs/ALGORITHM.md "Deep points"): its rest detail line from base-point b along −n
-// meets the axis at a = b − H n, and the point is more than kDeepStart of the way there (λ = −h / H). A
-// line that does not reach the axis going inward (n · radial ≤ 0) has no foot; as n · radial falls to 0, H
-// grows without bound and λ falls to 0, so the flag does not switch on abruptly there.
-void mark_deep(const Cone<double>& cone, Vec3<double> b, Vec3<double> n, BaselineCode& code) {
+// Marks a deep code of rest point p (docs/ALGORITHM.md "Deep points"): its rest detail line from
+// base-point b along −n meets the axis at the foot a = b − H n, and p is more than kDeepStart of the way
+// there (λ = −h / H). λ is computed as the pass computes it, from p, h and the foot as stored (H = ±|p − a| − h,
+// negative beyond the foot), so that a code whose p is off its detail line (a clamped base-point) gets the
+// flag where the pass's λ passes kDeepStart. A line that does not reach the axis going inward
+// (n · radial ≤ 0) has no foot; as n · radial falls to 0 the foot runs off along the axis and λ falls to 0,
+// so the flag does not switch on abruptly there.
+void mark_deep(const Cone<double>& cone, Vec3<double> p, Vec3<double> b, Vec3<double> n, BaselineCode& code) {
     const Vec3<double> from_parent = b - cone.parent.centre;
     const Vec3<double> off_axis = from_parent - dot(from_parent, cone.axis) * cone.axis;
     const double rho = norm(off_axis), inward = rho > 0 ? dot(n, off_axis) / rho : 0.0;
     if (!(inward > 0)) return;
-    const double depth = rho / inward, fraction = -double(code.h) / depth;
-    if (!(fraction > kDeepStart)) return;
-    code.flags |= kCodeDeep;
-    if (fraction > 1) code.flags |= kCodePastAxisFoot;
-    code.axis_foot = float(dot(b - depth * n - cone.parent.centre, cone.axis));
+    const float foot = float(dot(b - (rho / inward) * n - cone.parent.centre, cone.axis));
+    const Vec3<double> from_foot = p - (cone.parent.centre + double(foot) * cone.axis);
+    const bool past = dot(from_foot, n) < 0;
+    const double depth = (past ? -norm(from_foot) : norm(from_foot)) - double(code.h);
+    if (!(depth > 0) || !(-double(code.h) / depth > kDeepStart)) return;
+    code.flags |= past ? kCodeDeep | kCodePastAxisFoot : kCodeDeep;
+    code.axis_foot = foot;
 }
 
 std::uint16_t clamp_flag(unsigned section_flags) { return section_flags ? std::uint16_t(kCodeClamped) : std::uint16_t(0); }
@@ -105,7 +110,7 @@ Attempt segment_code(const std::vector<Bone>& bones, int k, Vec3<double> p, Vec3
     blend = std::max({blend, fan_blend, far_blend});
     BaselineCode code = make_code(k, flags, generator_angle(bone, radial), t, height, blend);
     const Vec3<double> base = first.point + std::clamp(x, 0.0, 1.0) * (second.point - first.point);
-    mark_deep(bone.cone, base, fan_direction(first, second, base), code);
+    mark_deep(bone.cone, p, base, fan_direction(first, second, base), code);
     return {code, kStay};
 }
 
@@ -146,7 +151,7 @@ Attempt joint_arc_code(const std::vector<Bone>& bones, int k, BoneEnd end, Vec3<
     blend = std::max(blend, far_blend);
     BaselineCode code = make_code(k, flags, generator_angle(bone, radial), t, q.signed_distance, blend);
     const Vec3<double> base = arc_point(e.arc, angle);
-    mark_deep(bone.cone, base, direction_from_centre(joint.centre, base), code);
+    mark_deep(bone.cone, p, base, direction_from_centre(joint.centre, base), code);
     return {code, kStay};
 }
 

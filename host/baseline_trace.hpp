@@ -1,9 +1,9 @@
 // The baseline of one encoded point under a pose, for inspection (the viewer draws it over the points):
 // the posed section its base-point lies on, sampled along its length, the posed base-point, its detail
 // direction and the point it gives, all by the direct construction of engine/baseline/deform.hpp (seed 000,
-// "Deformation": the base-point keeps its ratio t on the posed section, p' = b' + h n'), in world
-// coordinates. A point over a free extremity's cap traces the cap's meridian through it, from the pole to
-// the rim.
+// "Deformation": the base-point keeps its ratio t on the posed section, p' = b' + h n', deep codes blended
+// toward their axis foot), in world coordinates. A point over a free extremity's cap traces the cap's
+// meridian through it, from the pole to the rim.
 #pragma once
 
 #include <cstddef>

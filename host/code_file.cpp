@@ -132,6 +132,9 @@ void validate_saved_codes(const SavedCodes& saved, std::size_t bone_count, const
         bool ok = c.bone < bone_count && (c.flags & ~kKnownFlags) == 0 && std::isfinite(c.phi) && c.t >= 0.0f && c.t <= t_max &&
                   std::isfinite(c.h) && std::isfinite(c.axis_foot) && c.rigid_blend >= 0.0f && c.rigid_blend <= 1.0f && std::isfinite(p.x) &&
                   std::isfinite(p.y) && std::isfinite(p.z);
+        // A deep code lies below its surface, and only a deep code has a side of its foot.
+        const bool deep = (c.flags & kCodeDeep) != 0;
+        ok = ok && (!deep || c.h < 0.0f) && (deep || !(c.flags & kCodePastAxisFoot));
         if (!ok) throw InputError(source + ": point " + std::to_string(i) + " has an invalid code or rest position");
     }
 }

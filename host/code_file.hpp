@@ -34,8 +34,9 @@ struct SavedCodes {
 std::uint64_t skeleton_fingerprint(const Skeleton& skeleton);
 
 // The checks load_codes makes of the content (also made by skinners built from SavedCodes): as many rest
-// points as codes, each code's bone < bone_count, known flag bits, finite φ, t, h and rest position,
-// rigid_blend in [0, 1], t in [0, 1] (a ratio) or [0, π] for a cap code (a polar angle). InputError
+// points as codes, each code's bone < bone_count, known flag bits, finite φ, t, h, axis_foot and rest
+// position, rigid_blend in [0, 1], t in [0, 1] (a ratio) or [0, π] for a cap code (a polar angle), h < 0
+// for a deep code and kCodePastAxisFoot only with kCodeDeep. InputError
 // beginning with `source` and naming the first bad point.
 void validate_saved_codes(const SavedCodes& saved, std::size_t bone_count, const std::string& source);
 

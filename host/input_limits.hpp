@@ -16,7 +16,7 @@
 namespace bs {
 
 // Points of one point set: a PLY vertex element, a code file, a skinner's rest points, a CLI count.
-// 1e8 is the largest size the GPU benchmark runs; a baseline skinner then holds ~3.2 GB of codes.
+// 1e8 is the largest size the GPU benchmark runs; a baseline skinner then holds ~3.6 GB of rest points and codes.
 constexpr std::size_t kMaxPoints = 100'000'000;
 // Bones of one skeleton (spheres: at most one more). The BVH and model importers take as many joints.
 constexpr std::size_t kMaxBones = 4096;

@@ -26,7 +26,7 @@ enum BaselineCodeFlag : std::uint16_t {
     // Deep inside (docs/ALGORITHM.md "Deep points"): the rest detail line from the base-point meets the
     // bone's axis at `axis_foot`, and the point is more than kDeepStart of the way there; its posed point
     // is blended toward the same fraction of the way from the posed base-point to that foot
-    // (deep_detail_point, engine/baseline/deform.hpp).
+    // (detail_point, engine/baseline/deform.hpp).
     kCodeDeep = 1u << 7,
     // The point lies beyond the foot (the detail line crosses the axis before reaching it): the sign of
     // its distance from the foot along the line, which the pass cannot tell from the rest point alone.

@@ -5,8 +5,8 @@
 // angles at both ends, the posed section (posed_section.hpp) is the deformed segment completed by posed
 // arcs or crease pieces up to the moved anchors, and the base-point keeps its curvilinear ratio t on it.
 // The detail direction at the posed base-point is rebuilt from the posed bundle (the sphere-mesh as
-// posed, seen from bone k's frame); p' = F⁰_k(b' + h n'). Codes with rigid_blend > 0 blend toward the
-// rigid field of rigid_motion().
+// posed, seen from bone k's frame); p' = F⁰_k(b' + h n'), deep codes blended toward their axis foot
+// (detail_point). Codes with rigid_blend > 0 blend toward the rigid field of rigid_motion().
 #pragma once
 
 #include "engine/baseline/code.hpp"
@@ -286,6 +286,7 @@ BS_HD inline Vec3<T> detail_point(const BaselineCode& code, Vec3<T> rest, const 
     const Vec3<T> foot = cone.parent.centre + T(code.axis_foot) * cone.axis;
     const T from_foot = norm(rest - foot);
     const T depth = ((code.flags & kCodePastAxisFoot) ? -from_foot : from_foot) - T(code.h);  // H
+    if (!(depth > T(0))) return along_direction;  // the encoder marks no such code; a loaded file might
     const T fraction = -T(code.h) / depth;
     const Vec3<T> toward_foot = b.base + fraction * (foot - b.base);
     return along_direction + deep_weight(fraction) * (toward_foot - along_direction);

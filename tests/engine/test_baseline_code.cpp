@@ -1,9 +1,9 @@
-// Baseline skinning, part 1: the per-point code is 20 bytes (DESIGN "a whole code (16–20 bytes)"), and
-// encoding is deterministic and independent of the thread count: the codes of encode_points run under
-// 1, 2 and 3 OpenMP threads, of encode_point one by one, and of two BaselineSkinners, agree byte for byte,
-// on chains and on bodies with junctions (where encode_points shares each point's bone distances between
-// the choice of bone and the junction weight, and lists the junctions' pairs of bones once); a code's
-// junction flag and blend agree with junction_weight computed apart.
+// Baseline skinning, part 1: the per-point code is 24 bytes (DESIGN "a whole code (16–20 bytes)", plus the
+// axis foot of deep points), and encoding is deterministic and independent of the thread count: the codes
+// of encode_points run under 1, 2 and 3 OpenMP threads, of encode_point one by one, and of two
+// BaselineSkinners, agree byte for byte, on chains and on bodies with junctions (where encode_points shares
+// each point's bone distances between the choice of bone and the junction weight, and lists the junctions'
+// pairs of bones once); a code's junction flag and blend agree with junction_weight computed apart.
 #include <gtest/gtest.h>
 #include <omp.h>
 

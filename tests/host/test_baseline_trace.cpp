@@ -55,8 +55,9 @@ TEST_F(BaselineTraceTest, ItsPointIsTheDeformedPoint) {
         ASSERT_LE(norm(trace.point - deformed[i]), tolerance) << "point " << i;
         ASSERT_NEAR(norm(trace.direction), 1, 1e-9) << "point " << i;
         // A deep code's point is blended toward its axis foot (engine/baseline/deform.hpp, detail_point).
-        if (!(trace.code.flags & kCodeDeep))
+        if (!(trace.code.flags & kCodeDeep)) {
             ASSERT_LE(norm(trace.base + double(trace.code.h) * trace.direction - trace.point), tolerance) << "point " << i;
+        }
         ++checked;
     }
     EXPECT_GT(checked, 2000);

@@ -105,7 +105,7 @@ TEST_F(CodeFileTest, RefusesAnotherFormat) {
 
 TEST_F(CodeFileTest, RefusesAHeaderThatAnnouncesMorePointsThanTheFileHolds) {
     std::string bytes = read_bytes(path);
-    const std::uint64_t huge = kMaxPoints;  // 3.2 GB of points and codes: must not be allocated
+    const std::uint64_t huge = kMaxPoints;  // 3.6 GB of points and codes: must not be allocated
     bytes.replace(16, 8, reinterpret_cast<const char*>(&huge), 8);
     expect_refused(bytes, "truncated or padded");
 }
@@ -142,6 +142,22 @@ TEST_F(CodeFileTest, RefusesARatioOutsideItsRange) {
     saved.codes[i].t = 1.5f;  // a section ratio beyond its end
     save_codes(path, skeleton, saved);
     expect_refused(read_bytes(path), "point " + std::to_string(i));
+}
+
+TEST_F(CodeFileTest, RefusesADeepCodeAboveItsSurfaceOrAFootSideWithoutDepth) {
+    SavedCodes saved = skinner.saved_codes();
+    std::size_t i = 0;
+    while (i < saved.codes.size() && !(saved.codes[i].flags & kCodeDeep)) ++i;
+    ASSERT_LT(i, saved.codes.size()) << "the test's points hold a deep code";
+    saved.codes[i].h = 0.1f;  // a deep code over its surface: λ < 0
+    save_codes(path, skeleton, saved);
+    expect_refused(read_bytes(path), "point " + std::to_string(i));
+    saved = skinner.saved_codes();
+    std::size_t j = 0;
+    while (saved.codes[j].flags & kCodeDeep) ++j;
+    saved.codes[j].flags |= kCodePastAxisFoot;
+    save_codes(path, skeleton, saved);
+    expect_refused(read_bytes(path), "point " + std::to_string(j));
 }
 
 TEST_F(CodeFileTest, SkinnersCheckCodesTheyAreGivenDirectly) {
