@@ -51,6 +51,14 @@ template <class T> BS_HD inline Vec3<T> any_orthogonal(Vec3<T> a) {
     return normalized(cross(a, helper));
 }
 
+// The part of d orthogonal to the unit axis a, as a unit vector; `otherwise` where that part is not
+// longer than min_length (d along a has no direction across it).
+template <class T> BS_HD inline Vec3<T> across_axis(Vec3<T> a, Vec3<T> d, T min_length, Vec3<T> otherwise) {
+    const Vec3<T> across = d - dot(a, d) * a;
+    const T length = norm(across);
+    return length > min_length ? across / length : otherwise;
+}
+
 template <class T>
 struct Quat {
     T w, x, y, z;

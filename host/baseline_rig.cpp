@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/baseline/posed_section.hpp"
 #include "engine/baseline/section.hpp"
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
@@ -32,10 +33,9 @@ BaselineCode make_code(int bone, std::uint16_t flags, double phi, double t, doub
 // (n · radial ≤ 0) has no foot; as n · radial falls to 0 the foot runs off along the axis and λ falls to 0,
 // so the flag does not switch on abruptly there.
 void mark_deep(const Cone<double>& cone, Vec3<double> p, Vec3<double> b, Vec3<double> n, BaselineCode& code) {
-    const Vec3<double> from_parent = b - cone.parent.centre;
-    const Vec3<double> off_axis = from_parent - dot(from_parent, cone.axis) * cone.axis;
-    const double rho = norm(off_axis), inward = rho > 0 ? dot(n, off_axis) / rho : 0.0;
-    if (!(inward > 0)) return;
+    const Vec3<double> radial = radial_through(cone, b);
+    const double rho = dot(b - cone.parent.centre, radial), inward = dot(n, radial);
+    if (!(inward > 0) || !(rho > 0)) return;
     const float foot = float(dot(b - (rho / inward) * n - cone.parent.centre, cone.axis));
     const Vec3<double> from_foot = p - (cone.parent.centre + double(foot) * cone.axis);
     const bool past = dot(from_foot, n) < 0;
@@ -110,7 +110,7 @@ Attempt segment_code(const std::vector<Bone>& bones, int k, Vec3<double> p, Vec3
     blend = std::max({blend, fan_blend, far_blend});
     BaselineCode code = make_code(k, flags, generator_angle(bone, radial), t, height, blend);
     const Vec3<double> base = first.point + std::clamp(x, 0.0, 1.0) * (second.point - first.point);
-    mark_deep(bone.cone, p, base, fan_direction(first, second, base), code);
+    mark_deep(bone.cone, p, base, fan_field(first, second).direction_at(std::clamp(x, 0.0, 1.0)), code);
     return {code, kStay};
 }
 

@@ -172,20 +172,14 @@ struct BendPath {
     }
 };
 
-// The part of unit c ⟂ the unit axis a, as a unit vector, or `otherwise` where c is along a.
-template <class T> BS_HD inline Vec3<T> across_axis(Vec3<T> a, Vec3<T> c, Vec3<T> otherwise) {
-    const Vec3<T> d = c - dot(a, c) * a;
-    const T length = norm(d);
-    return length > relative_zero<T>() ? d / length : otherwise;
-}
-
 template <class T> BS_HD inline BendPath<T> bend_path(const Cone<T>& parent, const Cone<T>& child_rest, Quat<T> swing) {
     const Vec3<T> a = parent.axis, c0 = child_rest.axis, c1 = rotate(swing, c0);
     const SwingTwist<T> split = split_swing_twist(swing, c0);
     // A direction along the parent's axis has no azimuth: it takes the other end's.
-    const Vec3<T> e1_guess = across_axis(a, c1, any_orthogonal(a));
-    const Vec3<T> e0 = across_axis(a, c0, e1_guess);
-    const Vec3<T> e1 = across_axis(a, c1, e0);
+    const T tiny = relative_zero<T>();
+    const Vec3<T> e1_guess = across_axis(a, c1, tiny, any_orthogonal(a));
+    const Vec3<T> e0 = across_axis(a, c0, tiny, e1_guess);
+    const Vec3<T> e1 = across_axis(a, c1, tiny, e0);
     auto polar = [&a](Vec3<T> c) { return std::atan2(norm(cross(a, c)), dot(a, c)); };
     return {a, c0, e0, polar(c0), polar(c1), angle_about(a, e0, e1), split.twist_radians};
 }

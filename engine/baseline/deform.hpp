@@ -68,8 +68,12 @@ struct PosedBase {
 
 // Where ℓ falls on a posed section, and what its detail direction is made of. On arcs it is the joint
 // sphere's normal. On the deformed segment it is the fan of the posed bundle through the point's own
-// generator (`radial`), which the caller evaluates at `fan_point`: directly (bundle_segment_ends) or from
-// a table (engine/baseline/table.hpp). On a crease piece it is the paper's direction where two segments
+// generator (`radial`), which the caller evaluates directly (bundle_segment_ends) or from a table
+// (engine/baseline/table.hpp) at the point's fraction `fan_u` along the deformed segment: the bundle's
+// segment and the deformed one lie on the same generator but their ends need not agree (the bundle's
+// collapses to a point where a fold swallows the generator, while the deformed segment keeps its
+// length), so each end of the deformed segment takes the direction of the bundle's same end, the one
+// its crease or arc continues (docs/ALGORITHM.md step 5). On a crease piece it is the paper's direction where two segments
 // meet, (b − C)/|b − C| with C the joint centre (every crease direction passes through C, so points deep
 // inside stay together however far a twist sweeps the piece round the cone), blended toward the
 // segment's fan direction at the crop point over kCreaseBlend joint radii of the piece next to the crop
@@ -82,9 +86,9 @@ template <class T>
 struct SectionPoint {
     Vec3<T> base;
     Vec3<T> direction;   // the whole direction when fan_weight is 0, else the part blended with the fan's
-    T fan_weight;        // weight of the fan's direction at fan_point
-    Vec3<T> fan_point;   // on the deformed segment: base itself, or a crease's crop point
-    Vec3<T> radial;      // the radial direction of the generator through fan_point
+    T fan_weight;        // weight of the fan's direction at fan_u
+    T fan_u;             // fraction along the deformed segment: the base-point's, or a crease's crop's (its end)
+    Vec3<T> radial;      // the radial direction of the generator through the base-point, or a crease's crop
     Vec3<T> axis;        // a crease's: the bone's axis and the radial direction of the meridian through base
     Vec3<T> here;
 
@@ -97,13 +101,14 @@ struct SectionPoint {
 };
 
 template <class T> BS_HD inline SectionPoint<T> sphere_point(Vec3<T> centre, Vec3<T> b) {
-    return {b, direction_from_centre(centre, b), T(0), b, {}, {}, {}};
+    return {b, direction_from_centre(centre, b), T(0), T(0), {}, {}, {}};
 }
-template <class T> BS_HD inline SectionPoint<T> segment_point(const Cone<T>& cone, Vec3<T> b) {
-    return {b, {}, T(1), b, radial_through(cone, b), {}, {}};
+template <class T> BS_HD inline SectionPoint<T> segment_point(const Cone<T>& cone, Vec3<T> b, T fan_u) {
+    return {b, {}, T(1), fan_u, radial_through(cone, b), {}, {}};
 }
 // At parameter u of a crease whose crop point is at u = crop_end (0 or 1); `joint` is the sphere of the
-// joint it meets (its centre is C, its radius sets the blend's span).
+// joint it meets (its centre is C, its radius sets the blend's span). The crop is the deformed segment's
+// end: its start (fan_u 0) for a parent crease, whose crop is at u = 1, its end for a child crease.
 template <class T>
 BS_HD inline SectionPoint<T> crease_point(const Cone<T>& cone, const Crease<T>& crease, Sphere<T> joint, T u, T crop_end) {
     Vec3<T> b = crease.at(u), crop = crease.at(crop_end);
@@ -112,7 +117,8 @@ BS_HD inline SectionPoint<T> crease_point(const Cone<T>& cone, const Crease<T>& 
     const T blend = T(kCreaseBlend) * joint.radius;
     T span = blend > T(0) && crease.length > blend ? blend / crease.length : T(1);
     T fan_weight = T(1) - smoothstep_unit(std::fabs(u - crop_end) / span);
-    return {b, direction_from_centre(joint.centre, b), fan_weight, crop, radial_through(cone, crop), cone.axis, radial_through(cone, b)};
+    return {b, direction_from_centre(joint.centre, b), fan_weight, T(1) - crop_end, radial_through(cone, crop), cone.axis,
+            radial_through(cone, b)};
 }
 
 template <class T>
@@ -124,8 +130,10 @@ BS_HD inline SectionPoint<T> point_on_posed_section(const PosedSection<T>& s, co
             return sphere_point(cone.parent.centre, arc_point(s.parent.arc, s.parent.arc_begin + ell / s.parent.arc.radius));
         return crease_point(cone, s.parent.crease, cone.parent, ell / parent_part, T(1));
     }
-    if (piece == SectionPiece::Segment)
-        return segment_point(cone, s.segment.at(s.parent.sigma + clamp_value(ell - parent_part, T(0), segment)));
+    if (piece == SectionPiece::Segment) {
+        const T along = clamp_value(ell - parent_part, T(0), segment);
+        return segment_point(cone, s.segment.at(s.parent.sigma + along), segment > T(0) ? along / segment : T(0));
+    }
     const T beyond = ell - parent_part - segment;
     const T child_part = s.child.length();
     if (s.child.kind == EndKind::Convex) {
@@ -152,7 +160,7 @@ BS_HD inline PosedBase<T> place_on_posed_section(const PosedSection<T>& s, const
     if (p.fan_weight == T(0)) return {p.base, p.direction};
     SegmentEnd<T> first, second;
     bundle_segment_ends(local, p.radial, first, second);
-    return {p.base, p.blended(fan_direction(first, second, p.fan_point))};
+    return {p.base, p.blended(fan_field(first, second).direction_at(p.fan_u))};
 }
 
 template <class T>

@@ -127,10 +127,7 @@ template <class T> BS_HD inline Vec3<T> cone_point(const Cone<T>& cone, Vec3<T> 
 // The radial direction of the meridian through x; on the axis (only a clamped anchor or a pinned crease
 // point under an extreme fold gets there) the bone's fixed orthogonal direction, as closest_point_on_bone.
 template <class T> BS_HD inline Vec3<T> radial_through(const Cone<T>& cone, Vec3<T> x) {
-    Vec3<T> d = x - cone.parent.centre;
-    Vec3<T> off_axis = d - dot(d, cone.axis) * cone.axis;
-    T distance = norm(off_axis);
-    return distance > relative_zero<T>() * cone.parent.radius ? off_axis / distance : any_orthogonal(cone.axis);
+    return across_axis(cone.axis, x - cone.parent.centre, relative_zero<T>() * cone.parent.radius, any_orthogonal(cone.axis));
 }
 
 template <class T> BS_HD inline ConePlace<T> cone_place(const Cone<T>& cone, Vec3<T> x) {

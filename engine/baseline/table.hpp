@@ -80,15 +80,15 @@ constexpr double kTableJump = 12.0;
 // A cell not refined.
 constexpr int kCoarseCell = -1;
 
-// The fan of the posed bundle's segment through generator ψ_j (FanLine: its start, its extent and the
-// two blended end directions), in the meridian frame of ψ_j (MeridianFrame: axial, radial, tangential
-// coordinates). The fan at a point is a plane construction in its meridian, so samples at neighbouring ψ
-// are combined coordinate by coordinate, not as chords of 3D points that turn with ψ; a point reads its
-// direction off the combined line (FanLine::direction_at) without solving the fan again.
+// The fan of the posed bundle's segment through generator ψ_j (FanField: its two blended end
+// directions), in the meridian frame of ψ_j (MeridianFrame: axial, radial, tangential coordinates). The
+// fan is a plane construction in its meridian, so samples at neighbouring ψ are combined coordinate by
+// coordinate, not as 3D vectors that turn with ψ; a point reads its direction off the combined field at
+// its fraction along the deformed segment (FanField::direction_at) without solving the fan again.
 template <class T>
 struct FanSample {
-    FanLine<T> line;
-    unsigned kinds;  // the bundle's end kinds, packed: interpolation never crosses a change (nor one of line.outward)
+    FanField<T> field;
+    unsigned kinds;  // the bundle's end kinds, packed: interpolation never crosses a change (nor one of field.outward)
 };
 
 // The parts of a posed section that say which piece a ratio t falls on and where a point on the deformed
@@ -162,9 +162,9 @@ BS_HD inline FanSample<T> fan_sample(const LocalChain<T>& local, int j, int fan_
     Vec3<T> radial = generator_radial(local.bones[1], psi);
     Section<T> bundle = bone_section(local.bones, 1, radial);
     MeridianFrame<T> frame = meridian_frame(local.bones[1].cone, radial);
-    FanLine<T> line = fan_line<T>({frame.local_point(bundle.at_sigma(bundle.parent.sigma)), frame.local_vector(bundle.parent.direction)},
-                                  {frame.local_point(bundle.at_sigma(bundle.child.sigma)), frame.local_vector(bundle.child.direction)});
-    return {line, end_kinds(bundle.parent.kind, bundle.child.kind)};
+    FanField<T> field = fan_field<T>({frame.local_point(bundle.at_sigma(bundle.parent.sigma)), frame.local_vector(bundle.parent.direction)},
+                                     {frame.local_point(bundle.at_sigma(bundle.child.sigma)), frame.local_vector(bundle.child.direction)});
+    return {field, end_kinds(bundle.parent.kind, bundle.child.kind)};
 }
 
 // What decides whether two bracketing section samples may be interpolated.
@@ -202,7 +202,7 @@ template <class T> BS_HD inline bool same_structure(const SectionExtent<T>& x, c
     return x.structure == y.structure;
 }
 template <class T> BS_HD inline bool same_structure(const FanSample<T>& x, const FanSample<T>& y) {
-    return x.kinds == y.kinds && x.line.outward == y.line.outward;
+    return x.kinds == y.kinds && x.field.outward == y.field.outward;
 }
 
 // The samples an interpolation combines, with their weights (summing to 1). s[0] and s[1] are the two
@@ -381,24 +381,22 @@ BS_HD inline PosedSection<T> combine_sections(const Stencil<PosedSection<T>>& st
 }
 
 template <class T>
-BS_HD inline FanLine<T> combine_fans(const Stencil<FanSample<T>>& st) {
+BS_HD inline FanField<T> combine_fans(const Stencil<FanSample<T>>& st) {
     using F = FanSample<T>;
-    return {combine_vectors<T>(st, [](const F& f) { return f.line.start; }), combine_vectors<T>(st, [](const F& f) { return f.line.along; }),
-            combine_vectors<T>(st, [](const F& f) { return f.line.at_start; }),
-            combine_vectors<T>(st, [](const F& f) { return f.line.at_end; }), st.s[0]->line.outward};
+    return {combine_vectors<T>(st, [](const F& f) { return f.field.at_start; }),
+            combine_vectors<T>(st, [](const F& f) { return f.field.at_end; }), st.s[0]->field.outward};
 }
 
-// Detail direction, in the meridian frame of generator angle ψ, at a deformed-segment point given in that
-// frame, from the fan table; false where the table may not be interpolated there (the caller computes
-// the bundle directly).
+// Detail direction, in the meridian frame of generator angle ψ, at fraction u along the deformed segment,
+// from the fan table; false where the table may not be interpolated there (the caller computes the bundle
+// directly).
 template <class T>
-BS_HD inline bool tabulated_fan_direction(const BaselineTables<T>& tables, int k, T psi, Vec3<T> local_point, Vec3<T>& direction) {
+BS_HD inline bool tabulated_fan_direction(const BaselineTables<T>& tables, int k, T psi, T u, Vec3<T>& direction) {
     Stencil<FanSample<T>> st;
     bool in_fine;
     if (!stencil_at(double(psi), k, tables.fan_samples, tables.fans, tables.fan_cells, tables.fine_fans, tables.fan_direct, st, in_fine))
         return false;
-    FanLine<T> line = combine_fans(st);
-    direction = line.direction_at(line.parameter_of(local_point));
+    direction = combine_fans(st).direction_at(u);
     return true;
 }
 
@@ -416,7 +414,7 @@ BS_HD inline bool place_on_tabulated_section(const BaselineTables<T>& tables, in
     }
     MeridianFrame<T> frame = meridian_frame(bone.cone, p.radial);
     Vec3<T> local_direction;
-    if (!tabulated_fan_direction(tables, k, generator_angle(bone, p.radial), frame.local_point(p.fan_point), local_direction))
+    if (!tabulated_fan_direction(tables, k, generator_angle(bone, p.radial), p.fan_u, local_direction))
         return false;
     out.direction = p.blended(frame.vector(local_direction));
     return true;
@@ -433,7 +431,9 @@ BS_HD inline bool place_on_tabulated_segment(const BaselineTables<T>& tables, in
     const MeridianFrame<T> frame = meridian_frame(bone.cone, generator_radial(bone, psi));
     const Vec3<T> local = generator_point_in_meridian(bone.cone, sigma);
     Vec3<T> local_direction;
-    if (!tabulated_fan_direction(tables, k, psi, local, local_direction)) return false;
+    const T segment = extent.segment_length();
+    const T u = segment > T(0) ? (sigma - extent.parent.sigma) / segment : T(0);
+    if (!tabulated_fan_direction(tables, k, psi, u, local_direction)) return false;
     out = {frame.point(local), frame.vector(local_direction)};
     return true;
 }
@@ -522,20 +522,16 @@ BS_HD inline bool cell_is_smooth(const Stencil<PosedSection<T>>& st, const Posed
     return deviation_within(cell_deviation(st, check, bone), relative_tolerance);
 }
 
-// The same for a fan cell: the segment's ends within the tolerance of the bone's smaller radius, the
-// directions at the segment's ends and middle within it in radians.
+// The same for a fan cell: the directions at the segment's ends and middle within the tolerance in
+// radians.
 template <class T>
-BS_HD inline bool cell_is_smooth(const Stencil<FanSample<T>>& st, const FanSample<T>& check, const BaselineBone<T>& bone,
-                                 T tolerance) {
+BS_HD inline bool cell_is_smooth(const Stencil<FanSample<T>>& st, const FanSample<T>& check, T tolerance) {
     if (!same_structure(*st.s[0], check) || !same_structure(check, *st.s[1])) return false;
-    const T radius = smaller_radius(bone.cone);
-    const FanLine<T> mixed = combine_fans(st), &want = check.line;
-    if (norm(mixed.start - want.start) > tolerance * radius || norm(mixed.along - want.along) > tolerance * radius) return false;
+    const FanField<T> mixed = combine_fans(st), &want = check.field;
     for (int i = 0; i <= 2; ++i)
         if (norm(mixed.direction_at(T(i) / T(2)) - want.direction_at(T(i) / T(2))) > tolerance) return false;
     return true;
 }
-
 
 // deform_baseline_point with the tables (tables.phi_samples > 0) or directly.
 template <class T>

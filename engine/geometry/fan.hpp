@@ -47,22 +47,18 @@ struct FanProjection {
     bool valid;
 };
 
-// The fan as a direction field along its segment: at u ∈ [0, 1] (x = u L) the direction is
-// normalised((1 − u) A + u B) with A = n1⊥ n0 and B = n0⊥ n1 (n1's part in the segment's plane): the
+// The fan as a direction field over its segment, read by the fraction u ∈ [0, 1] along it: the direction
+// is normalised((1 − u) A + u B) with A = n1⊥ n0 and B = n0⊥ n1 (n1's part in the segment's plane), the
 // formula above divided by L. Where the fan is not defined (an end direction not outward, a zero-length
-// segment) A = B = n0, the first end's direction. A and B are not unit, and scaling both by one factor
-// changes nothing, so a table may interpolate them (engine/baseline/table.hpp).
+// segment) A = n0 and B = n1: still each end's own direction at its end, so that a short or collapsed
+// segment (a posed bundle's at a folded joint) hands each end's direction to the crease or arc beyond it.
+// A and B are not unit, and scaling both by one factor changes nothing, so a table may interpolate them
+// (engine/baseline/table.hpp).
 template <class T>
-struct FanLine {
-    Vec3<T> start, along;          // P0 and P1 − P0
-    Vec3<T> at_start, at_end;      // A and B
-    bool outward;                  // both end directions point to the segment's outer side
+struct FanField {
+    Vec3<T> at_start, at_end;  // A and B
+    bool outward;              // both end directions point to the segment's outer side
 
-    // u of the point of the segment nearest to b (clamped to the segment; 0 for a zero-length one).
-    BS_HD T parameter_of(Vec3<T> b) const {
-        T length_squared = norm2(along);
-        return length_squared > T(0) ? clamp_value(dot(b - start, along) / length_squared, T(0), T(1)) : T(0);
-    }
     BS_HD Vec3<T> direction_at(T u) const { return normalized((T(1) - u) * at_start + u * at_end); }
 };
 
@@ -88,17 +84,16 @@ template <class T> BS_HD inline FanPlane<T> fan_plane(SegmentEnd<T> first, Segme
     return {length, e_x, e_y, dot(first.direction, e_x), n0y, dot(second.direction, e_x), n1y, length > T(0) && n0y > eps && n1y > eps};
 }
 
-template <class T> BS_HD inline FanLine<T> fan_line(const FanPlane<T>& f, SegmentEnd<T> first, SegmentEnd<T> second) {
-    const Vec3<T> along = second.point - first.point;
-    if (!f.outward) return {first.point, along, first.direction, first.direction, false};
+template <class T> BS_HD inline FanField<T> fan_field(const FanPlane<T>& f, SegmentEnd<T> first, SegmentEnd<T> second) {
+    if (!f.outward) return {first.direction, second.direction, false};
     // n0 = n0x e_x + n0y e_y exactly (e_y is built from n0), so A needs no projection.
-    return {first.point, along, f.n1y * first.direction, f.n0y * (f.n1x * f.e_x + f.n1y * f.e_y), true};
+    return {f.n1y * first.direction, f.n0y * (f.n1x * f.e_x + f.n1y * f.e_y), true};
 }
 
 }  // namespace detail
 
-template <class T> BS_HD inline FanLine<T> fan_line(SegmentEnd<T> first, SegmentEnd<T> second) {
-    return detail::fan_line(detail::fan_plane(first, second), first, second);
+template <class T> BS_HD inline FanField<T> fan_field(SegmentEnd<T> first, SegmentEnd<T> second) {
+    return detail::fan_field(detail::fan_plane(first, second), first, second);
 }
 
 // Base-point, detail direction and signed height of p over the segment first → second.
@@ -122,21 +117,10 @@ BS_HD inline FanProjection<T> fan_projection(SegmentEnd<T> first, SegmentEnd<T> 
     T x = f.outward && !level_with_I ? (px * Iy - py * Ix) / denominator : px;
 
     T t = length > T(0) ? x / length : T(0);
-    Vec3<T> direction = detail::fan_line(f, first, second).direction_at(t);
+    Vec3<T> direction = detail::fan_field(f, first, second).direction_at(t);
     Vec3<T> base = first.point + x * e_x;
     bool valid = f.outward && !level_with_I && denominator > T(0);
     return {base, direction, dot(p - base, direction), t, centre, valid};
-}
-
-// The fan's detail direction at a point b, taken where b projects on the segment's line, clamped to the
-// segment: beyond an end, that end's direction. The fan's lines do continue past the ends, but where the
-// segment is short against the distance (a posed bundle's segment collapsed at a folded joint) that
-// continuation turns with the smallest change of the ends (measured: 0.1 rad between generators 5e-5 rad
-// apart), and the posed pass meets such points (a crop beyond the bundle's crossing). On the segment it
-// is fan_projection's direction.
-template <class T> BS_HD inline Vec3<T> fan_direction(SegmentEnd<T> first, SegmentEnd<T> second, Vec3<T> b) {
-    FanLine<T> line = fan_line(first, second);
-    return line.direction_at(line.parameter_of(b));
 }
 
 }  // namespace bs

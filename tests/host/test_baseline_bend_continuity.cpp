@@ -184,11 +184,12 @@ std::vector<PointPair> switch_pairs(const std::vector<BaselineBone<double>>& bon
 // 5.3 now, and the deep band (pairs 0.2 … 0.8 r deep, region deep_band) 9.6. Drawing other random
 // streams (seeds 1 … 8 in place of 5005) found, besides: a tear at the separator where the bend's
 // continuation (slerp from identity) passed a fold with no pivot circle on a rest-bent joint (2.9e4, fixed
-// the same day by BendPath, engine/baseline/bend.hpp); and, still open (issue 4), separator tears on the
-// straight chain with a bone folded 150° next to a nearly straight joint (seeds 4 and 6: 693 and 5,678)
-// and far-band pairs at 0.79 r over a joint folded about 150° (seeds 5 and 7: 34 and 149). This test keeps
-// seed 5005, which none of those reach; docs/ALGORITHM.md "Still open" has the reproductions, and
-// DISABLED_APairAcrossAShortCreaseStaysTogether below holds the separator's.
+// the same day by BendPath, engine/baseline/bend.hpp); separator tears on the straight chain with a bone
+// folded 150° next to a nearly straight joint (seeds 4 and 6: 693 and 5,678; fixed the same day by reading
+// the posed bundle's fan at the fraction along the deformed segment, APairAcrossAShortCreaseStaysTogether
+// below); and, still open (issue 4), far-band pairs at 0.79 r over a joint folded about 150° (seed 7: 149)
+// and one deep pair on a bone folded at both ends (seed 8: 28.5). Seeds 1 … 12 otherwise stay under the
+// bound. This test keeps seed 5005; docs/ALGORITHM.md "Still open" has the reproductions.
 TEST(BaselineBendContinuity, PairsStayTogetherInEveryRegionUnderRandomBends) {
     std::array<Worst, kRegions> worst{};
     Random rng(5005), deep_rng(5006);
@@ -275,11 +276,13 @@ TEST(BaselineBendContinuity, PairsStayTogetherInEveryRegionUnderRandomBends) {
     }
 }
 
-// KNOWN FAILURE (open, issue 4; docs/ALGORITHM.md "Still open"), kept as the specification: a pair
-// across the separator 0.28 r over the surface, drawn by seed 6 in place of 5005. Bone 2's parent crease is
-// 4e-3 long and its blend from the pencil at the anchor to the fan at the crop turns the direction ~40°
-// within it: measured 5,678 (2026-12-02). It runs with --gtest_also_run_disabled_tests.
-TEST(BaselineBendContinuity, DISABLED_APairAcrossAShortCreaseStaysTogether) {
+// A pair across the separator 0.28 r over the surface, drawn by seed 6 in place of 5005 (2026-12-02). The
+// posed bundle's segment through bone 1's generator there has collapsed to a point (bone 1 is folded 150°
+// at its parent joint), and bone 1's child crease is 5e-6 long. The fan was read where the crop projects on
+// the bundle's segment, which for a collapsed segment fell back to the parent end's direction, 40° from the
+// pencil at the anchor that bone 2's side has: 5,678. Reading the fan at the fraction along the deformed
+// segment hands each end its own end's direction (engine/baseline/deform.hpp, step 5): now under the bound.
+TEST(BaselineBendContinuity, APairAcrossAShortCreaseStaysTogether) {
     const Skeleton s = testing::straight_chain();
     const std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
     Pose pose = Pose::rest(s);
