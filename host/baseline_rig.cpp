@@ -105,7 +105,9 @@ Attempt segment_code(const std::vector<Bone>& bones, int k, Vec3<double> p, Vec3
     double height = fan.valid ? fan.height : dot(p - fan.base_point, cone_normal(bone.cone, radial));
     // Far from the surface the fan's tilt, which the paper wants near it, turns a small change of the
     // point into a large one of the posed point (by |h| / |b - I|): such points blend to the rigid motion.
-    double far_blend = far_from_surface_blend(height, radius_at(bone.cone, p), options);
+    // The local radius runs between the end spheres' with the base-point along the segment, so that it is
+    // the joint's radius where the segment meets an arc (joint_arc_code's) or a neighbour's segment.
+    double far_blend = far_from_surface_blend(height, radius_at_fraction(bone.cone, std::clamp(x, 0.0, 1.0)), options);
     if (far_blend > 0) flags |= kCodeFarFromSurface;
     blend = std::max({blend, fan_blend, far_blend});
     BaselineCode code = make_code(k, flags, generator_angle(bone, radial), t, height, blend);
