@@ -69,25 +69,67 @@ struct PosedBase {
 // Where ℓ falls on a posed section, and what its detail direction is made of. On arcs it is the joint
 // sphere's normal. On the deformed segment it is the fan of the posed bundle through the point's own
 // generator (`radial`), which the caller evaluates directly (bundle_segment_ends) or from a table
-// (engine/baseline/table.hpp) at the point's fraction `fan_u` along the deformed segment: the bundle's
+// (engine/baseline/table.hpp) at the point's fraction along the deformed segment: the bundle's
 // segment and the deformed one lie on the same generator but their ends need not agree (the bundle's
 // collapses to a point where a fold swallows the generator, while the deformed segment keeps its
 // length), so each end of the deformed segment takes the direction of the bundle's same end, the one
-// its crease or arc continues (docs/ALGORITHM.md step 5). On a crease piece it is the paper's direction where two segments
-// meet, (b − C)/|b − C| with C the joint centre (every crease direction passes through C, so points deep
+// its crease or arc continues (docs/ALGORITHM.md step 5). Where the deformed segment is shorter than
+// kFanSpan of the bone's smaller radius and a concave end's crease lies beside it, the fan is read over
+// the segment and the part of each such crease next to it (fan_reading), so that the turn from n0 to n1,
+// up to 100° where a fold collapses the bundle, is not packed into a segment a few thousandths long; and
+// where the bundle's segment collapses the fan passes to the plain interpolation of its end directions
+// (fan_form_weight), which does not turn with the collapsed segment's plane. On a crease piece it is the
+// paper's direction where two segments meet, (b − C)/|b − C| with C the joint centre (every crease direction passes through C, so points deep
 // inside stay together however far a twist sweeps the piece round the cone), blended toward the
 // segment's fan direction at the crop point over kCreaseBlend joint radii of the piece next to the crop
 // (all of a shorter piece): the crop need not lie on the separator plane, where the two agree. The blend
 // is taken on the components along the axis, the radial and the tangent of each direction's own meridian,
 // put back on the meridian through the point.
 constexpr double kCreaseBlend = 0.5;
+constexpr double kFanSpan = 0.25;
+
+// Where a point reads the fan: the fraction u along it, and the length `span` of the posed section over
+// which u runs from 0 to 1.
+template <class T>
+struct FanReading {
+    T u, span;
+};
+
+// The fan's reading for a point `along` past the deformed segment's start (negative on the parent crease,
+// beyond `segment` on the child crease), u clamped to [0, 1]. Each concave end lends the fan up to half of
+// what the segment lacks of `min_span`, from its crease (`parent_crease`, `child_crease`: the crease
+// lengths, 0 at a convex or free end). All lengths are continuous in φ and the pose, and so is the
+// reading; at rest creases have length 0 and u is along / segment.
+template <class T>
+BS_HD inline FanReading<T> fan_reading(T along, T segment, T parent_crease, T child_crease, T min_span) {
+    const T lacking = min_span > segment ? T(0.5) * (min_span - segment) : T(0);
+    const T before = parent_crease < lacking ? parent_crease : lacking, after = child_crease < lacking ? child_crease : lacking;
+    const T span = before + segment + after;
+    return {span > T(0) ? clamp_value((along + before) / span, T(0), T(1)) : T(0), span};
+}
+
+template <class T> BS_HD inline T crease_length_of(EndKind kind, T length) { return kind == EndKind::Concave ? length : T(0); }
+
+template <class T> BS_HD inline FanReading<T> fan_reading(const PosedSection<T>& s, const Cone<T>& cone, T along) {
+    return fan_reading(along, s.segment_length(), crease_length_of(s.parent.kind, s.parent.length()),
+                       crease_length_of(s.child.kind, s.child.length()), T(kFanSpan) * smaller_radius(cone));
+}
+
+// The weight of the fan's own form against the plain interpolation of its end directions (FanField):
+// 1 while the posed bundle's segment is at least kCollapsedBundle of the span the point reads it over
+// (always at rest, where the two are one), falling by smoothstep to 0 as the bundle's segment collapses.
+constexpr double kCollapsedBundle = 0.25;
+
+template <class T> BS_HD inline T fan_form_weight(const FanField<T>& fan, const FanReading<T>& reading) {
+    return reading.span > T(0) ? smoothstep_unit(fan.length / (T(kCollapsedBundle) * reading.span)) : T(1);
+}
 
 template <class T>
 struct SectionPoint {
     Vec3<T> base;
     Vec3<T> direction;   // the whole direction when fan_weight is 0, else the part blended with the fan's
-    T fan_weight;        // weight of the fan's direction at fan_u
-    T fan_u;             // fraction along the deformed segment: the base-point's, or a crease's crop's (its end)
+    T fan_weight;        // weight of the fan's direction
+    FanReading<T> fan;   // where the fan is read: the base-point's place, or a crease's crop's
     Vec3<T> radial;      // the radial direction of the generator through the base-point, or a crease's crop
     Vec3<T> axis;        // a crease's: the bone's axis and the radial direction of the meridian through base
     Vec3<T> here;
@@ -101,23 +143,23 @@ struct SectionPoint {
 };
 
 template <class T> BS_HD inline SectionPoint<T> sphere_point(Vec3<T> centre, Vec3<T> b) {
-    return {b, direction_from_centre(centre, b), T(0), T(0), {}, {}, {}};
+    return {b, direction_from_centre(centre, b), T(0), {}, {}, {}, {}};
 }
-template <class T> BS_HD inline SectionPoint<T> segment_point(const Cone<T>& cone, Vec3<T> b, T fan_u) {
-    return {b, {}, T(1), fan_u, radial_through(cone, b), {}, {}};
+template <class T> BS_HD inline SectionPoint<T> segment_point(const Cone<T>& cone, Vec3<T> b, FanReading<T> fan) {
+    return {b, {}, T(1), fan, radial_through(cone, b), {}, {}};
 }
 // At parameter u of a crease whose crop point is at u = crop_end (0 or 1); `joint` is the sphere of the
-// joint it meets (its centre is C, its radius sets the blend's span). The crop is the deformed segment's
-// end: its start (fan_u 0) for a parent crease, whose crop is at u = 1, its end for a child crease.
+// joint it meets (its centre is C, its radius sets the blend's span); the fan is read as `fan` says.
 template <class T>
-BS_HD inline SectionPoint<T> crease_point(const Cone<T>& cone, const Crease<T>& crease, Sphere<T> joint, T u, T crop_end) {
+BS_HD inline SectionPoint<T> crease_point(const Cone<T>& cone, const Crease<T>& crease, Sphere<T> joint, T u, T crop_end,
+                                          FanReading<T> fan) {
     Vec3<T> b = crease.at(u), crop = crease.at(crop_end);
     // The blend spans kCreaseBlend joint radii next to the crop, or the whole piece if it is shorter: the
     // anchor always has the pencil's direction alone, as the neighbour's crease there.
     const T blend = T(kCreaseBlend) * joint.radius;
     T span = blend > T(0) && crease.length > blend ? blend / crease.length : T(1);
     T fan_weight = T(1) - smoothstep_unit(std::fabs(u - crop_end) / span);
-    return {b, direction_from_centre(joint.centre, b), fan_weight, T(1) - crop_end, radial_through(cone, crop), cone.axis,
+    return {b, direction_from_centre(joint.centre, b), fan_weight, fan, radial_through(cone, crop), cone.axis,
             radial_through(cone, b)};
 }
 
@@ -128,11 +170,11 @@ BS_HD inline SectionPoint<T> point_on_posed_section(const PosedSection<T>& s, co
     if (piece == SectionPiece::ParentEnd) {
         if (s.parent.kind == EndKind::Convex)
             return sphere_point(cone.parent.centre, arc_point(s.parent.arc, s.parent.arc_begin + ell / s.parent.arc.radius));
-        return crease_point(cone, s.parent.crease, cone.parent, ell / parent_part, T(1));
+        return crease_point(cone, s.parent.crease, cone.parent, ell / parent_part, T(1), fan_reading(s, cone, ell - parent_part));
     }
     if (piece == SectionPiece::Segment) {
         const T along = clamp_value(ell - parent_part, T(0), segment);
-        return segment_point(cone, s.segment.at(s.parent.sigma + along), segment > T(0) ? along / segment : T(0));
+        return segment_point(cone, s.segment.at(s.parent.sigma + along), fan_reading(s, cone, along));
     }
     const T beyond = ell - parent_part - segment;
     const T child_part = s.child.length();
@@ -142,7 +184,8 @@ BS_HD inline SectionPoint<T> point_on_posed_section(const PosedSection<T>& s, co
                                     : s.child.arc_begin;
         return sphere_point(cone.child.centre, arc_point(s.child.arc, angle));
     }
-    return crease_point(cone, s.child.crease, cone.child, child_part > T(0) ? clamp_value(beyond / child_part, T(0), T(1)) : T(1), T(0));
+    return crease_point(cone, s.child.crease, cone.child, child_part > T(0) ? clamp_value(beyond / child_part, T(0), T(1)) : T(1), T(0),
+                        fan_reading(s, cone, ell - parent_part));
 }
 
 // The ends of the posed bundle's segment through a generator (bone 1 of `local`): the fan between them
@@ -160,7 +203,8 @@ BS_HD inline PosedBase<T> place_on_posed_section(const PosedSection<T>& s, const
     if (p.fan_weight == T(0)) return {p.base, p.direction};
     SegmentEnd<T> first, second;
     bundle_segment_ends(local, p.radial, first, second);
-    return {p.base, p.blended(fan_field(first, second).direction_at(p.fan_u))};
+    const FanField<T> fan = fan_field(first, second);
+    return {p.base, p.blended(fan.direction_at(p.fan.u, fan_form_weight(fan, p.fan)))};
 }
 
 template <class T>

@@ -384,19 +384,22 @@ template <class T>
 BS_HD inline FanField<T> combine_fans(const Stencil<FanSample<T>>& st) {
     using F = FanSample<T>;
     return {combine_vectors<T>(st, [](const F& f) { return f.field.at_start; }),
-            combine_vectors<T>(st, [](const F& f) { return f.field.at_end; }), st.s[0]->field.outward};
+            combine_vectors<T>(st, [](const F& f) { return f.field.at_end; }),
+            combine_vectors<T>(st, [](const F& f) { return f.field.start_direction; }),
+            combine_vectors<T>(st, [](const F& f) { return f.field.end_direction; }),
+            combine_values<T>(st, [](const F& f) { return f.field.length; }), st.s[0]->field.outward};
 }
 
-// Detail direction, in the meridian frame of generator angle ψ, at fraction u along the deformed segment,
-// from the fan table; false where the table may not be interpolated there (the caller computes the bundle
-// directly).
+// Detail direction, in the meridian frame of generator angle ψ, read as `reading` says, from the fan
+// table; false where the table may not be interpolated there (the caller computes the bundle directly).
 template <class T>
-BS_HD inline bool tabulated_fan_direction(const BaselineTables<T>& tables, int k, T psi, T u, Vec3<T>& direction) {
+BS_HD inline bool tabulated_fan_direction(const BaselineTables<T>& tables, int k, T psi, FanReading<T> reading, Vec3<T>& direction) {
     Stencil<FanSample<T>> st;
     bool in_fine;
     if (!stencil_at(double(psi), k, tables.fan_samples, tables.fans, tables.fan_cells, tables.fine_fans, tables.fan_direct, st, in_fine))
         return false;
-    direction = combine_fans(st).direction_at(u);
+    const FanField<T> fan = combine_fans(st);
+    direction = fan.direction_at(reading.u, fan_form_weight(fan, reading));
     return true;
 }
 
@@ -414,7 +417,7 @@ BS_HD inline bool place_on_tabulated_section(const BaselineTables<T>& tables, in
     }
     MeridianFrame<T> frame = meridian_frame(bone.cone, p.radial);
     Vec3<T> local_direction;
-    if (!tabulated_fan_direction(tables, k, generator_angle(bone, p.radial), p.fan_u, local_direction))
+    if (!tabulated_fan_direction(tables, k, generator_angle(bone, p.radial), p.fan, local_direction))
         return false;
     out.direction = p.blended(frame.vector(local_direction));
     return true;
@@ -431,9 +434,10 @@ BS_HD inline bool place_on_tabulated_segment(const BaselineTables<T>& tables, in
     const MeridianFrame<T> frame = meridian_frame(bone.cone, generator_radial(bone, psi));
     const Vec3<T> local = generator_point_in_meridian(bone.cone, sigma);
     Vec3<T> local_direction;
-    const T segment = extent.segment_length();
-    const T u = segment > T(0) ? (sigma - extent.parent.sigma) / segment : T(0);
-    if (!tabulated_fan_direction(tables, k, psi, u, local_direction)) return false;
+    const FanReading<T> reading = fan_reading(sigma - extent.parent.sigma, extent.segment_length(),
+                                              crease_length_of(extent.parent.kind, extent.parent.length()),
+                                              crease_length_of(extent.child.kind, extent.child.length()), T(kFanSpan) * smaller_radius(bone.cone));
+    if (!tabulated_fan_direction(tables, k, psi, reading, local_direction)) return false;
     out = {frame.point(local), frame.vector(local_direction)};
     return true;
 }

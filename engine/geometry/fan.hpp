@@ -50,16 +50,26 @@ struct FanProjection {
 // The fan as a direction field over its segment, read by the fraction u ∈ [0, 1] along it: the direction
 // is normalised((1 − u) A + u B) with A = n1⊥ n0 and B = n0⊥ n1 (n1's part in the segment's plane), the
 // formula above divided by L. Where the fan is not defined (an end direction not outward, a zero-length
-// segment) A = n0 and B = n1: still each end's own direction at its end, so that a short or collapsed
-// segment (a posed bundle's at a folded joint) hands each end's direction to the crease or arc beyond it.
-// A and B are not unit, and scaling both by one factor changes nothing, so a table may interpolate them
-// (engine/baseline/table.hpp).
+// segment) A = n0 and B = n1. A and B are not unit, and scaling both by one factor changes nothing, so a
+// table may interpolate them (engine/baseline/table.hpp).
+//
+// As the segment shrinks to a point its plane, and with it A and B, turns with the smallest change of the
+// ends, while n0 and n1 stay put; a caller reading a collapsing segment (a posed bundle's, by the fraction
+// along a longer deformed segment) mixes A and B toward n0 and n1 (direction_at with fan_weight < 1), so
+// the field passes continuously to the plain interpolation of the end directions.
 template <class T>
 struct FanField {
-    Vec3<T> at_start, at_end;  // A and B
-    bool outward;              // both end directions point to the segment's outer side
+    Vec3<T> at_start, at_end;                // A and B
+    Vec3<T> start_direction, end_direction;  // n0 and n1
+    T length;                                // the segment's
+    bool outward;                            // both end directions point to the segment's outer side
 
     BS_HD Vec3<T> direction_at(T u) const { return normalized((T(1) - u) * at_start + u * at_end); }
+    BS_HD Vec3<T> direction_at(T u, T fan_weight) const {
+        const T plain = T(1) - fan_weight;
+        return normalized((T(1) - u) * (fan_weight * at_start + plain * start_direction) +
+                          u * (fan_weight * at_end + plain * end_direction));
+    }
 };
 
 namespace detail {
@@ -85,9 +95,9 @@ template <class T> BS_HD inline FanPlane<T> fan_plane(SegmentEnd<T> first, Segme
 }
 
 template <class T> BS_HD inline FanField<T> fan_field(const FanPlane<T>& f, SegmentEnd<T> first, SegmentEnd<T> second) {
-    if (!f.outward) return {first.direction, second.direction, false};
+    if (!f.outward) return {first.direction, second.direction, first.direction, second.direction, f.length, false};
     // n0 = n0x e_x + n0y e_y exactly (e_y is built from n0), so A needs no projection.
-    return {f.n1y * first.direction, f.n0y * (f.n1x * f.e_x + f.n1y * f.e_y), true};
+    return {f.n1y * first.direction, f.n0y * (f.n1x * f.e_x + f.n1y * f.e_y), first.direction, second.direction, f.length, true};
 }
 
 }  // namespace detail
