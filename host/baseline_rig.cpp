@@ -47,8 +47,16 @@ void mark_deep(const Cone<double>& cone, Vec3<double> p, Vec3<double> b, Vec3<do
 
 std::uint16_t clamp_flag(unsigned section_flags) { return section_flags ? std::uint16_t(kCodeClamped) : std::uint16_t(0); }
 
-// Radial encoding over a free extremity's cap (DESIGN "Anchors at a free extremity").
-BaselineCode cap_code(const Bone& bone, int k, BoneEnd end, Vec3<double> p) {
+// Blend toward the rigid motion of a point `height` over a surface of local radius `radius`.
+double far_from_surface_blend(double height, double radius, const EncodeOptions& options) {
+    return smoothstep_unit((std::fabs(height) / radius - options.far_band_start) / options.far_band_width);
+}
+
+// Radial encoding over a free extremity's cap (DESIGN "Anchors at a free extremity"). Far over the cap it
+// blends toward the rigid field as a segment's codes do, with the cap sphere's radius, which is the
+// segment's local radius where the two meet: else far from the surface a segment code riding the rigid
+// field (which weighs the other bones there) and a cap code riding its bone alone tear apart.
+BaselineCode cap_code(const Bone& bone, int k, BoneEnd end, Vec3<double> p, const EncodeOptions& options) {
     Sphere<double> s = end_sphere(bone.cone, end);
     Vec3<double> pole = end == BoneEnd::Child ? bone.cone.axis : -bone.cone.axis;
     Vec3<double> v = p - s.centre;
@@ -57,18 +65,16 @@ BaselineCode cap_code(const Bone& bone, int k, BoneEnd end, Vec3<double> p) {
     Vec3<double> off_axis = u - dot(u, bone.cone.axis) * bone.cone.axis;
     double polar = std::atan2(norm(off_axis), dot(u, pole));
     double azimuth = norm(off_axis) > 0 ? generator_angle(bone, normalized(off_axis)) : 0.0;
-    return make_code(k, end == BoneEnd::Child ? kCodeChildCap : kCodeParentCap, azimuth, polar, distance - s.radius, 0);
+    const double far_blend = far_from_surface_blend(distance - s.radius, s.radius, options);
+    std::uint16_t flags = end == BoneEnd::Child ? kCodeChildCap : kCodeParentCap;
+    if (far_blend > 0) flags |= kCodeFarFromSurface;
+    return make_code(k, flags, azimuth, polar, distance - s.radius, far_blend);
 }
 
 // Angle of q (a point of the arc's circle) along the arc from its start.
 double angle_on_arc(const Arc<double>& arc, Vec3<double> q) {
     Vec3<double> d = q - arc.centre;
     return std::atan2(dot(d, arc.tangent), dot(d, arc.start_dir));
-}
-
-// Blend toward the rigid motion of a point `height` over a surface of local radius `radius`.
-double far_from_surface_blend(double height, double radius, const EncodeOptions& options) {
-    return smoothstep_unit((std::fabs(height) / radius - options.far_band_start) / options.far_band_width);
 }
 
 // A point whose base-point lies on the segment of the generator through its meridian (or through the
@@ -161,12 +167,12 @@ Attempt encode_on_bone(const std::vector<Bone>& bones, int k, Vec3<double> p, bo
     const Bone& bone = bones[k];
     SurfacePoint<double> q = closest_point_on_bone(bone.cone, p);
     if (q.part == BonePart::ParentCap) {
-        if (bone.previous < 0) return {cap_code(bone, k, BoneEnd::Parent, p), kStay};
+        if (bone.previous < 0) return {cap_code(bone, k, BoneEnd::Parent, p, options), kStay};
         if (may_move && signed_distance(bone.parent_separator, q.point) < 0) return {{}, bone.previous};
         return joint_arc_code(bones, k, BoneEnd::Parent, p, q, may_move, options);
     }
     if (q.part == BonePart::ChildCap) {
-        if (bone.next < 0) return {cap_code(bone, k, BoneEnd::Child, p), kStay};
+        if (bone.next < 0) return {cap_code(bone, k, BoneEnd::Child, p, options), kStay};
         if (may_move && signed_distance(bone.child_separator, q.point) > 0) return {{}, bone.next};
         return joint_arc_code(bones, k, BoneEnd::Child, p, q, may_move, options);
     }

@@ -4,7 +4,7 @@
 // BaselineSkinners, agree byte for byte, on chains and on bodies with junctions (where encode_points shares
 // each point's bone distances between the choice of bone and the junction weight, and lists the junctions'
 // pairs of bones once); a code's junction flag and blend agree with junction_weight computed apart; the
-// far band's weight does not jump where a segment's codes meet a joint arc's.
+// far band's weight does not jump where a segment's codes meet a joint arc's or a free cap's.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -89,14 +89,15 @@ TEST(BaselineCode, AJunctionCodesWeightIsJunctionWeightComputedApart) {
     }
 }
 
-// Points high over the circle where a segment meets a convex end's arc: 1e-6 r on either side, the arc's
-// code on one and the segment's on the other. The far band's weight must differ by no more than its slope
-// allows (smoothstep over 1.5 r: below 1 / r), so 1e-4 here. Until 2026-12-02 the segment's band took the
-// cone's radius at the point's axial position and the arc's the joint's: 0.006 apart at 0.79 r on the
-// bent chain, a step that stretched a posed pair 149x.
-TEST(BaselineCode, TheFarBandWeightIsContinuousWhereASegmentMeetsAnArc) {
+// Points high over the circle where a segment meets a convex end's arc or a free end's cap: 1e-6 r on
+// either side, the arc's (or cap's) code on one and the segment's on the other. The far band's weight must
+// differ by no more than its slope allows (smoothstep over 1.5 r: below 1 / r), so 1e-4 here. Until
+// 2026-12-02 the segment's band took the cone's radius at the point's axial position and the arc's the
+// joint's: 0.006 apart at 0.79 r on the bent chain, a step that stretched a posed pair 149x; and a cap had
+// no far band at all: a segment code riding the rigid field and a cap code 2.2 r out tore 4.8e4x apart.
+TEST(BaselineCode, TheFarBandWeightIsContinuousWhereASegmentMeetsAnArcOrACap) {
     const double gap = 1e-6;
-    long compared = 0;
+    long arcs = 0, caps = 0;
     for (const auto& chain : testing::all_chains()) {
         std::vector<BaselineBone<double>> bones = make_baseline_bones(chain.skeleton);
         for (int k = 0; k < int(bones.size()); ++k) {
@@ -105,14 +106,15 @@ TEST(BaselineCode, TheFarBandWeightIsContinuousWhereASegmentMeetsAnArc) {
                 const Vec3<double> along = normalized(s.at_sigma(s.child.sigma) - s.at_sigma(s.parent.sigma));
                 for (bool parent : {true, false}) {
                     const SectionEnd<double>& end = parent ? s.parent : s.child;
-                    if (end.kind != EndKind::Convex) continue;
+                    if (end.kind == EndKind::Concave) continue;
                     const double r = (parent ? bones[k].cone.parent : bones[k].cone.child).radius;
                     const Vec3<double> meet = s.at_sigma(end.sigma);
                     for (double height : {0.6, 0.79, 1.2, 1.8}) {
                         const Vec3<double> p = meet + (height * r) * end.direction;
                         const BaselineCode a = encode_point(bones, p - (gap * r) * along), b = encode_point(bones, p + (gap * r) * along);
-                        if (a.bone != b.bone || ((a.flags | b.flags) & ~unsigned(kCodeFarFromSurface))) continue;
-                        ++compared;
+                        // Only the far band may blend them (the other bands have weights of their own).
+                        if (a.bone != b.bone || ((a.flags | b.flags) & (kCodeNearAxis | kCodeNearFanCentre | kCodeNearJunction))) continue;
+                        ++(end.kind == EndKind::Free ? caps : arcs);
                         EXPECT_LE(std::fabs(a.rigid_blend - b.rigid_blend), 1e-4)
                             << chain.name << " bone " << k << " generator " << i << (parent ? " parent" : " child") << " end, "
                             << height << " r over it";
@@ -121,7 +123,8 @@ TEST(BaselineCode, TheFarBandWeightIsContinuousWhereASegmentMeetsAnArc) {
             }
         }
     }
-    EXPECT_GT(compared, 200);
+    EXPECT_GT(arcs, 200);
+    EXPECT_GT(caps, 200);
 }
 
 }  // namespace
