@@ -91,7 +91,8 @@ Attempt segment_code(const std::vector<Bone>& bones, int k, Vec3<double> p, Vec3
     const double slack = 1e-9;
     if (may_move && x > 1 + slack && s.child.kind == EndKind::Concave) return {{}, bone.next};
     if (may_move && x < -slack && s.parent.kind == EndKind::Concave) return {{}, bone.previous};
-    double along = std::clamp(x, 0.0, 1.0) * s.segment_length();
+    const double on_segment = std::clamp(x, 0.0, 1.0);  // the base-point's fraction, clamped to the segment
+    double along = on_segment * s.segment_length();
     double t = s.length() > 0 ? (s.parent_arc_length() + along) / s.length() : 0.0;
 
     // Fallback bands: near the axis the generator is undefined; near (or past) I the fan folds.
@@ -113,12 +114,12 @@ Attempt segment_code(const std::vector<Bone>& bones, int k, Vec3<double> p, Vec3
     // point into a large one of the posed point (by |h| / |b - I|): such points blend to the rigid motion.
     // The local radius runs between the end spheres' with the base-point along the segment, so that it is
     // the joint's radius where the segment meets an arc (joint_arc_code's) or a neighbour's segment.
-    double far_blend = far_from_surface_blend(height, radius_at_fraction(bone.cone, std::clamp(x, 0.0, 1.0)), options);
+    double far_blend = far_from_surface_blend(height, radius_at_fraction(bone.cone, on_segment), options);
     if (far_blend > 0) flags |= kCodeFarFromSurface;
     blend = std::max({blend, fan_blend, far_blend});
     BaselineCode code = make_code(k, flags, generator_angle(bone, radial), t, height, blend);
-    const Vec3<double> base = first.point + std::clamp(x, 0.0, 1.0) * (second.point - first.point);
-    mark_deep(bone.cone, p, base, fan_field(first, second).direction_at(std::clamp(x, 0.0, 1.0)), code);
+    const Vec3<double> base = first.point + on_segment * (second.point - first.point);
+    mark_deep(bone.cone, p, base, fan_field(first, second).direction_at(on_segment), code);
     return {code, kStay};
 }
 

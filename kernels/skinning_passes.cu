@@ -107,7 +107,8 @@ struct BaselineCellCheckPass {
         const int n = job.fan_samples;
         const FanSample<double>* checks = job.fan_checks + (std::size_t(k) * n + j) * kCellChecks;
         for (int m = 0; m < kCellChecks; ++m)
-            if (!cell_is_smooth(coarse_stencil(job.fans + std::size_t(k) * n, n, j, cell_check_weight(m)), checks[m], job.tolerance))
+            if (!cell_is_smooth(coarse_stencil(job.fans + std::size_t(k) * n, n, j, cell_check_weight(m)), checks[m], job.bones[k],
+                                job.tolerance))
                 return kCellRefine;
         return kCellSmooth;
     }
@@ -168,7 +169,8 @@ struct BaselineSubcellCheckPass {
         const std::size_t f = r - job.count;
         const FanSample<double>* s = job.fine_fans + f * kSamplesPerRefinedCell + 2 * m;
         auto st = linear_stencil(s, s + 2, 0.5, kTwoPi / job.fan_samples / kRefineFactor);
-        job.fan_direct[e - job.count * kRefineFactor] = cell_is_smooth(st, s[1], job.tolerance) ? 0 : 1;
+        job.fan_direct[e - job.count * kRefineFactor] =
+            cell_is_smooth(st, s[1], job.bones[job.fan_cells[f] / job.fan_samples], job.tolerance) ? 0 : 1;
     }
 };
 

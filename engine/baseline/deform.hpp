@@ -110,7 +110,9 @@ BS_HD inline FanReading<T> fan_reading(T along, T segment, T parent_crease, T ch
 
 template <class T> BS_HD inline T crease_length_of(EndKind kind, T length) { return kind == EndKind::Concave ? length : T(0); }
 
-template <class T> BS_HD inline FanReading<T> fan_reading(const PosedSection<T>& s, const Cone<T>& cone, T along) {
+// The same on a posed section or on its tabulated extent (both have the segment's length and each end's
+// kind and length).
+template <class T, class Section> BS_HD inline FanReading<T> fan_reading(const Section& s, const Cone<T>& cone, T along) {
     return fan_reading(along, s.segment_length(), crease_length_of(s.parent.kind, s.parent.length()),
                        crease_length_of(s.child.kind, s.child.length()), T(kFanSpan) * smaller_radius(cone));
 }
@@ -129,7 +131,8 @@ struct SectionPoint {
     Vec3<T> base;
     Vec3<T> direction;   // the whole direction when fan_weight is 0, else the part blended with the fan's
     T fan_weight;        // weight of the fan's direction
-    FanReading<T> fan;   // where the fan is read: the base-point's place, or a crease's crop's
+    FanReading<T> fan;   // where the fan is read (fan_reading of the base-point's place; on a crease beyond the
+                         // part it lends the fan, the crop's)
     Vec3<T> radial;      // the radial direction of the generator through the base-point, or a crease's crop
     Vec3<T> axis;        // a crease's: the bone's axis and the radial direction of the meridian through base
     Vec3<T> here;

@@ -127,7 +127,9 @@ template <class T> BS_HD inline Vec3<T> cone_point(const Cone<T>& cone, Vec3<T> 
 // The radial direction of the meridian through x; on the axis (only a clamped anchor or a pinned crease
 // point under an extreme fold gets there) the bone's fixed orthogonal direction, as closest_point_on_bone.
 template <class T> BS_HD inline Vec3<T> radial_through(const Cone<T>& cone, Vec3<T> x) {
-    return across_axis(cone.axis, x - cone.parent.centre, relative_zero<T>() * cone.parent.radius, any_orthogonal(cone.axis));
+    // The fallback is computed only where needed: this runs for every point on a segment or a crease.
+    const Vec3<T> radial = across_axis(cone.axis, x - cone.parent.centre, relative_zero<T>() * cone.parent.radius, Vec3<T>{});
+    return norm2(radial) > T(0) ? radial : any_orthogonal(cone.axis);
 }
 
 template <class T> BS_HD inline ConePlace<T> cone_place(const Cone<T>& cone, Vec3<T> x) {

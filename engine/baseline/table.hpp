@@ -3,8 +3,9 @@
 // What a pose does to the baselines of bone k depends on the pose and on the generator angle φ alone: the
 // posed section (deformed segment, crop points, arcs or crease pieces, lengths) is tabulated at
 // `phi_samples` angles φ_j = 2π j / phi_samples. The detail direction at a deformed-segment point depends
-// on the pose and on the point's posed generator ψ alone: the ends of the posed bundle's segment are
-// tabulated at `fan_samples` angles ψ_j, in the meridian frame of ψ_j (MeridianFrame). The section
+// on the pose and on the point's posed generator ψ alone (and on where along the section the point reads
+// it, fan_reading): the fan of the posed bundle's segment (FanField: its weighted and plain end directions
+// and its length) is tabulated at `fan_samples` angles ψ_j, in the meridian frame of ψ_j (MeridianFrame). The section
 // samples around a point's φ are combined parameter by parameter (cubic in a smooth stretch, see
 // coarse_stencil) and the point is placed exactly on the combined section at its ratio t.
 //
@@ -31,12 +32,12 @@
 // φ) and where their anchors are further apart than kTableJump · spacing · (the bone's larger radius): the
 // direct construction jumps there (a clamped anchor, a collapsed crop). So wherever interpolation would cross
 // something that is not smooth in φ, the point ends in a marked sub-cell and is computed directly, and the
-// tabulated result equals the direct one there. The fan's cells are checked the same way (kinds, end
-// points and directions).
+// tabulated result equals the direct one there. The fan's cells are checked the same way (kinds, the
+// segment's length and the directions).
 //
 // All tables are in bone k's frame F⁰_k, in double (the per-point pass's geometry precision). Sizes: a
 // section sample is sizeof(PosedSection<double>) (832 bytes) plus its extent (sizeof(SectionExtent<double>),
-// 136 bytes), a fan sample 112 bytes, a local chain 936 bytes, a cell index 4 bytes; per bone and frame.
+// 136 bytes), a fan sample 120 bytes, a local chain 936 bytes, a cell index 4 bytes; per bone and frame.
 #pragma once
 
 #include "engine/baseline/deform.hpp"
@@ -434,10 +435,7 @@ BS_HD inline bool place_on_tabulated_segment(const BaselineTables<T>& tables, in
     const MeridianFrame<T> frame = meridian_frame(bone.cone, generator_radial(bone, psi));
     const Vec3<T> local = generator_point_in_meridian(bone.cone, sigma);
     Vec3<T> local_direction;
-    const FanReading<T> reading = fan_reading(sigma - extent.parent.sigma, extent.segment_length(),
-                                              crease_length_of(extent.parent.kind, extent.parent.length()),
-                                              crease_length_of(extent.child.kind, extent.child.length()), T(kFanSpan) * smaller_radius(bone.cone));
-    if (!tabulated_fan_direction(tables, k, psi, reading, local_direction)) return false;
+    if (!tabulated_fan_direction(tables, k, psi, fan_reading(extent, bone.cone, sigma - extent.parent.sigma), local_direction)) return false;
     out = {frame.point(local), frame.vector(local_direction)};
     return true;
 }
@@ -526,14 +524,24 @@ BS_HD inline bool cell_is_smooth(const Stencil<PosedSection<T>>& st, const Posed
     return deviation_within(cell_deviation(st, check, bone), relative_tolerance);
 }
 
-// The same for a fan cell: the directions at the segment's ends and middle within the tolerance in
-// radians.
+// The same for a fan cell: the directions at the segment's ends and middle, of the fan's own form and of
+// the plain interpolation of its end directions, within the tolerance in radians; and the segment's
+// length, which sets fan_form_weight, within what keeps that weight's share of the direction within it:
+// the weight's slope is at most 6 / (kCollapsedBundle · span), the two forms differ by at most 2, and a
+// point's span is kFanSpan radii or more where a short segment has creases to lend (a longer segment is
+// its own span).
 template <class T>
-BS_HD inline bool cell_is_smooth(const Stencil<FanSample<T>>& st, const FanSample<T>& check, T tolerance) {
+BS_HD inline bool cell_is_smooth(const Stencil<FanSample<T>>& st, const FanSample<T>& check, const BaselineBone<T>& bone,
+                                 T tolerance) {
     if (!same_structure(*st.s[0], check) || !same_structure(check, *st.s[1])) return false;
     const FanField<T> mixed = combine_fans(st), &want = check.field;
+    const T length_tolerance = tolerance * T(kCollapsedBundle * kFanSpan / 12) * smaller_radius(bone.cone);
+    if (std::fabs(mixed.length - want.length) > length_tolerance) return false;
     for (int i = 0; i <= 2; ++i)
-        if (norm(mixed.direction_at(T(i) / T(2)) - want.direction_at(T(i) / T(2))) > tolerance) return false;
+        for (int plain = 0; plain <= 1; ++plain) {
+            const T u = T(i) / T(2), fan_weight = T(1 - plain);
+            if (norm(mixed.direction_at(u, fan_weight) - want.direction_at(u, fan_weight)) > tolerance) return false;
+        }
     return true;
 }
 

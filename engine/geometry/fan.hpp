@@ -64,11 +64,12 @@ struct FanField {
     T length;                                // the segment's
     bool outward;                            // both end directions point to the segment's outer side
 
-    BS_HD Vec3<T> direction_at(T u) const { return normalized((T(1) - u) * at_start + u * at_end); }
+    BS_HD Vec3<T> direction_at(T u) const { return direction_at(u, T(1)); }
+    // Where the mix vanishes (opposite end directions, halfway), n0: a unit direction always.
     BS_HD Vec3<T> direction_at(T u, T fan_weight) const {
         const T plain = T(1) - fan_weight;
-        return normalized((T(1) - u) * (fan_weight * at_start + plain * start_direction) +
-                          u * (fan_weight * at_end + plain * end_direction));
+        const Vec3<T> mix = (T(1) - u) * (fan_weight * at_start + plain * start_direction) + u * (fan_weight * at_end + plain * end_direction);
+        return norm2(mix) > T(0) ? normalized(mix) : start_direction;
     }
 };
 
