@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/baseline/deform.hpp"
 #include "engine/baseline/posed_section.hpp"
 #include "engine/baseline/section.hpp"
 #include "host/errors.hpp"
@@ -27,7 +28,7 @@ BaselineCode make_code(int bone, std::uint16_t flags, double phi, double t, doub
 
 // Marks a deep code of rest point p (docs/ALGORITHM.md "Deep points"): its rest detail line from
 // base-point b along −n meets the axis at the foot a = b − H n, and p is more than kDeepStart of the way
-// there (λ = −h / H). λ is computed as the pass computes it, from p, h and the foot as stored (H = ±|p − a| − h,
+// there (λ = −h / H). λ is the pass's own (deep_fraction), from p, h and the foot as stored (H = ±|p − a| − h,
 // negative beyond the foot), so that a code whose p is off its detail line (a clamped base-point) gets the
 // flag where the pass's λ passes kDeepStart. A line that does not reach the axis going inward
 // (n · radial ≤ 0) has no foot; as n · radial falls to 0 the foot runs off along the axis and λ falls to 0,
@@ -39,8 +40,7 @@ void mark_deep(const Cone<double>& cone, Vec3<double> p, Vec3<double> b, Vec3<do
     const float foot = float(dot(b - (rho / inward) * n - cone.parent.centre, cone.axis));
     const Vec3<double> from_foot = p - (cone.parent.centre + double(foot) * cone.axis);
     const bool past = dot(from_foot, n) < 0;
-    const double depth = (past ? -norm(from_foot) : norm(from_foot)) - double(code.h);
-    if (!(depth > 0) || !(-double(code.h) / depth > kDeepStart)) return;
+    if (!(deep_fraction(past ? -norm(from_foot) : norm(from_foot), double(code.h)) > kDeepStart)) return;
     code.flags |= past ? kCodeDeep | kCodePastAxisFoot : kCodeDeep;
     code.axis_foot = foot;
 }

@@ -79,8 +79,8 @@ struct PosedBase {
 // up to 100° where a fold collapses the bundle, is not packed into a segment a few thousandths long; and
 // where the bundle's segment collapses the fan passes to the plain interpolation of its end directions
 // (fan_form_weight), which does not turn with the collapsed segment's plane. On a crease piece it is the
-// paper's direction where two segments meet, (b − C)/|b − C| with C the joint centre (every crease direction passes through C, so points deep
-// inside stay together however far a twist sweeps the piece round the cone), blended toward the
+// paper's direction where two segments meet, (b − C)/|b − C| with C the joint centre (every crease
+// direction passes through C, so points deep inside stay together however far a twist sweeps the piece round the cone), blended toward the
 // segment's fan direction at the crop point over kCreaseBlend joint radii of the piece next to the crop
 // (all of a shorter piece): the crop need not lie on the separator plane, where the two agree. The blend
 // is taken on the components along the axis, the radial and the tangent of each direction's own meridian,
@@ -333,6 +333,14 @@ template <class T> BS_HD inline T deep_weight(T fraction) {
     return smoothstep_unit((fraction - T(kDeepStart)) / T(kDeepFull - kDeepStart));
 }
 
+// λ of a rest point at `foot_distance` from its axis foot (negative beyond the foot) and height h: −h / H
+// with the depth H = foot_distance − h; 0 where H is not positive. The encoder (mark_deep) flags a code
+// by this same λ, so the flag and the pass's blend cannot disagree.
+template <class T> BS_HD inline T deep_fraction(T foot_distance, T h) {
+    const T depth = foot_distance - h;
+    return depth > T(0) ? -h / depth : T(0);
+}
+
 // b' + h n' in bone k's frame, blended toward the axis foot for deep codes; `rest` is the rest point.
 template <class T>
 BS_HD inline Vec3<T> detail_point(const BaselineCode& code, Vec3<T> rest, const Cone<T>& cone, const PosedBase<T>& b) {
@@ -340,9 +348,8 @@ BS_HD inline Vec3<T> detail_point(const BaselineCode& code, Vec3<T> rest, const 
     if (!(code.flags & kCodeDeep)) return along_direction;
     const Vec3<T> foot = cone.parent.centre + T(code.axis_foot) * cone.axis;
     const T from_foot = norm(rest - foot);
-    const T depth = ((code.flags & kCodePastAxisFoot) ? -from_foot : from_foot) - T(code.h);  // H
-    if (!(depth > T(0))) return along_direction;  // the encoder marks no such code; a loaded file might
-    const T fraction = -T(code.h) / depth;
+    const T fraction = deep_fraction((code.flags & kCodePastAxisFoot) ? -from_foot : from_foot, T(code.h));
+    if (!(fraction > T(0))) return along_direction;  // no positive depth: the encoder marks no such code; a loaded file might
     const Vec3<T> toward_foot = b.base + fraction * (foot - b.base);
     return along_direction + deep_weight(fraction) * (toward_foot - along_direction);
 }
