@@ -95,11 +95,9 @@ Attempt segment_code(const std::vector<Bone>& bones, int k, Vec3<double> p, Vec3
     double along = on_segment * s.segment_length();
     double t = s.length() > 0 ? (s.parent_arc_length() + along) / s.length() : 0.0;
 
-    // Fallback bands: near the axis the generator is undefined; near (or past) I the fan folds.
-    double axis_distance = norm(cross(p - bone.cone.parent.centre, bone.cone.axis));
-    double blend = 1 - smoothstep_unit(axis_distance / (options.axis_band * radius_at(bone.cone, p)));
+    // Fallback bands (near the axis, where the generator is undefined: near_axis_weight, in encode_with);
+    // near (or past) I the fan folds.
     std::uint16_t flags = clamp_flag(s.parent.flags | s.child.flags);
-    if (blend > 0) flags |= kCodeNearAxis;
     // The fan map p -> b stretches by |b - I| / |p - I| across the fan: blend where p nears I, on either
     // side of the surface (I lies inside where the end directions diverge, outside where they converge).
     double fan_blend = 1;
@@ -116,8 +114,7 @@ Attempt segment_code(const std::vector<Bone>& bones, int k, Vec3<double> p, Vec3
     // the joint's radius where the segment meets an arc (joint_arc_code's) or a neighbour's segment.
     double far_blend = far_from_surface_blend(height, radius_at_fraction(bone.cone, on_segment), options);
     if (far_blend > 0) flags |= kCodeFarFromSurface;
-    blend = std::max({blend, fan_blend, far_blend});
-    BaselineCode code = make_code(k, flags, generator_angle(bone, radial), t, height, blend);
+    BaselineCode code = make_code(k, flags, generator_angle(bone, radial), t, height, std::max(fan_blend, far_blend));
     const Vec3<double> base = first.point + on_segment * (second.point - first.point);
     mark_deep(bone.cone, p, base, fan_field(first, second).direction_at(on_segment), code);
     return {code, kStay};
@@ -148,17 +145,15 @@ Attempt joint_arc_code(const std::vector<Bone>& bones, int k, BoneEnd end, Vec3<
                           : (angle - e.arc_begin) * e.arc.radius;
     double t = s.length() > 0 ? ell / s.length() : 0.0;
     // Near the joint sphere's centre the plane of the sheaf through q turns fast with p (every direction
-    // from the centre is a different baseline): the same blend as near a bone's axis.
+    // from the centre is a different baseline): near_axis_weight covers it, the centre being an end of
+    // both bones' axes.
     const Sphere<double>& joint = at_child ? bone.cone.child : bone.cone.parent;
-    double blend = 1 - smoothstep_unit(norm(p - joint.centre) / (options.axis_band * joint.radius));
     std::uint16_t flags = clamp_flag(s.parent.flags | s.child.flags);
-    if (blend > 0) flags |= kCodeNearAxis;
     // Far over the sphere too: where the arc's codes meet codes of other bones far from the body (a
     // junction's field ends at the band's full height), both must ride the rigid field.
     double far_blend = far_from_surface_blend(q.signed_distance, joint.radius, options);
     if (far_blend > 0) flags |= kCodeFarFromSurface;
-    blend = std::max(blend, far_blend);
-    BaselineCode code = make_code(k, flags, generator_angle(bone, radial), t, q.signed_distance, blend);
+    BaselineCode code = make_code(k, flags, generator_angle(bone, radial), t, q.signed_distance, far_blend);
     const Vec3<double> base = arc_point(e.arc, angle);
     mark_deep(bone.cone, p, base, direction_from_centre(joint.centre, base), code);
     return {code, kStay};
@@ -320,6 +315,19 @@ BaselineCode encode_in_chain(const std::vector<Bone>& bones, int k, Vec3<double>
     return code;
 }
 
+// Weight of the near-axis band at p (a function of p alone): 1 − smoothstep of p's distance to a bone's
+// axis segment over options.axis_band local radii, the largest over the bones. Near a bone's axis, or a
+// joint sphere's centre (an end of two axes), the generator through p is undefined or turns fast with p.
+// Taken per code's own bone (its axis line, or its joint's centre), the weight jumped where deep inside a
+// joint the code passes from one bone to the other (the two axes are not equally far there): 180x
+// (docs/ALGORITHM.md "Fallbacks").
+double near_axis_weight(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
+    double weight = 0;
+    for (const Bone& bone : bones)
+        weight = std::max(weight, 1 - smoothstep_unit(scaled_axis_distance(bone.cone, p) / options.axis_band));
+    return weight;
+}
+
 bool on_junction_cap(const Bone& bone, const BaselineCode& code) {
     return ((code.flags & kCodeParentCap) && bone.parent_junction >= 0) || ((code.flags & kCodeChildCap) && bone.child_junction >= 0);
 }
@@ -330,6 +338,14 @@ BaselineCode encode_with(const std::vector<Bone>& bones, const std::vector<Junct
                          const EncodeOptions& options, std::vector<double>& distance) {
     const double nearest = bone_distances(bones, p, distance);
     BaselineCode code = encode_in_chain(bones, nearest_bone(distance), p, options);
+    // Caps take no near-axis band: a free end's cap rides its bone's frame radially from the sphere's
+    // centre, which is what the rigid field gives there (a junction's caps ride the field wholly, below).
+    const bool cap = (code.flags & (kCodeParentCap | kCodeChildCap)) != 0;
+    const double axis = cap ? 0.0 : near_axis_weight(bones, p, options);
+    if (axis > 0) {
+        code.flags |= kCodeNearAxis;
+        code.rigid_blend = std::max(code.rigid_blend, float(axis));
+    }
     // A junction's cells meet over its sphere at any height: its caps ride the rigid field wholly.
     double junction = on_junction_cap(bones[code.bone], code) ? 1.0 : junction_weight_from(pairs, distance, nearest);
     if (junction > 0) {

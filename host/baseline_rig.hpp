@@ -24,7 +24,7 @@ struct EncodeOptions {
     // Heights over a segment (in local radii) where the blend toward the rigid motion starts, and over
     // which it reaches 1.
     double far_band_start = 0.5;
-    double far_band_width = 1.5;
+    double far_band_width = 1.2;
     // Width, in junction radii, of the band around the surface where two bones of a junction are equally
     // far (where their codes meet) over which the junction's weight falls from 1 to 0 (junction_weight).
     double junction_band = 0.5;

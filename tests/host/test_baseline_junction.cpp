@@ -45,8 +45,8 @@ bool across_junction(const NamedJunction& j, const BaselineCode& a, const Baseli
     return (a.bone != b.bone && at_junction(a.bone) && at_junction(b.bone)) || junction_cap(a) || junction_cap(b);
 }
 
-// Pairs across the junction's own boundaries, near its surface (heights up to the far band's full height,
-// 2 local radii, where the far band takes over).
+// Pairs across the junction's own boundaries, near its surface (heights up to 2 local radii, past the far
+// band's full height of 1.7, where the far band takes over).
 std::vector<testing::PointPair> junction_pairs(const NamedJunction& j, const std::vector<BaselineBone<double>>& bones, Random& rng) {
     const double r = j.skeleton.spheres[j.sphere].radius;
     std::vector<testing::PointPair> pairs;
