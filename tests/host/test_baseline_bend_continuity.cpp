@@ -311,5 +311,38 @@ TEST(BaselineBendContinuity, APairAcrossAShortCreaseStaysTogether) {
     EXPECT_LE(norm(pa - pb) / norm(pair.a - pair.b), kMaxStretch);
 }
 
+// Two pairs drawn by seeds 163 and 198 in place of 5005 (2026-12-02), on the bent chain folded about 150°
+// with nearly a full turn of twist beyond the joint: one of the bend's target angles passed ±π between the
+// pair's generators, and taken wrapped it jumped by 2π, which the cubic profile turns into a jump of the
+// segment's middle and of the crop's crease (3,447 and 6,037). The target angles are followed from rest
+// now (engine/baseline/bend.hpp, bend_targets).
+TEST(BaselineBendContinuity, PairsWhereATargetAnglePassesHalfATurnStayTogether) {
+    struct Case {
+        std::array<double, 10> joints;  // swing w x y z and twist, bones 0 and 1
+        PointPair pair;
+    };
+    const Case cases[] = {
+        {{0.9608751880009726, 0, 0.24072794777110884, 0.13699973812385849, -1.66376111191029, 0.25895989390614532,
+          -0.022165724918451608, 0.012797762654995154, 0.96554889635791297, 5.9355146739625884},
+         {{4.5522225901, 1.66612157371, 0.11482335979}, {4.55213858976, 1.66612704758, 0.1147693785}}},
+        {{0.78649709546152524, 0, -0.21223379939948731, 0.57998201112020942, -6.1035015716827479, 0.25990836369073761,
+          0.060312493100153353, -0.034822455600550438, 0.96311860237750313, 5.5317871634092697},
+         {{2.19175568613, 1.04193524702, -2.47911888908}, {2.19177474785, 1.04202227805, -2.47918548507}}},
+    };
+    const Skeleton s = testing::bent_chain();
+    const std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
+    for (const Case& c : cases) {
+        Pose pose = Pose::rest(s);
+        for (int k = 0; k < 2; ++k)
+            pose.joints[k] = {{c.joints[5 * k], c.joints[5 * k + 1], c.joints[5 * k + 2], c.joints[5 * k + 3]}, c.joints[5 * k + 4]};
+        const std::vector<BaselineBonePose<double>> table = baseline_pose_table(s, pose);
+        const BaselineCode a = encode_point(bones, c.pair.a), b = encode_point(bones, c.pair.b);
+        ASSERT_EQ(a.bone, b.bone);
+        const Vec3<double> pa = deform_baseline_point(a, c.pair.a, bones.data(), table.data(), int(bones.size()));
+        const Vec3<double> pb = deform_baseline_point(b, c.pair.b, bones.data(), table.data(), int(bones.size()));
+        EXPECT_LE(norm(pa - pb) / norm(c.pair.a - c.pair.b), kMaxStretch) << "bone " << a.bone << ", h " << a.h;
+    }
+}
+
 }  // namespace
 }  // namespace bs
