@@ -200,8 +200,9 @@ std::vector<PointPair> switch_pairs(const std::vector<BaselineBone<double>>& bon
 // seeds 18 and 81 (22.0, 23.3: a point 1.4 r out turned by a 353° twist, fixed by the far band's full
 // height of 1.7 radii), seed 55 (180.6: the near-axis weight stepped where deep inside a joint the code
 // passes to the other bone, fixed by making it a function of the point, test_baseline_code.cpp) and seed
-// 77 (33.8: a bone folded at both ends into a U; still open, issue 4); seeds 101 … 200 tear twice (163 and
-// 198: a concave crop jumping between neighbouring generators; still open). This test keeps seed 5005;
+// 77 (33.8: a bone folded at both ends into a U; still open, issue 4); seeds 101 … 200 then tore twice (163
+// and 198: a target angle passing ±π, fixed by following it from rest, the test below). Seeds 1 … 200: only
+// seed 77 over. This test keeps seed 5005;
 // docs/ALGORITHM.md "Still open" has the reproductions.
 TEST(BaselineBendContinuity, PairsStayTogetherInEveryRegionUnderRandomBends) {
     std::array<Worst, kRegions> worst{};
