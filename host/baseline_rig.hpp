@@ -17,9 +17,10 @@ namespace bs {
 std::vector<BaselineBone<double>> make_baseline_bones(const Skeleton& skeleton);
 
 // Widths of the fallback bands (DESIGN "Fallbacks are blended, never switched"). Inside a band the posed
-// point blends toward its bone's rigid motion with weight 1 − smoothstep(distance / band).
+// point blends toward the rigid field (engine/baseline/deform.hpp rigid_motion) with weight
+// 1 − smoothstep(distance / band).
 struct EncodeOptions {
-    double axis_band = 0.2;        // distance to the bone's axis, as a fraction of the local radius
+    double axis_band = 0.2;        // distance to any bone's axis segment, as a fraction of its local radius
     double fan_centre_band = 0.5;  // distance to the fan centre I, as a fraction of |b − I|
     // Heights over a segment (in local radii) where the blend toward the rigid motion starts, and over
     // which it reaches 1.

@@ -184,20 +184,15 @@ template <class T> BS_HD inline BendPath<T> bend_path(const Cone<T>& parent, con
     return {a, c0, e0, polar(c0), polar(c1), angle_about(a, e0, e1), split.twist_radians};
 }
 
-// The wrapped angle `wrapped` moved by whole turns to within half a turn of `estimate`.
-template <class T> BS_HD inline T lift_angle(T wrapped, T estimate) {
-    const T two_pi = T(2) * pi_value<T>();
-    return wrapped + two_pi * std::rint((estimate - wrapped) / two_pi);
-}
-
 // The target angles followed from 0 at rest, cheaply, along the bend's continuation: a turn of 2π is not
 // nothing here, since the cubic profile turns the segment's middle by a fraction of it, and taken wrapped
 // an angle passing ±π jumped by 2π between neighbouring generators (seeds 163 and 198 of the bend
 // continuity test: 3,447× and 6,037×). After each accepted step the targets lie on one of the two pairs
-// of generators in the plane of the sheaf through E_m (one side of both axes); building both belts to
-// tell which (belt_crossing_at) doubled the cost of bend_targets, so the tracker takes the pair whose
-// parent generator is nearer the angle followed so far: it is only the estimate that the exact target's
-// wrapped angle is lifted to (lift_angle), and where the two pairs are close either is near enough.
+// of generators in the plane of the sheaf through E_m (the same side of both axes, as place_generators
+// pairs them); building both belts to tell which (belt_crossing_at) doubled the cost of bend_targets, so
+// the tracker takes the pair that moved less from the angles followed so far. It is only the estimate
+// that the exact targets' wrapped angles are brought near at the end (angle_near), and where the two
+// pairs are close either is near enough.
 template <class T>
 struct TargetTracker {
     T parent_angle = T(0), child_angle = T(0);  // about the parent's axis, about the posed child's axis
@@ -205,13 +200,15 @@ struct TargetTracker {
     // `v`, `x`: V − C and X_rot − C for the posed joint j; `beta_m`: E_m's angle on its pivot circle.
     BS_HD void follow(const PosedJoint<T>& j, Vec3<T> v, Vec3<T> x, T beta_m) {
         const SheafPlane<T> plane = sheaf_plane(j.parent, j.child, pivot_point(j, beta_m));
-        auto change_on = [&](const Cone<T>& cone, Vec3<T> from, T side, T followed) {
-            return wrap_angle(angle_about(cone.axis, from, generator_in_plane(cone, plane.point, plane.normal, side).radial) - followed);
+        auto on_side = [&](const Cone<T>& cone, Vec3<T> from, T side, T followed) {
+            return angle_near(angle_about(cone.axis, from, generator_in_plane(cone, plane.point, plane.normal, side).radial), followed);
         };
-        const T plus = change_on(j.parent, v, T(1), parent_angle), minus = change_on(j.parent, v, T(-1), parent_angle);
-        const T side = std::fabs(plus) <= std::fabs(minus) ? T(1) : T(-1);
-        parent_angle += side > T(0) ? plus : minus;
-        child_angle += change_on(j.child, x, side, child_angle);
+        const T parent_plus = on_side(j.parent, v, T(1), parent_angle), child_plus = on_side(j.child, x, T(1), child_angle);
+        const T parent_minus = on_side(j.parent, v, T(-1), parent_angle), child_minus = on_side(j.child, x, T(-1), child_angle);
+        const bool plus = std::fabs(parent_plus - parent_angle) + std::fabs(child_plus - child_angle) <=
+                          std::fabs(parent_minus - parent_angle) + std::fabs(child_minus - child_angle);
+        parent_angle = plus ? parent_plus : parent_minus;
+        child_angle = plus ? child_plus : child_minus;
     }
 };
 
@@ -249,13 +246,14 @@ BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& c
         done = next;
         j = trial;
         X_rot = trial_X_rot;
-        tracker.follow(j, V - C, X_rot - C, beta_uv + difference / T(2));
+        // The last step's targets are the exact ones below, brought near the estimate of the step before.
+        if (done < T(1)) tracker.follow(j, V - C, X_rot - C, beta_uv + difference / T(2));
         step = step * T(2) < T(1) / T(kBendContinuationSteps) ? step * T(2) : T(1) / T(kBendContinuationSteps);
     }
     T beta_m = beta_uv + difference / T(2);
     Belt<T> target = belt_crossing_at(j, beta_m);
-    return {lift_angle(angle_about(parent.axis, V - C, target.V - C), tracker.parent_angle),
-            lift_angle(angle_about(j.child.axis, X_rot - C, target.X - C), tracker.child_angle), target.V, target.X,
+    return {angle_near(angle_about(parent.axis, V - C, target.V - C), tracker.parent_angle),
+            angle_near(angle_about(j.child.axis, X_rot - C, target.X - C), tracker.child_angle), target.V, target.X,
             pivot_point(j, beta_m), true};
 }
 

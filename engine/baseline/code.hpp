@@ -14,7 +14,7 @@ enum BaselineCodeFlag : std::uint16_t {
     kCodeParentCap = 1u << 0,
     kCodeChildCap = 1u << 1,
     // Fallbacks (DESIGN "Fallbacks are blended, never switched"); rigid_blend > 0 for these.
-    kCodeNearAxis = 1u << 2,     // close to the bone's axis or a joint sphere's centre (generator undefined)
+    kCodeNearAxis = 1u << 2,     // close to any bone's axis segment (a joint sphere's centre is an end of two): generator undefined
     kCodeNearFanCentre = 1u << 3,  // close to or beyond the fan centre I of its segment
     kCodeFarFromSurface = 1u << 5,  // more than half a local radius over (or under) its surface
     // In a junction's neighbourhood (docs/ALGORITHM.md "Junctions"): blended toward the rigid field by the

@@ -25,6 +25,10 @@ template <class T> BS_HD inline T wrap_angle(T radians) {
     return radians;
 }
 
+// The angle equal to `radians` up to whole turns that lies within half a turn of `reference`: an angle
+// followed continuously, given its wrapped value and where it was.
+template <class T> BS_HD inline T angle_near(T radians, T reference) { return reference + wrap_angle(radians - reference); }
+
 template <class T> BS_HD inline T clamp_value(T x, T lo, T hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
 // 3x² − 2x³ of x clamped to [0, 1]: the C¹ ramp every blend band of the project uses.

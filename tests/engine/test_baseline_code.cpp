@@ -92,7 +92,7 @@ TEST(BaselineCode, AJunctionCodesWeightIsJunctionWeightComputedApart) {
 
 // Points high over the circle where a segment meets a convex end's arc or a free end's cap: 1e-6 r on
 // either side, the arc's (or cap's) code on one and the segment's on the other. The far band's weight must
-// differ by no more than its slope allows (smoothstep over 1.5 r: below 1 / r), so 1e-4 here. Until
+// differ by no more than its slope allows (smoothstep over 1.2 r: below 1.25 / r), so 1e-4 here. Until
 // 2026-12-02 the segment's band took the cone's radius at the point's axial position and the arc's the
 // joint's: 0.006 apart at 0.79 r on the bent chain, a step that stretched a posed pair 149x; and a cap had
 // no far band at all: a segment code riding the rigid field and a cap code 2.2 r out tore 4.8e4x apart.
@@ -110,7 +110,7 @@ TEST(BaselineCode, TheFarBandWeightIsContinuousWhereASegmentMeetsAnArcOrACap) {
                     if (end.kind == EndKind::Concave) continue;
                     const double r = (parent ? bones[k].cone.parent : bones[k].cone.child).radius;
                     const Vec3<double> meet = s.at_sigma(end.sigma);
-                    for (double height : {0.6, 0.79, 1.2, 1.8}) {
+                    for (double height : {0.6, 0.79, 1.2, 1.5}) {  // below the band's full height, 1.7 r
                         const Vec3<double> p = meet + (height * r) * end.direction;
                         const BaselineCode a = encode_point(bones, p - (gap * r) * along), b = encode_point(bones, p + (gap * r) * along);
                         // Only the far band may blend them (the other bands have weights of their own).
