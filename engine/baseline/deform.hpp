@@ -118,12 +118,19 @@ template <class T, class Section> BS_HD inline FanReading<T> fan_reading(const S
 }
 
 // The weight of the fan's own form against the plain interpolation of its end directions (FanField):
-// 1 while the posed bundle's segment is at least kCollapsedBundle of the span the point reads it over
-// (always at rest, where the two are one), falling by smoothstep to 0 as the bundle's segment collapses.
+// 1 while the posed bundle's segment is at least kCollapsedBundle of both the span the point reads it over
+// and the bone's smaller radius, falling by smoothstep to 0 as the bundle's segment collapses; at rest the
+// two are one (a cone's normal is the same all along a generator). Against the span alone, a fold that
+// squeezes the whole posed section squeezed the length the bundle is judged by, and the weight grew steep
+// in φ exactly there (a bone folded into a U: 33.8); against the radius alone, a bundle a few hundredths
+// long read along a segment of several radii took the form whose plane turns with that short segment
+// (21.4). Both are continuous in φ and the pose, and so is their larger (docs/ALGORITHM.md step 5).
 constexpr double kCollapsedBundle = 0.25;
 
-template <class T> BS_HD inline T fan_form_weight(const FanField<T>& fan, const FanReading<T>& reading) {
-    return reading.span > T(0) ? smoothstep_unit(fan.length / (T(kCollapsedBundle) * reading.span)) : T(1);
+template <class T>
+BS_HD inline T fan_form_weight(const FanField<T>& fan, const FanReading<T>& reading, const Cone<T>& cone) {
+    const T radius = smaller_radius(cone), full = T(kCollapsedBundle) * (reading.span > radius ? reading.span : radius);
+    return full > T(0) ? smoothstep_unit(fan.length / full) : T(1);
 }
 
 template <class T>
@@ -207,7 +214,7 @@ BS_HD inline PosedBase<T> place_on_posed_section(const PosedSection<T>& s, const
     SegmentEnd<T> first, second;
     bundle_segment_ends(local, p.radial, first, second);
     const FanField<T> fan = fan_field(first, second);
-    return {p.base, p.blended(fan.direction_at(p.fan.u, fan_form_weight(fan, p.fan)))};
+    return {p.base, p.blended(fan.direction_at(p.fan.u, fan_form_weight(fan, p.fan, local.bones[1].cone)))};
 }
 
 template <class T>

@@ -400,7 +400,7 @@ BS_HD inline bool tabulated_fan_direction(const BaselineTables<T>& tables, int k
     if (!stencil_at(double(psi), k, tables.fan_samples, tables.fans, tables.fan_cells, tables.fine_fans, tables.fan_direct, st, in_fine))
         return false;
     const FanField<T> fan = combine_fans(st);
-    direction = fan.direction_at(reading.u, fan_form_weight(fan, reading));
+    direction = fan.direction_at(reading.u, fan_form_weight(fan, reading, tables.locals[k].bones[1].cone));
     return true;
 }
 
@@ -527,15 +527,14 @@ BS_HD inline bool cell_is_smooth(const Stencil<PosedSection<T>>& st, const Posed
 // The same for a fan cell: the directions at the segment's ends and middle, of the fan's own form and of
 // the plain interpolation of its end directions, within the tolerance in radians; and the segment's
 // length, which sets fan_form_weight, within what keeps that weight's share of the direction within it:
-// the weight's slope is at most 6 / (kCollapsedBundle · span), the two forms differ by at most 2, and a
-// point's span is kFanSpan radii or more where a short segment has creases to lend (a longer segment is
-// its own span).
+// the weight's slope is at most 6 / (kCollapsedBundle · smaller radius) whatever the span, and the two
+// forms differ by at most 2.
 template <class T>
 BS_HD inline bool cell_is_smooth(const Stencil<FanSample<T>>& st, const FanSample<T>& check, const BaselineBone<T>& bone,
                                  T tolerance) {
     if (!same_structure(*st.s[0], check) || !same_structure(check, *st.s[1])) return false;
     const FanField<T> mixed = combine_fans(st), &want = check.field;
-    const T length_tolerance = tolerance * T(kCollapsedBundle * kFanSpan / 12) * smaller_radius(bone.cone);
+    const T length_tolerance = tolerance * T(kCollapsedBundle / 12) * smaller_radius(bone.cone);
     if (std::fabs(mixed.length - want.length) > length_tolerance) return false;
     for (int i = 0; i <= 2; ++i)
         for (int plain = 0; plain <= 1; ++plain) {

@@ -22,6 +22,8 @@
 namespace bs {
 namespace {
 
+using testing::kBaselinePi;
+using testing::radians_of;
 using testing::Random;
 
 constexpr double kDelta = 1e-4;
@@ -96,6 +98,48 @@ TEST(BaselineBendPoseContinuity, ASmallChangeOfOneJointsSwingMovesPointsLittle) 
                     chain.name.c_str(), checks, over, worst);
         if (worst > 1) std::printf("    worst: %s\n", worst_case.c_str());
         ::testing::Test::RecordProperty("worst_move_over_bound_" + chain.name, std::to_string(worst));
+    }
+}
+
+// The bend is followed from rest along a path whose azimuth about the parent's axis is taken in (−π, π]
+// (engine/baseline/bend.hpp, BendPath), so where a rest-bent joint's child is swung about the parent's
+// axis to the side opposite its rest bend, the path passes the parent's axis on one side or the other.
+// Poses there need no seam while the child's axis is nearer the parent's than −c0 (c0 the rest child
+// axis): the two paths together loop around the straight joint, where the construction is whole, and
+// must give the same targets. Beyond −c0 they loop around the fold, and the seam is where it has to be
+// (docs/ALGORITHM.md, "Limits"). Each concave chain's joint 1, polar angles up to 8° short of π − the rest
+// bend (and of 150°), azimuth π ± 1e-4 rad, the bound above with the change 2e-4.
+TEST(BaselineBendPoseContinuity, AChildSwungAboutItsParentsAxisToTheFarSideMovesLittle) {
+    Random rng(6007);
+    for (const auto& chain : testing::concave_chains()) {
+        const Skeleton& s = chain.skeleton;
+        std::vector<Vec3<double>> points = testing::points_around(s, 1500, 67, -0.8, 2.0);
+        std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
+        testing::add_joint_points(points, bones, rng, 500, 1.2, -0.4, 1.0);
+        BaselineSkinner<double> skinner(s, points, chain.name);
+        const Vec3<double> a = s.rest_axis(0), c0 = s.rest_axis(1), joint = bones[1].cone.parent.centre;
+        const Vec3<double> across = normalized(c0 - dot(c0, a) * a);  // c0's azimuth, rotated by π below
+        const double rest_bend = std::acos(dot(a, c0));
+        const double last = std::fmin(kBaselinePi - rest_bend, radians_of(150.0)) - radians_of(8.0);
+        auto posed_at = [&](double polar, double azimuth, std::vector<Vec3<double>>& out) {
+            Pose pose = Pose::rest(s);
+            const Vec3<double> e = rotate(axis_angle(a, azimuth), across);
+            pose.joints[1].swing = testing::shortest_arc(c0, std::cos(polar) * a + std::sin(polar) * e);
+            skinner.deform(pose, out);
+        };
+        double worst = 0;
+        std::vector<Vec3<double>> before, after;
+        for (double polar = radians_of(10.0); polar <= last; polar += radians_of(10.0)) {
+            posed_at(polar, kBaselinePi - kDelta, before);
+            posed_at(polar, kBaselinePi + kDelta, after);
+            for (std::size_t i = 0; i < points.size(); ++i) {
+                const double reach = norm(before[i] - joint) + 3 * bones[1].cone.parent.radius;
+                worst = std::fmax(worst, norm(after[i] - before[i]) / (20 * 2 * kDelta * reach));
+            }
+        }
+        std::printf("[ bend pose continuity ] %-11s azimuth π, polar angles up to %.0f°: worst move / bound %.4g\n",
+                    chain.name.c_str(), last * 180 / kBaselinePi, worst);
+        EXPECT_LE(worst, 1.0) << chain.name;
     }
 }
 
