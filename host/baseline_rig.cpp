@@ -324,7 +324,7 @@ BaselineCode encode_in_chain(const std::vector<Bone>& bones, int k, Vec3<double>
 double near_axis_weight(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
     double weight = 0;
     for (const Bone& bone : bones)
-        if (!surely_beyond(bone.cone, p, options.axis_band))  // the others weigh 0: most bones, for a dot product
+        if (!surely_beyond(bone.cone, p, options.axis_band))  // a bone surely beyond the band weighs 0: skip it cheaply
             weight = std::max(weight, 1 - smoothstep_unit(scaled_axis_distance(bone.cone, p) / options.axis_band));
     return weight;
 }

@@ -29,6 +29,12 @@ using testing::Random;
 constexpr double kDelta = 1e-4;
 constexpr int kPoses = 8;
 
+// The bound on a point's move under a joint change of `change` rad: 20 · change · (its distance
+// to the joint + 3 r).
+double move_bound(double change, double distance_to_joint, double joint_radius) {
+    return 20 * change * (distance_to_joint + 3 * joint_radius);
+}
+
 Pose nudged(const Skeleton& s, const Pose& pose, int k, Random& rng) {
     Pose out = pose;
     JointRotation<double>& j = out.joints[k];
@@ -80,7 +86,7 @@ TEST(BaselineBendPoseContinuity, ASmallChangeOfOneJointsSwingMovesPointsLittle) 
                 Pose changed = nudged(s, pose, k, rng);
                 skinner.deform(changed, after);
                 for (std::size_t i = 0; i < points.size(); ++i) {
-                    double bound = 20 * kDelta * (norm(before[i] - centre) + 3 * joint.radius);
+                    double bound = move_bound(kDelta, norm(before[i] - centre), joint.radius);
                     double ratio = norm(after[i] - before[i]) / bound;
                     ++checks;
                     if (ratio > 1) ++over;
@@ -133,8 +139,8 @@ TEST(BaselineBendPoseContinuity, AChildSwungAboutItsParentsAxisToTheFarSideMoves
             posed_at(polar, kBaselinePi - kDelta, before);
             posed_at(polar, kBaselinePi + kDelta, after);
             for (std::size_t i = 0; i < points.size(); ++i) {
-                const double reach = norm(before[i] - joint) + 3 * bones[1].cone.parent.radius;
-                worst = std::fmax(worst, norm(after[i] - before[i]) / (20 * 2 * kDelta * reach));
+                const double bound = move_bound(2 * kDelta, norm(before[i] - joint), bones[1].cone.parent.radius);
+                worst = std::fmax(worst, norm(after[i] - before[i]) / bound);
             }
         }
         std::printf("[ bend pose continuity ] %-11s azimuth π, polar angles up to %.0f°: worst move / bound %.4g\n",
