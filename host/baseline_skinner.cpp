@@ -7,16 +7,29 @@
 
 namespace bs {
 
-std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skeleton, const Pose& pose) {
+std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones,
+                                                           const Pose& pose) {
     std::vector<Rigid<double>> posed = posed_bones(skeleton, pose);
     std::vector<BaselineBonePose<double>> table(skeleton.bone_count());
     for (std::size_t k = 0; k < table.size(); ++k) {
         double twist = pose.joints[k].twist_radians;
         Rigid<double> untwist = rotation_about(axis_angle(skeleton.rest_axis(int(k)), -twist),
                                                skeleton.spheres[skeleton.bones[k][0]].centre);
-        table[k] = {compose(posed[k], untwist), twist, pose.joints[k].swing};
+        table[k].frame = compose(posed[k], untwist);
+        table[k].twist = twist;
+        const Quat<double> swing = pose.joints[k].swing;
+        const int previous = bones[k].previous;
+        if (previous >= 0) {
+            table[k].bend = bend_schedule(bones[std::size_t(previous)].cone, bones[k].cone, swing);
+        } else {
+            table[k].bend.swing = swing;  // no chain joint: no continuation
+        }
     }
     return table;
+}
+
+std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skeleton, const Pose& pose) {
+    return baseline_pose_table(skeleton, make_baseline_bones(skeleton), pose);
 }
 
 std::size_t BaselineFrameTables::bytes() const {
@@ -168,7 +181,7 @@ std::vector<BaselineBonePose<double>> BaselineSkinner<T>::frame(const Pose& pose
                                    std::to_string(k) + " so far that the plane where their cones meet misses the joint "
                                    "sphere; the baseline construction needs it (use --method dqs or lbs)");
     }
-    return baseline_pose_table(skeleton_, pose);
+    return baseline_pose_table(skeleton_, bones_, pose);
 }
 
 template <class T>

@@ -24,7 +24,11 @@ constexpr double kMaxJointAngleDegrees = 170.0;
 // (make_baseline_bones of `skeleton`).
 double max_joint_angle_degrees(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones, const Pose& pose);
 
-// Per-frame table: each bone's posed frame without its own twist, and that twist.
+// Per-frame table: each bone's posed frame without its own twist, that twist, and its swing with the bend's
+// continuation steps at its chain joint (BendSchedule), for `bones` = make_baseline_bones(skeleton).
+std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones,
+                                                           const Pose& pose);
+// The same, making the bones (tests and one-off callers; a skinner passes its own).
 std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skeleton, const Pose& pose);
 
 // How the per-point pass gets the bend: looked up in per-frame tables (the default), or constructed per

@@ -212,14 +212,50 @@ struct TargetTracker {
     }
 };
 
-// Targets for the rest baseline `rest` (V on the parent, X on the child) when the child turns by `swing`.
+// What the bend's continuation needs of the pose alone, the same for every baseline of the joint: the
+// swing, its path, and the swing and posed joint at each of the path's kBendContinuationSteps uniform
+// steps (the last at the swing itself). Built once per joint and frame (baseline_pose_table), it spares
+// every baseline a path point and a pose_joint per uniform step; a baseline whose step was halved builds
+// its steps off the grid itself. The targets are bit for bit those of building every step per baseline.
 template <class T>
-BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& child_rest, Quat<T> swing,
+struct BendSchedule {
+    Quat<T> swing;
+    BendPath<T> path;
+    Quat<T> partials[kBendContinuationSteps];     // the swing scaled to (i + 1) / kBendContinuationSteps
+    PosedJoint<T> joints[kBendContinuationSteps];  // pose_joint at partials[i]
+};
+
+template <class T> BS_HD inline bool bend_is_rest(Quat<T> swing) { return rotation_angle(swing) <= relative_zero<T>(); }
+
+template <class T>
+BS_HD inline BendSchedule<T> bend_schedule(const Cone<T>& parent, const Cone<T>& child_rest, Quat<T> swing) {
+    BendSchedule<T> s{};
+    s.swing = swing;
+    if (bend_is_rest(swing)) return s;  // bend_targets returns before the continuation
+    s.path = bend_path(parent, child_rest, swing);
+    for (int i = 0; i < kBendContinuationSteps; ++i) {
+        s.partials[i] = i + 1 < kBendContinuationSteps ? s.path.at(T(i + 1) / T(kBendContinuationSteps)) : swing;
+        s.joints[i] = pose_joint(parent, child_rest, s.partials[i]);
+    }
+    return s;
+}
+
+// The uniform step the path fraction f ends, or -1 off the grid (f is a sum of powers of two: exact).
+template <class T> BS_HD inline int uniform_bend_step(T f) {
+    const T scaled = f * T(kBendContinuationSteps);
+    const int i = int(scaled);
+    return T(i) == scaled && i >= 1 ? i - 1 : -1;
+}
+
+// Targets for the rest baseline `rest` (V on the parent, X on the child) when the child turns by the
+// schedule's swing (`schedule`: bend_schedule of these two cones).
+template <class T>
+BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& child_rest, const BendSchedule<T>& schedule,
                                          const Belt<T>& rest) {
     const Vec3<T> C = parent.child.centre;
     const Vec3<T> V = rest.V;
     BendTargets<T> none{T(0), T(0), V, rest.X, rest.anchor, true};
-    if (rotation_angle(swing) <= relative_zero<T>()) return none;
+    if (bend_is_rest(schedule.swing)) return none;
 
     // Δβ = β_YX − β_UV followed by continuity while the bend opens from rest along BendPath. A step whose
     // Δβ would move by more than kMaxBetaStep is halved (down to kMinBendStep of the path).
@@ -227,12 +263,12 @@ BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& c
     Vec3<T> X_rot = rest.X;
     PosedJoint<T> j{};
     TargetTracker<T> tracker{};
-    const BendPath<T> path = bend_path(parent, child_rest, swing);
     T done = T(0), step = T(1) / T(kBendContinuationSteps);
     while (done < T(1)) {
         T next = done + step < T(1) ? done + step : T(1);
-        Quat<T> partial = next < T(1) ? path.at(next) : swing;
-        PosedJoint<T> trial = pose_joint(parent, child_rest, partial);
+        const int uniform = uniform_bend_step(next);
+        Quat<T> partial = uniform >= 0 ? schedule.partials[uniform] : schedule.path.at(next);
+        PosedJoint<T> trial = uniform >= 0 ? schedule.joints[uniform] : pose_joint(parent, child_rest, partial);
         if (!trial.pivot.cuts_sphere) return {T(0), T(0), V, rest.X, rest.anchor, false};
         Vec3<T> trial_X_rot = C + rotate(partial, rest.X - C);
         T trial_beta_uv = beta_through(trial, V, ChainBone::Incoming);
@@ -255,6 +291,12 @@ BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& c
     return {angle_near(angle_about(parent.axis, V - C, target.V - C), tracker.parent_angle),
             angle_near(angle_about(j.child.axis, X_rot - C, target.X - C), tracker.child_angle), target.V, target.X,
             pivot_point(j, beta_m), true};
+}
+
+// The same, building the schedule for this one baseline (tests, and callers without a pose table).
+template <class T>
+BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& child_rest, Quat<T> swing, const Belt<T>& rest) {
+    return bend_targets(parent, child_rest, bend_schedule(parent, child_rest, swing), rest);
 }
 
 }  // namespace bs

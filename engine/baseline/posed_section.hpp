@@ -24,7 +24,8 @@ template <class T>
 struct BaselineBonePose {
     Rigid<T> frame;  // F⁰_k: posed transform of bone k without its own twist
     T twist;         // τ_k, radians, unwrapped
-    Quat<T> swing;   // bone k's swing in its parent's posed frame (its bend; unused for the first bone)
+    BendSchedule<T> bend;  // bone k's swing in its parent's posed frame (its bend; unused for the first bone),
+                           // with the continuation's steps at its joint with the previous chain bone, if any
 };
 
 template <class T> BS_HD inline T cubic_profile(T d) { return d * d * (T(3) - T(2) * d); }
@@ -44,14 +45,14 @@ BS_HD inline LocalChain<T> posed_neighbourhood(const BaselineBone<T>* bones, con
     local.bones[1].next = bone.next >= 0 ? 2 : -1;
     if (bone.previous >= 0) {
         local.bones[0] = bones[bone.previous];
-        local.bones[0].cone = turned_cone(bones[bone.previous].cone, conjugate(poses[k].swing), bone.cone.parent.centre);
+        local.bones[0].cone = turned_cone(bones[bone.previous].cone, conjugate(poses[k].bend.swing), bone.cone.parent.centre);
         local.bones[1].parent_separator = separator_plane(local.bones[0].cone, bone.cone);
     }
     if (bone.next >= 0) {
         Quat<T> twist = axis_angle(bone.cone.axis, poses[k].twist);
         const Vec3<T> C = bone.cone.child.centre;  // on the axis: the twist leaves it in place
         local.bones[2] = bones[bone.next];
-        local.bones[2].cone = turned_cone(turned_cone(bones[bone.next].cone, poses[bone.next].swing, C), twist, C);
+        local.bones[2].cone = turned_cone(turned_cone(bones[bone.next].cone, poses[bone.next].bend.swing, C), twist, C);
         local.bones[1].child_separator = separator_plane(bone.cone, local.bones[2].cone);
     }
     return local;
@@ -79,12 +80,12 @@ BS_HD inline SegmentTurn<T> segment_turn(const BaselineBone<T>* bones, const Bas
     if (bone.next >= 0) {
         const Cone<T>& next = bones[bone.next].cone;
         Belt<T> rest_belt = rest_belt_from(bone.cone, next, rest.radial, ChainBone::Incoming);
-        turn.at_child += bend_targets(bone.cone, next, poses[bone.next].swing, rest_belt).parent_angle;
+        turn.at_child += bend_targets(bone.cone, next, poses[bone.next].bend, rest_belt).parent_angle;
     }
     if (bone.previous >= 0) {
         const Cone<T>& previous = bones[bone.previous].cone;
         Belt<T> rest_belt = rest_belt_from(previous, bone.cone, rest.radial, ChainBone::Outgoing);
-        turn.at_parent = bend_targets(previous, bone.cone, poses[k].swing, rest_belt).child_angle;
+        turn.at_parent = bend_targets(previous, bone.cone, poses[k].bend, rest_belt).child_angle;
     }
     return turn;
 }
