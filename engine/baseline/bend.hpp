@@ -216,12 +216,14 @@ struct TargetTracker {
 // swing, its path, and the swing and posed joint at each of the path's kBendContinuationSteps uniform
 // steps (the last at the swing itself). Built once per joint and frame (baseline_pose_table), it spares
 // every baseline a path point and a pose_joint per uniform step; a baseline whose step was halved builds
-// its steps off the grid itself. The targets are bit for bit those of building every step per baseline.
+// its off-grid steps itself (any step that ends on the grid comes from here). The targets are bit for bit
+// those of building every step per baseline on one processor (the GPU's fallback mixes the host's steps
+// with its own, which may contract to FMA: last bits). A schedule belongs to the two cones it was built for.
 template <class T>
 struct BendSchedule {
     Quat<T> swing;
     BendPath<T> path;
-    Quat<T> partials[kBendContinuationSteps];     // the swing scaled to (i + 1) / kBendContinuationSteps
+    Quat<T> partials[kBendContinuationSteps];     // path.at((i + 1) / kBendContinuationSteps); the last is the swing itself
     PosedJoint<T> joints[kBendContinuationSteps];  // pose_joint at partials[i]
 };
 

@@ -25,7 +25,8 @@ struct BaselineBonePose {
     Rigid<T> frame;  // F⁰_k: posed transform of bone k without its own twist
     T twist;         // τ_k, radians, unwrapped
     BendSchedule<T> bend;  // bone k's swing in its parent's posed frame (its bend; unused for the first bone),
-                           // with the continuation's steps at its joint with the previous chain bone, if any
+                           // with the continuation's steps at its joint with the previous chain bone, if any:
+                           // built for these bones' cones (baseline_pose_table), valid with them alone
 };
 
 template <class T> BS_HD inline T cubic_profile(T d) { return d * d * (T(3) - T(2) * d); }
