@@ -1,5 +1,5 @@
 // Classical skinning of one point: linear blend skinning (LBS) and dual quaternion skinning
-// (DQS, Kavan, Collins, Žára, O'Sullivan 2008), four influences per point.
+// (DQS, Kavan, Collins, Žára, O'Sullivan 2008; engine/rigid.hpp), four influences per point.
 // Per-frame bone tables: one 3×4 matrix (LBS) or one unit dual quaternion (DQS) per bone, both built
 // from the bones' posed rigid transforms (engine/kinematics.hpp).
 #pragma once
@@ -54,44 +54,16 @@ template <class T> BS_HD inline Vec3<T> lbs_point(Vec3<T> p, const Influences& i
     return lbs_point(p, inf.bone, inf.weight, kMaxInfluences, bones);
 }
 
-// Unit dual quaternion real + ε dual, with dual = ½ (0, t) · real.
-template <class T>
-struct DualQuat {
-    Quat<T> real;
-    Quat<T> dual;
-
-    BS_HD static DualQuat from_rigid(const Rigid<T>& g) {
-        Quat<T> t{T(0), g.translation.x, g.translation.y, g.translation.z};
-        return {g.rotation, T(0.5) * (t * g.rotation)};
-    }
-
-    template <class U>
-    BS_HD explicit operator DualQuat<U>() const { return {Quat<U>(real), Quat<U>(dual)}; }
-};
-
 // DQS with antipodality handling: every influence is flipped into the hemisphere of the heaviest one
-// before blending, so q and -q (one rotation) never cancel. A blend of norm 0 cannot arise from
-// same-hemisphere unit quaternions with weights summing to 1.
+// before blending (DualQuatBlend, engine/rigid.hpp).
 template <class T> BS_HD inline Vec3<T> dqs_point(Vec3<T> p, const Influences& inf, const DualQuat<T>* bones) {
     int pivot = 0;
     for (int i = 1; i < kMaxInfluences; ++i)
         if (inf.weight[i] > inf.weight[pivot]) pivot = i;
-    const Quat<T> pivot_real = bones[inf.bone[pivot]].real;
-    Quat<T> real{T(0), T(0), T(0), T(0)}, dual{T(0), T(0), T(0), T(0)};
-    for (int i = 0; i < kMaxInfluences; ++i) {
-        T w = T(inf.weight[i]);
-        if (w == T(0)) continue;
-        const DualQuat<T>& b = bones[inf.bone[i]];
-        if (dot(b.real, pivot_real) < T(0)) w = -w;
-        real = real + w * b.real;
-        dual = dual + w * b.dual;
-    }
-    T inv = T(1) / norm(real);
-    real = inv * real;
-    dual = inv * dual;
-    // Translation of the normalised dual quaternion: t = 2 dual · conj(real) (vector part).
-    Quat<T> t = T(2) * (dual * conjugate(real));
-    return rotate(real, p) + Vec3<T>{t.x, t.y, t.z};
+    DualQuatBlend<T> blend{bones[inf.bone[pivot]].real};
+    for (int i = 0; i < kMaxInfluences; ++i)
+        if (inf.weight[i] != 0.0f) blend.add(T(inf.weight[i]), bones[inf.bone[i]]);
+    return blend.apply(p);
 }
 
 }  // namespace bs

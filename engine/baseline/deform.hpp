@@ -11,6 +11,7 @@
 
 #include "engine/baseline/code.hpp"
 #include "engine/baseline/posed_section.hpp"
+#include "engine/quat_mean.hpp"
 
 namespace bs {
 
@@ -244,15 +245,20 @@ BS_HD inline Vec3<T> deform_cap_point(const BaselineCode& code, const BaselineBo
 //     R_j(p) = F⁰_j(turn_j(τ_j c(x_j)) p),   x_j = axial position along bone j, clamped to [0, 1],
 // so R_k and R_{k+1} differ at their joint only by the joint's bend, and every bone meeting at a junction
 // sphere fixes its centre there (the junction's field, docs/ALGORITHM.md "Junctions"). The field blends the
-// R_j of every bone with weights that depend on p alone (host/weights.hpp's rule: the scaled distance to
-// each axis segment, smoothstep over a band of 0.5, widened in proportion beyond one radius; bones farther
-// than the band from the nearest weigh 0, so near the body only the nearest bones count), never on the
-// code — the code is what jumps inside a fallback band, across the boundary between two bones and across a
-// junction's cells, and far from the body codes of bones that are not neighbours meet — so the blended
-// output is continuous everywhere. At rest every R_j is the identity.
+// R_j of every bone as dual quaternions (DualQuatBlend), with weights that depend on p alone
+// (host/weights.hpp's rule: the scaled distance to each axis segment, smoothstep over a band of 0.5,
+// widened in proportion beyond one radius; bones farther than the band from the nearest weigh 0, so near
+// the body only the nearest bones count), never on the code — the code is what jumps inside a fallback
+// band, across the boundary between two bones and across a junction's cells, and far from the body codes
+// of bones that are not neighbours meet — so the blended output is continuous everywhere (where the
+// bones turn toward half a turn apart, through the fades below). The blend of rigid transforms is rigid,
+// so a junction's points keep their distance from its centre under a bend, where a blend of the moved
+// points (the field until 2026-12-03) drew them toward it as LBS does (docs/ALGORITHM.md "Junctions").
+// At rest every R_j is the identity, and so is the blend.
 template <class T>
-BS_HD inline Vec3<T> rigid_motion_of_bone(const BaselineBone<T>& bone, const BaselineBonePose<T>& pose, Vec3<T> p) {
-    return pose.frame.apply(rotate_about_axis(bone, pose.twist * cubic_profile(axis_fraction(bone.cone, p)), p));
+BS_HD inline Rigid<T> rigid_transform_of_bone(const BaselineBone<T>& bone, const BaselineBonePose<T>& pose, Vec3<T> p) {
+    const T turn = pose.twist * cubic_profile(axis_fraction(bone.cone, p));
+    return compose(pose.frame, rotation_about(axis_angle(bone.cone.axis, turn), bone.cone.parent.centre));
 }
 
 // Bone j counts in the field while its scaled distance s_j is below nearest + band(nearest); that bound
@@ -267,20 +273,72 @@ constexpr int kFieldCandidates = 8;
 // distance × angle there, so the stretch of the blend stays bounded by the angles alone.
 template <class T> BS_HD inline T rigid_field_band(T nearest) { return T(0.5) * (nearest > T(1) ? nearest : T(1)); }
 
-// The field's weighted sum, bone by bone in bone order: bone j weighs smoothstep(1 − (s_j − nearest) / band).
-template <class T>
-struct RigidFieldSum {
-    T nearest, band;
-    Vec3<T> sum{T(0), T(0), T(0)};
-    T total = T(0);
+// Where the bones that weigh turn far from one another the blend of rigid transforms has no continuous
+// answer (two rotations half a turn apart have two midpoints), so the field leaves it for the blend of
+// the moved points R_j(p) (LBS-like, always continuous) by two fades, both functions of p:
+// - each bone weighs in the rigid part by smoothstep(|q_j · q̄| / kFieldRigidFull) (q̄: the bones' mean
+//   rotation, engine/quat_mean.hpp), the rest of its weight on its moved point: a rotation is eased out
+//   as it nears half a turn from the mean, where its sign relative to the mean flips;
+// - the whole rigid part weighs by smoothstep(gap / (kFieldRigidFull Σw)), the gap between the two largest
+//   eigenvalues of the mean's matrix: where the mean itself is ill defined (and jumps) the field is the
+//   blend of the moved points. Two bones of equal weight are blended rigidly up to 99° apart, wholly by
+//   their moved points at 180°.
+// Both fades ramp from 0, not from a threshold: steeper ones stretched pairs across a junction's cells 2.5×
+// more under random poses (tests/host/test_baseline_junction.cpp; docs/ALGORITHM.md "Junctions").
+// Where every bone's rotation is within 47° of one of them, q_1 (the first in bone order;
+// |q_j · q_1| ≥ kFieldAgreement), both fades are surely 1 (the q_j are within 46° of one another as
+// quaternions, so |q_j · q̄| ≥ 0.69, and λ₁ ≥ q_1ᵀ A q_1 ≥ 0.92² Σw leaves λ₂ ≤ 0.16 Σw: the gap is at
+// least 0.69 Σw), and the field is the plain blend of rigid transforms, without the mean: bit for bit what
+// the two fades give there (the same signs, up to one for all), so which bone is q_1 does not matter.
+constexpr double kFieldAgreement = 0.92;
+constexpr double kFieldRigidFull = 0.65;
+static_assert(kFieldRigidFull <= 2 * kFieldAgreement * kFieldAgreement - 1, "the plain blend needs both fades at 1");
 
-    BS_HD void add(const BaselineBone<T>& bone, const BaselineBonePose<T>& pose, Vec3<T> rest, T scaled) {
-        T w = smoothstep_unit(T(1) - (scaled - nearest) / band);
-        if (w == T(0)) return;
-        sum += w * rigid_motion_of_bone(bone, pose, rest);
+// The fades: 0 at 0, 1 from kFieldRigidFull on.
+template <class T> BS_HD inline T rigid_fade(T x) { return smoothstep_unit(x / T(kFieldRigidFull)); }
+
+// The field at `rest` from its weighing bones: `each_bone(fn)` calls fn(j, w_j) for every bone j with a
+// positive weight, in bone order (at least one).
+template <class T, class EachBone>
+BS_HD inline Vec3<T> blend_rigid_field(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, Vec3<T> rest, EachBone each_bone) {
+    auto transform = [&](int j) { return rigid_transform_of_bone(bones[j], poses[j], rest); };
+    DualQuatBlend<T> rigid{};
+    bool first = true;
+    T agreement = T(1);
+    each_bone([&](int j, T w) {
+        const DualQuat<T> d = DualQuat<T>::from_rigid(transform(j));
+        if (first) rigid.pivot = d.real, first = false;
+        const T alike = std::fabs(dot(d.real, rigid.pivot));
+        agreement = alike < agreement ? alike : agreement;
+        rigid.add(w, d);
+    });
+    if (agreement >= T(kFieldAgreement)) return rigid.apply(rest);
+
+    QuatOuterSum<T> outer;
+    Vec3<T> moved{T(0), T(0), T(0)};
+    T total = T(0);
+    each_bone([&](int j, T w) {
+        const Rigid<T> g = transform(j);
+        outer.add(w, g.rotation);
+        moved += w * g.apply(rest);
         total += w;
-    }
-};
+    });
+    const QuatMean<T> mean = principal_quaternion(outer);
+    const T rigid_share = rigid_fade(mean.gap / total);
+    if (rigid_share == T(0)) return moved / total;
+    DualQuatBlend<T> eased{mean.mean};
+    Vec3<T> eased_out{T(0), T(0), T(0)};
+    T eased_in = T(0);
+    each_bone([&](int j, T w) {
+        const Rigid<T> g = transform(j);
+        const T a = rigid_fade(std::fabs(dot(g.rotation, mean.mean)));
+        if (a > T(0)) eased.add(w * a, DualQuat<T>::from_rigid(g));
+        eased_in += w * a;
+        if (a < T(1)) eased_out += (w * (T(1) - a)) * g.apply(rest);
+    });
+    const Vec3<T> part = eased_in > T(0) ? (eased_in / total) * eased.apply(rest) + eased_out / total : eased_out / total;
+    return rigid_share * part + (T(1) - rigid_share) * (moved / total);
+}
 
 // Whether bone `cone`'s scaled axis distance from p is surely above `bound`, from a lower bound that needs
 // no root and no division: the foot of p on the axis segment is within half its length L of the segment's
@@ -320,12 +378,17 @@ BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBo
         if (candidates == kFieldCandidates) overflow = true;
         else candidate[candidates] = j, scaled[candidates++] = s;
     }
-    RigidFieldSum<T> field{nearest, rigid_field_band(nearest)};
-    if (overflow)
-        for (int j = 0; j < bone_count; ++j) field.add(bones[j], poses[j], rest, scaled_axis_distance(bones[j].cone, rest));
-    else
-        for (int c = 0; c < candidates; ++c) field.add(bones[candidate[c]], poses[candidate[c]], rest, scaled[c]);
-    return field.sum / field.total;
+    const T band = rigid_field_band(nearest);
+    auto weight = [&](T scaled) { return smoothstep_unit(T(1) - (scaled - nearest) / band); };
+    return blend_rigid_field(bones, poses, rest, [&](auto&& fn) {
+        if (overflow) {
+            for (int j = 0; j < bone_count; ++j)
+                if (T w = weight(scaled_axis_distance(bones[j].cone, rest)); w > T(0)) fn(j, w);
+        } else {
+            for (int c = 0; c < candidates; ++c)
+                if (T w = weight(scaled[c]); w > T(0)) fn(candidate[c], w);
+        }
+    });
 }
 
 // Deep points (docs/ALGORITHM.md "Deep points"). b' + h n' moves a point at depth |h| by |h| times the

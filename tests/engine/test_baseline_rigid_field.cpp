@@ -1,11 +1,13 @@
 // The fallback's rigid field (engine/baseline/deform.hpp, rigid_motion): one pass over the bones keeps
 // the few that can still weigh, instead of a second pass over every bone, and passes over far bones by a
-// bound without a root (surely_beyond) from a bound started at a given bone, which must not change it. The field is defined by the
-// second pass (docs/ALGORITHM.md "Fallback bands and the rigid field"): every bone j weighs
-// smoothstep(1 − (s_j − nearest) / band), s_j its scaled axis distance. That definition is written out
-// here and the engine's field must equal it bit for bit, near bodies with junctions (a few bones within
-// the band) and far from a star of twelve bones (all twelve within it: more than the candidates kept,
-// so the engine repeats the pass over every bone).
+// bound without a root (surely_beyond) from a bound started at a given bone, which must not change it. The
+// field is defined by the second pass (docs/ALGORITHM.md "Fallback bands and the rigid field"): every bone
+// j weighs smoothstep(1 − (s_j − nearest) / band), s_j its scaled axis distance, and the bones' rigid
+// transforms are blended as dual quaternions. That definition is written out here and the engine's field
+// must equal it bit for bit, near bodies with junctions (a few bones within the band) and far from a star
+// of twelve bones (all twelve within it: more than the candidates kept, so the engine repeats the pass
+// over every bone). And the blend is rigid where it matters: around a junction, where every bone that
+// weighs turns about the junction's centre, a point keeps its distance from the posed centre.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,23 +27,19 @@ namespace {
 
 using testing::Random;
 
-// The field as defined: weights over every bone, summed in bone order.
+// The field as defined: weights over every bone, the bones that weigh handed to the engine's blend in
+// bone order (the blend itself is tested below).
 Vec3<double> field_over_every_bone(const std::vector<BaselineBone<double>>& bones,
                                    const std::vector<BaselineBonePose<double>>& poses, Vec3<double> p, int& weighing) {
     double nearest = 1e30;
     for (const auto& b : bones) nearest = std::min(nearest, scaled_axis_distance(b.cone, p));
     const double band = 0.5 * std::max(nearest, 1.0);
-    Vec3<double> sum{0, 0, 0};
-    double total = 0;
     weighing = 0;
-    for (std::size_t j = 0; j < bones.size(); ++j) {
-        double w = smoothstep_unit(1 - (scaled_axis_distance(bones[j].cone, p) - nearest) / band);
-        if (w == 0) continue;
-        ++weighing;
-        sum += w * rigid_motion_of_bone(bones[j], poses[j], p);
-        total += w;
-    }
-    return sum / total;
+    for (const auto& b : bones) weighing += smoothstep_unit(1 - (scaled_axis_distance(b.cone, p) - nearest) / band) > 0;
+    return blend_rigid_field(bones.data(), poses.data(), p, [&](auto&& fn) {
+        for (std::size_t j = 0; j < bones.size(); ++j)
+            if (double w = smoothstep_unit(1 - (scaled_axis_distance(bones[j].cone, p) - nearest) / band); w > 0) fn(int(j), w);
+    });
 }
 
 // Twelve bones leaving one root sphere in directions spread over the sphere, each of its own length.
@@ -106,6 +104,128 @@ TEST(BaselineRigidField, EqualsTheFieldOverEveryBoneWhereMoreBonesWeighThanItKee
                 kFieldCandidates);
     EXPECT_GT(c.many, 100) << "the points must reach the pass over every bone";
     EXPECT_GT(c.few, 100);
+}
+
+// The bones that weigh in the field at p (the definition above).
+std::vector<int> weighing_bones(const std::vector<BaselineBone<double>>& bones, Vec3<double> p) {
+    double nearest = 1e30;
+    for (const auto& b : bones) nearest = std::min(nearest, scaled_axis_distance(b.cone, p));
+    std::vector<int> weighing;
+    for (std::size_t j = 0; j < bones.size(); ++j)
+        if (scaled_axis_distance(bones[j].cone, p) - nearest < 0.5 * std::max(nearest, 1.0)) weighing.push_back(int(j));
+    return weighing;
+}
+
+// The field as it was until 2026-12-03: the moved points R_j(p) averaged with the same weights (LBS-like).
+Vec3<double> blend_of_moved_points(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
+                                   Vec3<double> p) {
+    double nearest = 1e30;
+    for (const auto& b : bones) nearest = std::min(nearest, scaled_axis_distance(b.cone, p));
+    Vec3<double> sum{0, 0, 0};
+    double total = 0;
+    for (std::size_t j = 0; j < bones.size(); ++j) {
+        const double w = smoothstep_unit(1 - (scaled_axis_distance(bones[j].cone, p) - nearest) / (0.5 * std::max(nearest, 1.0)));
+        sum += w * rigid_transform_of_bone(bones[j], poses[j], p).apply(p);
+        total += w;
+    }
+    return sum / total;
+}
+
+// The largest rotation between two of the bones that weigh at p, in radians.
+double widest_turn(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
+                   const std::vector<int>& weighing, Vec3<double> p) {
+    double widest = 0;
+    for (int i : weighing)
+        for (int j : weighing) {
+            const Quat<double> a = rigid_transform_of_bone(bones[std::size_t(i)], poses[std::size_t(i)], p).rotation;
+            const Quat<double> b = rigid_transform_of_bone(bones[std::size_t(j)], poses[std::size_t(j)], p).rotation;
+            widest = std::max(widest, 2 * std::acos(std::min(1.0, std::fabs(dot(a, b)))));
+        }
+    return widest;
+}
+
+// Around a junction every bone that weighs turns about the junction's centre, so where their rotations
+// agree (within 46° of one another: both of the field's fades are surely 1, see deform.hpp) the field is a
+// rigid motion about it, and a point keeps its distance from the posed centre. A blend of the moved
+// points, as the field was, draws points toward the centre: the same points, poses and test show it.
+TEST(BaselineRigidField, KeepsAJunctionsPointsAtTheirDistanceFromItsPosedCentreWhereItsBonesAgree) {
+    Random rng(31);
+    for (const auto& junction : testing::all_junctions()) {
+        const Skeleton& s = junction.skeleton;
+        const Vec3<double> centre = s.spheres[std::size_t(junction.sphere)].centre;
+        const double radius = s.spheres[std::size_t(junction.sphere)].radius;
+        std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
+        auto on_junction = [&](int j) { return s.bones[std::size_t(j)][0] == junction.sphere || s.bones[std::size_t(j)][1] == junction.sphere; };
+        int first = 0;
+        while (!on_junction(first)) ++first;
+        long agreeing = 0, wider = 0;
+        double worst = 0, linear_worst = 0;
+        for (int pose_index = 0; pose_index < 40; ++pose_index) {
+            // Every joint turned from rest by up to 20° and twisted by up to 0.1 rad: a junction's bones within
+            // about 40° of one another, and a bend that would still pull a blend of moved points inward.
+            Pose pose = Pose::rest(s);
+            for (auto& joint : pose.joints) {
+                joint.swing = axis_angle(rng.unit_vector(), rng.uniform(-1, 1) * testing::radians_of(20.0));
+                joint.twist_radians = rng.uniform(-0.1, 0.1);
+            }
+            std::vector<BaselineBonePose<double>> poses = baseline_pose_table(s, pose);
+            const Vec3<double> posed_centre = rigid_transform_of_bone(bones[std::size_t(first)], poses[std::size_t(first)], centre).apply(centre);
+            for (const Vec3<double>& p : testing::junction_points(junction, bones, rng, 200, -0.5, 0.5, 2.0)) {
+                std::vector<int> weighing = weighing_bones(bones, p);
+                if (weighing.size() < 2 || !std::all_of(weighing.begin(), weighing.end(), on_junction)) continue;
+                if (widest_turn(bones, poses, weighing, p) > testing::radians_of(46.0)) {
+                    ++wider;
+                    continue;
+                }
+                ++agreeing;
+                const double want = norm(p - centre);
+                const Vec3<double> got = rigid_motion(bones.data(), poses.data(), int(bones.size()), p, weighing[0]);
+                worst = std::max(worst, std::fabs(norm(got - posed_centre) - want) / radius);
+                linear_worst = std::max(linear_worst, std::fabs(norm(blend_of_moved_points(bones, poses, p) - posed_centre) - want) / radius);
+            }
+        }
+        std::printf("[ rigid field ] %s: %ld points blending junction bones within 46°, distance from the centre kept to %.2g r "
+                    "(a blend of the moved points: %.2g r); %ld points with bones turned further apart\n",
+                    junction.name.c_str(), agreeing, worst, linear_worst, wider);
+        EXPECT_GT(agreeing, 500) << junction.name;
+        EXPECT_LT(worst, 1e-12) << junction.name;
+        EXPECT_GT(linear_worst, 1e-2) << junction.name;
+    }
+}
+
+// Rotations from a weight of 0 up to a conflict of more than half a turn: the field moves continuously
+// with the pose through the plain blend of rigid transforms (bones within 47°), the two fades and the
+// blend of moved points (bones half a turn apart, where the mean is undefined), for points around each
+// junction: the move for a step of 1e-4 rad in one joint's twist stays within a bound of that step's size.
+TEST(BaselineRigidField, MovesContinuouslyAsOneBoneTurnsThroughHalfATurnAgainstTheOthers) {
+    Random rng(8);
+    for (const auto& junction : testing::all_junctions()) {
+        const Skeleton& s = junction.skeleton;
+        std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
+        const double radius = s.spheres[std::size_t(junction.sphere)].radius;
+        std::vector<Vec3<double>> points = testing::junction_points(junction, bones, rng, 300, -0.5, 1.0, 2.0);
+        // The first bone leaving the junction turns about its own axis, from 0 to 400°.
+        int turning = 0;
+        while (s.bones[std::size_t(turning)][0] != junction.sphere) ++turning;
+        Pose pose = Pose::rest(s);
+        const double step = 1e-4;
+        double worst = 0;
+        std::vector<Vec3<double>> before(points.size());
+        for (int i = 0; i <= 140; ++i) {
+            const double twist = testing::radians_of(400.0) * i / 140;  // and a second pose a step further
+            std::vector<Vec3<double>> at[2];
+            for (int k = 0; k < 2; ++k) {
+                pose.joints[std::size_t(turning)].twist_radians = twist + k * step;
+                std::vector<BaselineBonePose<double>> poses = baseline_pose_table(s, pose);
+                for (const Vec3<double>& p : points)
+                    at[k].push_back(rigid_motion(bones.data(), poses.data(), int(bones.size()), p, weighing_bones(bones, p)[0]));
+            }
+            for (std::size_t n = 0; n < points.size(); ++n)
+                worst = std::max(worst, norm(at[1][n] - at[0][n]) / (step * (radius + norm(points[n] - bones[std::size_t(turning)].cone.parent.centre))));
+        }
+        std::printf("[ rigid field ] %s: one bone twisted 0 … 400°: worst move %.3g × (step × reach)\n", junction.name.c_str(), worst);
+        EXPECT_LT(worst, 20) << junction.name;
+    }
 }
 
 }  // namespace

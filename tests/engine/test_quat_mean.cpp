@@ -1,0 +1,89 @@
+// The sign-blind mean of rotations (engine/quat_mean.hpp): the principal eigenvector of Σ w q qᵀ and the
+// gap to the second eigenvalue.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/quat_mean.hpp"
+#include "tests/support/random.hpp"
+
+namespace bs {
+namespace {
+
+using testing::Random;
+
+// A q = λ q for the mean, λ the largest eigenvalue (the Rayleigh quotient), for random sets of 1 to 8
+// rotations with random weights, some close together and some spread.
+TEST(QuatMean, MeanIsThePrincipalEigenvectorOfTheWeightedOuterSum) {
+    Random rng(5);
+    for (int trial = 0; trial < 2000; ++trial) {
+        const int n = 1 + trial % 8;
+        const double spread = trial % 2 ? 0.3 : 3.14;
+        const Quat<double> centre = rng.rotation();
+        QuatOuterSum<double> sum;
+        for (int i = 0; i < n; ++i) sum.add(rng.uniform(0.01, 1.0), axis_angle(rng.unit_vector(), rng.uniform(-spread, spread)) * centre);
+        const QuatMean<double> m = principal_quaternion(sum);
+        const double q[4] = {m.mean.w, m.mean.x, m.mean.y, m.mean.z};
+        double aq[4] = {0, 0, 0, 0}, lambda = 0;
+        for (int r = 0; r < 4; ++r)
+            for (int k = 0; k < 4; ++k) aq[r] += sum.a[r][k] * q[k];
+        for (int r = 0; r < 4; ++r) lambda += q[r] * aq[r];
+        ASSERT_NEAR(norm(m.mean), 1.0, 1e-14) << trial;
+        for (int r = 0; r < 4; ++r) ASSERT_NEAR(aq[r], lambda * q[r], 1e-12) << trial;
+        // No unit vector gives a larger quotient: the four axes and the inputs' own centre.
+        const Quat<double> probes[5] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}, centre};
+        for (const Quat<double>& p : probes) {
+            const double c[4] = {p.w, p.x, p.y, p.z};
+            double quotient = 0;
+            for (int r = 0; r < 4; ++r)
+                for (int k = 0; k < 4; ++k) quotient += c[r] * sum.a[r][k] * c[k];
+            ASSERT_LE(quotient, lambda + 1e-12) << trial;
+        }
+        ASSERT_GE(m.gap, -1e-12) << trial;
+    }
+}
+
+// q and −q are one rotation: flipping inputs changes neither the mean (up to its sign) nor the gap.
+TEST(QuatMean, IsBlindToTheSignsOfItsInputs) {
+    Random rng(6);
+    for (int trial = 0; trial < 500; ++trial) {
+        QuatOuterSum<double> plain, flipped;
+        for (int i = 0; i < 4; ++i) {
+            const Quat<double> q = rng.rotation();
+            const double w = rng.uniform(0.1, 1.0);
+            plain.add(w, q);
+            flipped.add(w, i % 2 ? -1.0 * q : q);
+        }
+        const QuatMean<double> a = principal_quaternion(plain), b = principal_quaternion(flipped);
+        ASSERT_NEAR(std::fabs(dot(a.mean, b.mean)), 1.0, 1e-12) << trial;
+        ASSERT_NEAR(a.gap, b.gap, 1e-12) << trial;
+    }
+}
+
+// Known cases: one rotation is its own mean with the whole weight as gap; two of equal weight half a turn
+// apart have no mean (gap 0); two a quarter turn apart about z have the eighth turn between them as mean.
+TEST(QuatMean, KnownMeansAndGaps) {
+    const Vec3<double> z{0, 0, 1};
+    QuatOuterSum<double> one;
+    one.add(2.0, axis_angle(z, 0.7));
+    QuatMean<double> m = principal_quaternion(one);
+    EXPECT_NEAR(std::fabs(dot(m.mean, axis_angle(z, 0.7))), 1.0, 1e-15);
+    EXPECT_NEAR(m.gap, 2.0, 1e-14);
+
+    QuatOuterSum<double> opposed;
+    opposed.add(1.0, Quat<double>::identity());
+    opposed.add(1.0, axis_angle(z, 3.14159265358979323846));
+    EXPECT_NEAR(principal_quaternion(opposed).gap, 0.0, 1e-14);
+
+    QuatOuterSum<double> quarter;
+    quarter.add(1.0, Quat<double>::identity());
+    quarter.add(1.0, axis_angle(z, 3.14159265358979323846 / 2));
+    m = principal_quaternion(quarter);
+    EXPECT_NEAR(std::fabs(dot(m.mean, axis_angle(z, 3.14159265358979323846 / 4))), 1.0, 1e-14);
+    // Eigenvalues 1 ± cos 45°, so the gap is 2 cos 45° = √2.
+    EXPECT_NEAR(m.gap, std::sqrt(2.0), 1e-13);
+}
+
+}  // namespace
+}  // namespace bs
