@@ -44,10 +44,10 @@ struct DualQuat {
     BS_HD explicit operator DualQuat<U>() const { return {Quat<U>(real), Quat<U>(dual)}; }
 };
 
-// A weighted blend of unit dual quaternions, each flipped into the hemisphere of `pivot` (a rotation of
-// the blend, e.g. the heaviest) before it is added, so that q and −q (one rotation) never cancel. A
-// blend of norm 0 cannot arise from same-hemisphere unit quaternions with positive weights. The blend of
-// rigid transforms is rigid: it keeps lengths where a blend of positions (LBS) shrinks them.
+// A weighted blend of unit dual quaternions, each flipped into the hemisphere of `pivot` (any rotation
+// none of them is at a right angle to: the heaviest, or their mean) before it is added, so that q and −q
+// (one rotation) never cancel. A blend of norm 0 cannot arise from same-hemisphere unit quaternions with
+// positive weights. The blend of rigid transforms is rigid: it keeps lengths where a blend of positions (LBS) shrinks them.
 template <class T>
 struct DualQuatBlend {
     Quat<T> pivot;

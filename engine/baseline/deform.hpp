@@ -285,7 +285,7 @@ template <class T> BS_HD inline T rigid_field_band(T nearest) { return T(0.5) * 
 //   their moved points at 180°.
 // Both fades ramp from 0, not from a threshold: steeper ones stretched pairs across a junction's cells 2.5×
 // more under random poses (tests/host/test_baseline_junction.cpp; docs/ALGORITHM.md "Junctions").
-// Where every bone's rotation is within 47° of one of them, q_1 (the first in bone order;
+// Where every bone's rotation is within 46° of one of them, q_1 (the first in bone order;
 // |q_j · q_1| ≥ kFieldAgreement), both fades are surely 1 (the q_j are within 46° of one another as
 // quaternions, so |q_j · q̄| ≥ 0.69, and λ₁ ≥ q_1ᵀ A q_1 ≥ 0.92² Σw leaves λ₂ ≤ 0.16 Σw: the gap is at
 // least 0.69 Σw), and the field is the plain blend of rigid transforms, without the mean: bit for bit what

@@ -194,7 +194,7 @@ TEST(BaselineRigidField, KeepsAJunctionsPointsAtTheirDistanceFromItsPosedCentreW
 }
 
 // Rotations from a weight of 0 up to a conflict of more than half a turn: the field moves continuously
-// with the pose through the plain blend of rigid transforms (bones within 47°), the two fades and the
+// with the pose through the plain blend of rigid transforms (bones within 46°), the two fades and the
 // blend of moved points (bones half a turn apart, where the mean is undefined), for points around each
 // junction: the move for a step of 1e-4 rad in one joint's twist stays within a bound of that step's size.
 TEST(BaselineRigidField, MovesContinuouslyAsOneBoneTurnsThroughHalfATurnAgainstTheOthers) {
