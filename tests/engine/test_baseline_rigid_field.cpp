@@ -27,18 +27,25 @@ namespace {
 
 using testing::Random;
 
+// Every bone's weight in the field at p, as defined: smoothstep(1 − (s_j − nearest) / band).
+std::vector<double> field_weights(const std::vector<BaselineBone<double>>& bones, Vec3<double> p) {
+    double nearest = 1e30;
+    for (const auto& b : bones) nearest = std::min(nearest, scaled_axis_distance(b.cone, p));
+    const double band = 0.5 * std::max(nearest, 1.0);
+    std::vector<double> weights;
+    for (const auto& b : bones) weights.push_back(smoothstep_unit(1 - (scaled_axis_distance(b.cone, p) - nearest) / band));
+    return weights;
+}
+
 // The field as defined: weights over every bone, the bones that weigh handed to the engine's blend in
 // bone order (the blend itself is tested below).
 Vec3<double> field_over_every_bone(const std::vector<BaselineBone<double>>& bones,
                                    const std::vector<BaselineBonePose<double>>& poses, Vec3<double> p, int& weighing) {
-    double nearest = 1e30;
-    for (const auto& b : bones) nearest = std::min(nearest, scaled_axis_distance(b.cone, p));
-    const double band = 0.5 * std::max(nearest, 1.0);
-    weighing = 0;
-    for (const auto& b : bones) weighing += smoothstep_unit(1 - (scaled_axis_distance(b.cone, p) - nearest) / band) > 0;
+    const std::vector<double> weights = field_weights(bones, p);
+    weighing = int(std::count_if(weights.begin(), weights.end(), [](double w) { return w > 0; }));
     return blend_rigid_field(bones.data(), poses.data(), p, [&](auto&& fn) {
         for (std::size_t j = 0; j < bones.size(); ++j)
-            if (double w = smoothstep_unit(1 - (scaled_axis_distance(bones[j].cone, p) - nearest) / band); w > 0) fn(int(j), w);
+            if (weights[j] > 0) fn(int(j), weights[j]);
     });
 }
 
@@ -106,29 +113,33 @@ TEST(BaselineRigidField, EqualsTheFieldOverEveryBoneWhereMoreBonesWeighThanItKee
     EXPECT_GT(c.few, 100);
 }
 
-// The bones that weigh in the field at p (the definition above).
+// The bones that weigh in the field at p.
 std::vector<int> weighing_bones(const std::vector<BaselineBone<double>>& bones, Vec3<double> p) {
-    double nearest = 1e30;
-    for (const auto& b : bones) nearest = std::min(nearest, scaled_axis_distance(b.cone, p));
+    const std::vector<double> weights = field_weights(bones, p);
     std::vector<int> weighing;
-    for (std::size_t j = 0; j < bones.size(); ++j)
-        if (scaled_axis_distance(bones[j].cone, p) - nearest < 0.5 * std::max(nearest, 1.0)) weighing.push_back(int(j));
+    for (std::size_t j = 0; j < weights.size(); ++j)
+        if (weights[j] > 0) weighing.push_back(int(j));
     return weighing;
 }
 
 // The field as it was until 2026-12-03: the moved points R_j(p) averaged with the same weights (LBS-like).
 Vec3<double> blend_of_moved_points(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
                                    Vec3<double> p) {
-    double nearest = 1e30;
-    for (const auto& b : bones) nearest = std::min(nearest, scaled_axis_distance(b.cone, p));
+    const std::vector<double> weights = field_weights(bones, p);
     Vec3<double> sum{0, 0, 0};
     double total = 0;
     for (std::size_t j = 0; j < bones.size(); ++j) {
-        const double w = smoothstep_unit(1 - (scaled_axis_distance(bones[j].cone, p) - nearest) / (0.5 * std::max(nearest, 1.0)));
-        sum += w * rigid_transform_of_bone(bones[j], poses[j], p).apply(p);
-        total += w;
+        sum += weights[j] * rigid_transform_of_bone(bones[j], poses[j], p).apply(p);
+        total += weights[j];
     }
     return sum / total;
+}
+
+// The first bone that leaves sphere `sphere` (the one the turning tests twist).
+int first_bone_leaving(const Skeleton& s, int sphere) {
+    int bone = 0;
+    while (s.bones[std::size_t(bone)][0] != sphere) ++bone;
+    return bone;
 }
 
 // The largest rotation between two of the bones that weigh at p, in radians.
@@ -233,8 +244,7 @@ TEST(BaselineRigidField, DoesNotJumpWhereItsShortcutStops) {
         const Skeleton& s = junction.skeleton;
         std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
         const double radius = s.spheres[std::size_t(junction.sphere)].radius;
-        int turning = 0;
-        while (s.bones[std::size_t(turning)][0] != junction.sphere) ++turning;
+        const int turning = first_bone_leaving(s, junction.sphere);
         Pose pose = Pose::rest(s);
         auto poses_at = [&](double twist) {
             pose.joints[std::size_t(turning)].twist_radians = twist;
@@ -293,8 +303,7 @@ TEST(BaselineRigidField, MovesContinuouslyAsOneBoneTurnsThroughHalfATurnAgainstT
         const double radius = s.spheres[std::size_t(junction.sphere)].radius;
         std::vector<Vec3<double>> points = testing::junction_points(junction, bones, rng, 300, -0.5, 1.0, 2.0);
         // The first bone leaving the junction turns about its own axis, from 0 to 400°.
-        int turning = 0;
-        while (s.bones[std::size_t(turning)][0] != junction.sphere) ++turning;
+        const int turning = first_bone_leaving(s, junction.sphere);
         Pose pose = Pose::rest(s);
         const double step = 1e-4;
         double worst = 0;
