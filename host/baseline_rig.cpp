@@ -226,6 +226,19 @@ int chain_neighbour(const std::vector<std::pair<int, BoneEnd>>& members, int k) 
     return members[0].first == k ? members[1].first : members[0].first;
 }
 
+// Each bone's rigid-field neighbours (BaselineBone::field_neighbours), from the rest cones alone.
+void list_field_neighbours(std::vector<Bone>& bones) {
+    for (Bone& bone : bones) {
+        int count = 0;
+        for (std::size_t j = 0; j < bones.size() && count <= kMaxFieldNeighbours; ++j) {
+            if (!may_share_field(bone.cone, bones[j].cone, kFieldNeighbourReach)) continue;
+            if (count < kMaxFieldNeighbours) bone.field_neighbours[count] = int(j);
+            ++count;
+        }
+        bone.field_neighbour_count = count <= kMaxFieldNeighbours ? count : -1;
+    }
+}
+
 }  // namespace
 
 std::vector<Bone> make_baseline_bones(const Skeleton& skeleton) {
@@ -249,6 +262,7 @@ std::vector<Bone> make_baseline_bones(const Skeleton& skeleton) {
         if (bone.previous >= 0) bone.parent_separator = separator_plane(bones[bone.previous].cone, bone.cone);
         if (bone.next >= 0) bone.child_separator = separator_plane(bone.cone, bones[bone.next].cone);
     }
+    list_field_neighbours(bones);
     return bones;
 }
 

@@ -13,7 +13,7 @@ namespace bs {
 
 // One BaselineBone per skeleton bone, same order; any tree (chains, junctions, a root carrying several
 // bones). Chain neighbours are linked at spheres where one bone ends and one starts; ends on a junction
-// record their junction (engine/baseline/bone.hpp).
+// record their junction (engine/baseline/bone.hpp); each bone lists its rigid-field neighbours.
 std::vector<BaselineBone<double>> make_baseline_bones(const Skeleton& skeleton);
 
 // Widths of the fallback bands (DESIGN "Fallbacks are blended, never switched"). Inside a band the posed

@@ -17,6 +17,7 @@ std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skelet
                                                skeleton.spheres[skeleton.bones[k][0]].centre);
         table[k].frame = compose(posed[k], untwist);
         table[k].twist = twist;
+        table[k].field = TurnedRigid<double>::of(table[k].frame, bones[k].cone.axis, bones[k].cone.parent.centre);
         const Quat<double> swing = pose.joints[k].swing;
         const int previous = bones[k].previous;
         if (previous >= 0) {

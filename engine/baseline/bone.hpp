@@ -12,6 +12,11 @@
 
 namespace bs {
 
+// The rigid field's neighbour lists (BaselineBone::field_neighbours): how far from its bone a point may be
+// for the list to hold (in scaled axis distance, 1 on the bone's surface), and the longest list kept.
+constexpr double kFieldNeighbourReach = 2.0;
+constexpr int kMaxFieldNeighbours = 16;
+
 template <class T>
 struct BaselineBone {
     Cone<T> cone;
@@ -24,6 +29,12 @@ struct BaselineBone {
     int parent_junction, child_junction;
     SeparatorPlane<T> parent_separator;  // with `previous` (normal toward this bone); valid if previous >= 0
     SeparatorPlane<T> child_separator;   // with `next` (normal toward next); valid if next >= 0
+    // Every bone that may weigh in the rigid field at a point within kFieldNeighbourReach of this bone, this
+    // one included, in bone order (engine/baseline/deform.hpp, may_share_field); count -1 where there are
+    // more than kMaxFieldNeighbours or none were listed: the field then passes over every bone. A shortcut
+    // only: the field is the same with or without it.
+    int field_neighbours[kMaxFieldNeighbours] = {};
+    int field_neighbour_count = -1;
 };
 
 // Radial direction of the generator at angle φ about the bone's axis.

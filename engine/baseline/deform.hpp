@@ -254,11 +254,11 @@ BS_HD inline Vec3<T> deform_cap_point(const BaselineCode& code, const BaselineBo
 // bones turn toward half a turn apart, through the fades below). The blend of rigid transforms is rigid,
 // so a junction's points keep their distance from its centre under a bend, where a blend of the moved
 // points (the field until 2026-12-03) drew them toward it as LBS does (docs/ALGORITHM.md "Junctions").
-// At rest every R_j is the identity, and so is the blend.
+// At rest every R_j is the identity, and so is the blend. R_j is read from the pose table as a dual
+// quaternion linear in the sine and cosine of half the turn (BaselineBonePose::field, TurnedRigid).
 template <class T>
-BS_HD inline Rigid<T> rigid_transform_of_bone(const BaselineBone<T>& bone, const BaselineBonePose<T>& pose, Vec3<T> p) {
-    const T turn = pose.twist * cubic_profile(axis_fraction(bone.cone, p));
-    return compose(pose.frame, rotation_about(axis_angle(bone.cone.axis, turn), bone.cone.parent.centre));
+BS_HD inline DualQuat<T> rigid_transform_of_bone(const BaselineBone<T>& bone, const BaselineBonePose<T>& pose, Vec3<T> p) {
+    return pose.field.at(pose.twist * cubic_profile(axis_fraction(bone.cone, p)));
 }
 
 // Bone j counts in the field while its scaled distance s_j is below nearest + band(nearest); that bound
@@ -297,30 +297,37 @@ static_assert(kFieldRigidFull <= 2 * kFieldAgreement * kFieldAgreement - 1, "the
 // The fades: 0 at 0, 1 from kFieldRigidFull on.
 template <class T> BS_HD inline T rigid_fade(T x) { return smoothstep_unit(x / T(kFieldRigidFull)); }
 
-// The field at `rest` from its weighing bones: `each_bone(fn)` calls fn(j, w_j) for every bone j with a
-// positive weight, in bone order (at least one).
-template <class T, class EachBone>
-BS_HD inline Vec3<T> blend_rigid_field(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, Vec3<T> rest, EachBone each_bone) {
-    auto transform = [&](int j) { return rigid_transform_of_bone(bones[j], poses[j], rest); };
-    DualQuatBlend<T> rigid{};
-    bool first = true;
-    T agreement = T(1);
-    each_bone([&](int j, T w) {
-        const DualQuat<T> d = DualQuat<T>::from_rigid(transform(j));
-        if (first) rigid.pivot = d.real, first = false;
-        const T alike = std::fabs(dot(d.real, rigid.pivot));
-        agreement = alike < agreement ? alike : agreement;
-        rigid.add(w, d);
-    });
-    if (agreement >= T(kFieldAgreement)) return rigid.apply(rest);
+// A weighing bone as the eased blend reads it: its weight, its transform as a dual quaternion (the rotation
+// is its real part) and the point it moves `rest` to.
+template <class T>
+struct FieldBone {
+    T weight;
+    DualQuat<T> transform;
+    Vec3<T> moved;
+};
 
+// The field where the weighing bones do not all agree (the fades above), out of line: a minority of a
+// junction's points, and a 4×4 eigen-solve that would crowd the common path's registers on the GPU. Each
+// bone's transform is built once here and kept, for up to kFieldCandidates bones; where more weigh at
+// once (far from a body of many bones) every one is built again for the fades.
+template <class T, class EachBone>
+BS_NOINLINE BS_HD Vec3<T> eased_rigid_field(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, Vec3<T> rest,
+                                            EachBone each_bone) {
+    auto field_bone = [&](int j, T w) {
+        const DualQuat<T> g = rigid_transform_of_bone(bones[j], poses[j], rest);
+        return FieldBone<T>{w, g, g.apply(rest)};
+    };
+    FieldBone<T> kept[kFieldCandidates];
+    int count = 0;
     QuatOuterSum<T> outer;
     Vec3<T> moved{T(0), T(0), T(0)};
     T total = T(0);
     each_bone([&](int j, T w) {
-        const Rigid<T> g = transform(j);
-        outer.add(w, g.rotation);
-        moved += w * g.apply(rest);
+        const FieldBone<T> b = field_bone(j, w);
+        if (count < kFieldCandidates) kept[count] = b;
+        ++count;
+        outer.add(w, b.transform.real);
+        moved += w * b.moved;
         total += w;
     });
     const QuatMean<T> mean = principal_quaternion(outer);
@@ -329,15 +336,37 @@ BS_HD inline Vec3<T> blend_rigid_field(const BaselineBone<T>* bones, const Basel
     DualQuatBlend<T> eased{mean.mean};
     Vec3<T> eased_out{T(0), T(0), T(0)};
     T eased_in = T(0);
-    each_bone([&](int j, T w) {
-        const Rigid<T> g = transform(j);
-        const T a = rigid_fade(std::fabs(dot(g.rotation, mean.mean)));
-        if (a > T(0)) eased.add(w * a, DualQuat<T>::from_rigid(g));
-        eased_in += w * a;
-        if (a < T(1)) eased_out += (w * (T(1) - a)) * g.apply(rest);
-    });
+    auto ease = [&](const FieldBone<T>& b) {
+        const T a = rigid_fade(std::fabs(dot(b.transform.real, mean.mean)));
+        if (a > T(0)) eased.add(b.weight * a, b.transform);
+        eased_in += b.weight * a;
+        if (a < T(1)) eased_out += (b.weight * (T(1) - a)) * b.moved;
+    };
+    if (count <= kFieldCandidates) {
+        for (int i = 0; i < count; ++i) ease(kept[i]);
+    } else {
+        each_bone([&](int j, T w) { ease(field_bone(j, w)); });
+    }
     const Vec3<T> part = eased_in > T(0) ? (eased_in / total) * eased.apply(rest) + eased_out / total : eased_out / total;
     return rigid_share * part + (T(1) - rigid_share) * (moved / total);
+}
+
+// The field at `rest` from its weighing bones: `each_bone(fn)` calls fn(j, w_j) for every bone j with a
+// positive weight, in bone order (at least one).
+template <class T, class EachBone>
+BS_HD inline Vec3<T> blend_rigid_field(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, Vec3<T> rest, EachBone each_bone) {
+    DualQuatBlend<T> rigid{};
+    bool first = true;
+    T agreement = T(1);
+    each_bone([&](int j, T w) {
+        const DualQuat<T> d = rigid_transform_of_bone(bones[j], poses[j], rest);
+        if (first) rigid.pivot = d.real, first = false;
+        const T alike = std::fabs(dot(d.real, rigid.pivot));
+        agreement = alike < agreement ? alike : agreement;
+        rigid.add(w, d);
+    });
+    if (agreement >= T(kFieldAgreement)) return rigid.apply(rest);
+    return eased_rigid_field(bones, poses, rest, each_bone);
 }
 
 // Whether bone `cone`'s scaled axis distance from p is surely above `bound`, from a lower bound that needs
@@ -351,9 +380,25 @@ template <class T> BS_HD inline bool surely_beyond(const Cone<T>& cone, Vec3<T> 
     return dot(d, d) > reach * reach;
 }
 
+// Whether bone `other` may weigh in the field at some point within `reach` (scaled axis distance) of bone
+// `near`. There the nearest bone is at most `reach` away, so a bone weighs only below
+// bound = reach + band(reach) (nearest + band(nearest) grows with nearest); such a point lies within
+// L/2 + R·reach of near's middle (L its length, R its larger radius), and a bone whose surely_beyond
+// sphere for that bound is farther than that from near's middle cannot weigh at any of them. The margins
+// (relative 1e-6) cover rounding.
+template <class T> inline bool may_share_field(const Cone<T>& near, const Cone<T>& other, T reach) {
+    auto middle = [](const Cone<T>& c) { return c.parent.centre + (T(0.5) * c.length) * c.axis; };
+    const T near_extent = T(0.5) * near.length + larger_radius(near) * reach;
+    const T bound = reach + rigid_field_band(reach);
+    const T other_extent = T(0.5) * other.length + larger_radius(other) * bound;
+    return norm(middle(other) - middle(near)) <= (near_extent + other_extent) * T(1 + 1e-6);
+}
+
 // The field at `rest`. `near_bone` is any bone (the code's: near the point), whose distance starts the
-// bound, so that most far bones are passed over by surely_beyond; the result does not depend on it: the
-// bones kept and their order are those of a bound that starts infinite (tests/engine/test_baseline_rigid_field.cpp).
+// bound, so that most far bones are passed over by surely_beyond, and whose neighbour list, where the
+// point is within its reach, spares the pass over the others; the result does not depend on it: the
+// bones that weigh, their weights and their order are those of a bound that starts infinite over every
+// bone, whatever route the pass takes (tests/engine/test_baseline_rigid_field.cpp).
 template <class T>
 BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, int bone_count, Vec3<T> rest,
                                   int near_bone) {
@@ -361,9 +406,13 @@ BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBo
     T scaled[kFieldCandidates];
     int candidates = 0;
     bool overflow = false;
-    const T near_distance = scaled_axis_distance(bones[near_bone].cone, rest);
+    const BaselineBone<T>& near = bones[near_bone];
+    const T near_distance = scaled_axis_distance(near.cone, rest);
+    const bool listed = near.field_neighbour_count >= 0 && near_distance <= T(kFieldNeighbourReach);
+    const int scanned = listed ? near.field_neighbour_count : bone_count;
     T nearest = near_distance;
-    for (int j = 0; j < bone_count; ++j) {
+    for (int i = 0; i < scanned; ++i) {
+        const int j = listed ? near.field_neighbours[i] : i;
         if (j != near_bone && surely_beyond(bones[j].cone, rest, nearest + rigid_field_band(nearest))) continue;
         T s = j == near_bone ? near_distance : scaled_axis_distance(bones[j].cone, rest);
         if (s < nearest) {
@@ -379,8 +428,10 @@ BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBo
         else candidate[candidates] = j, scaled[candidates++] = s;
     }
     const T band = rigid_field_band(nearest);
-    auto weight = [&](T scaled) { return smoothstep_unit(T(1) - (scaled - nearest) / band); };
-    return blend_rigid_field(bones, poses, rest, [&](auto&& fn) {
+    auto weight = [nearest, band](T scaled) { return smoothstep_unit(T(1) - (scaled - nearest) / band); };
+    // Captured by value: the blend's slow path takes this out of line, and captured by reference the
+    // candidates would have to live in memory on the common path too (on the GPU, local memory).
+    return blend_rigid_field(bones, poses, rest, [=](auto&& fn) {
         if (overflow) {
             for (int j = 0; j < bone_count; ++j)
                 if (T w = weight(scaled_axis_distance(bones[j].cone, rest)); w > T(0)) fn(j, w);

@@ -27,6 +27,8 @@ struct BaselineBonePose {
     BendSchedule<T> bend;  // bone k's swing in its parent's posed frame (its bend; unused for the first bone),
                            // with the continuation's steps at its joint with the previous chain bone, if any:
                            // built for these bones' cones (baseline_pose_table), valid with them alone
+    TurnedRigid<T> field;  // F⁰_k after a turn about bone k's rest axis line: the rigid field's motion of bone k
+                           // (deform.hpp, rigid_transform_of_bone); of(frame, rest axis, rest parent centre)
 };
 
 template <class T> BS_HD inline T cubic_profile(T d) { return d * d * (T(3) - T(2) * d); }

@@ -1,11 +1,12 @@
 // The fallback's rigid field (engine/baseline/deform.hpp, rigid_motion): one pass over the bones keeps
-// the few that can still weigh, instead of a second pass over every bone, and passes over far bones by a
-// bound without a root (surely_beyond) from a bound started at a given bone, which must not change it. The
+// the few that can still weigh, instead of a second pass over every bone, passes over far bones by a
+// bound without a root (surely_beyond) from a bound started at a given bone, and near that bone looks only
+// at the bones on its neighbour list; none of which may change it. The
 // field is defined by the second pass (docs/ALGORITHM.md "Fallback bands and the rigid field"): every bone
 // j weighs smoothstep(1 − (s_j − nearest) / band), s_j its scaled axis distance, and the bones' rigid
 // transforms are blended as dual quaternions. That definition is written out here and the engine's field
-// must equal it bit for bit, near bodies with junctions (a few bones within the band) and far from a star
-// of twelve bones (all twelve within it: more than the candidates kept, so the engine repeats the pass
+// must equal it bit for bit, near bodies with junctions (a few bones within the band), along a comb of
+// 22 bones (neighbour lists that leave bones out) and far from a star of twelve bones (all twelve within it: more than the candidates kept, so the engine repeats the pass
 // over every bone). And the blend is rigid where it matters: around a junction, where every bone that
 // weighs turns about the junction's centre, a point keeps its distance from the posed centre.
 #include <gtest/gtest.h>
@@ -61,6 +62,21 @@ Skeleton star_of_twelve() {
     return make_skeleton(spheres, bones, {}, "star of twelve", SkeletonRules::Tree);
 }
 
+// A spine of eight bones with two teeth at each inner sphere (junctions all along it): 22 bones, most
+// far from one another, so each bone's rigid-field neighbour list leaves some out.
+Skeleton comb() {
+    std::vector<Sphere<double>> spheres;
+    std::vector<std::array<int, 2>> bones;
+    for (int i = 0; i <= 8; ++i) spheres.push_back({{3.0 * i, 0, 0}, 0.9 - 0.04 * i});
+    for (int i = 0; i < 8; ++i) bones.push_back({i, i + 1});
+    for (int i = 1; i < 8; ++i)
+        for (double side : {-1.0, 1.0}) {
+            spheres.push_back({{3.0 * i + 0.5, 2.5 * side, 0.4 * side}, 0.45});
+            bones.push_back({i, int(spheres.size()) - 1});
+        }
+    return make_skeleton(spheres, bones, {}, "comb", SkeletonRules::Tree);
+}
+
 // Points, those with at most kFieldCandidates bones weighing, and those with more: every bone that weighs
 // is among the candidates the one pass keeps, so more than kFieldCandidates weighing means the engine
 // took its pass over every bone.
@@ -101,6 +117,47 @@ TEST(BaselineRigidField, EqualsTheFieldOverEveryBoneNearBodiesWithJunctions) {
         expect_field_as_defined(j.name, j.skeleton, 3.0, rng, c);
         EXPECT_GT(c.few, 0);
     }
+}
+
+// A comb's bones list only some of the others as field neighbours; the field is the same as over every
+// bone, from points out to three radii (within the lists' reach and beyond).
+TEST(BaselineRigidField, EqualsTheFieldOverEveryBoneWhereNeighbourListsLeaveBonesOut) {
+    Random rng(78);
+    Counts c;
+    expect_field_as_defined("comb", comb(), 3.0, rng, c);
+    EXPECT_GT(c.few, 100);
+}
+
+// The lists' promise: at any point within kFieldNeighbourReach of a bone, every bone that weighs in the
+// field is on that bone's list. On the comb most lists are shorter than the bones (else this proves
+// nothing), and none overflows.
+TEST(BaselineRigidField, NeighbourListsHoldEveryBoneThatWeighsWithinTheirReach) {
+    const Skeleton s = comb();
+    const std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
+    int shorter = 0;
+    for (const auto& b : bones) {
+        ASSERT_GE(b.field_neighbour_count, 1);
+        shorter += b.field_neighbour_count < int(bones.size());
+    }
+    EXPECT_GT(shorter, int(bones.size()) / 2);
+    Random rng(79);
+    long checked = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const int k = int(rng.uniform(0, double(bones.size()) - 1e-9));
+        const Cone<double>& cone = bones[std::size_t(k)].cone;
+        const Vec3<double> p = cone.parent.centre + rng.uniform(-0.3, 1.3) * cone.length * cone.axis +
+                               rng.uniform(0, kFieldNeighbourReach) * larger_radius(cone) * rng.unit_vector();
+        if (scaled_axis_distance(cone, p) > kFieldNeighbourReach) continue;
+        ++checked;
+        const std::vector<double> weights = field_weights(bones, p);
+        const int* list = bones[std::size_t(k)].field_neighbours;
+        const int* end = list + bones[std::size_t(k)].field_neighbour_count;
+        for (std::size_t j = 0; j < bones.size(); ++j)
+            if (weights[j] > 0) {
+                ASSERT_NE(std::find(list, end, int(j)), end) << "bone " << j << " weighs near bone " << k;
+            }
+    }
+    EXPECT_GT(checked, 10000);
 }
 
 TEST(BaselineRigidField, EqualsTheFieldOverEveryBoneWhereMoreBonesWeighThanItKeeps) {
@@ -148,8 +205,8 @@ double widest_turn(const std::vector<BaselineBone<double>>& bones, const std::ve
     double widest = 0;
     for (int i : weighing)
         for (int j : weighing) {
-            const Quat<double> a = rigid_transform_of_bone(bones[std::size_t(i)], poses[std::size_t(i)], p).rotation;
-            const Quat<double> b = rigid_transform_of_bone(bones[std::size_t(j)], poses[std::size_t(j)], p).rotation;
+            const Quat<double> a = rigid_transform_of_bone(bones[std::size_t(i)], poses[std::size_t(i)], p).real;
+            const Quat<double> b = rigid_transform_of_bone(bones[std::size_t(j)], poses[std::size_t(j)], p).real;
             widest = std::max(widest, 2 * std::acos(std::min(1.0, std::fabs(dot(a, b)))));
         }
     return widest;
@@ -253,10 +310,10 @@ TEST(BaselineRigidField, DoesNotJumpWhereItsShortcutStops) {
         // The shortcut's own test: every weighing bone's rotation within |q · q_first| ≥ kFieldAgreement.
         auto agreement = [&](double twist, Vec3<double> p, const std::vector<int>& weighing) {
             std::vector<BaselineBonePose<double>> poses = poses_at(twist);
-            const Quat<double> q1 = rigid_transform_of_bone(bones[std::size_t(weighing[0])], poses[std::size_t(weighing[0])], p).rotation;
+            const Quat<double> q1 = rigid_transform_of_bone(bones[std::size_t(weighing[0])], poses[std::size_t(weighing[0])], p).real;
             double least = 1;
             for (int j : weighing)
-                least = std::min(least, std::fabs(dot(rigid_transform_of_bone(bones[std::size_t(j)], poses[std::size_t(j)], p).rotation, q1)));
+                least = std::min(least, std::fabs(dot(rigid_transform_of_bone(bones[std::size_t(j)], poses[std::size_t(j)], p).real, q1)));
             return least - kFieldAgreement;
         };
         long crossings = 0;
