@@ -18,6 +18,7 @@ std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skelet
         table[k].frame = compose(posed[k], untwist);
         table[k].twist = twist;
         table[k].field = TurnedRigid<double>::of(table[k].frame, bones[k].cone.axis, bones[k].cone.parent.centre);
+        table[k].field_twisted = table[k].field.at(twist);
         const Quat<double> swing = pose.joints[k].swing;
         const int previous = bones[k].previous;
         if (previous >= 0) {

@@ -29,6 +29,7 @@ struct BaselineBonePose {
                            // built for these bones' cones (baseline_pose_table), valid with them alone
     TurnedRigid<T> field;  // F⁰_k after a turn about bone k's rest axis line: the rigid field's motion of bone k
                            // (deform.hpp, rigid_transform_of_bone); of(frame, rest axis, rest parent centre)
+    DualQuat<T> field_twisted;  // field.at(twist): the field's motion of bone k beyond its child end
 };
 
 template <class T> BS_HD inline T cubic_profile(T d) { return d * d * (T(3) - T(2) * d); }

@@ -110,6 +110,37 @@ void expect_field_as_defined(const std::string& name, const Skeleton& s, double 
     }
 }
 
+// Each bone's motion in the field, R_j(p) = F⁰_j(turn(τ_j c(x_j)) p), as the pose table gives it (the
+// Plücker form, and the turns 0 and τ_j held as they are beyond the bone's ends) against the rigid
+// transforms composed: at points before, along and beyond every bone of every junction, under random poses.
+TEST(BaselineRigidField, EachBonesMotionIsItsFrameAfterItsTwistProfile) {
+    Random rng(2027);
+    long before = 0, along = 0, beyond = 0;
+    for (const auto& junction : testing::all_junctions()) {
+        const std::vector<BaselineBone<double>> bones = make_baseline_bones(junction.skeleton);
+        for (int pose_index = 0; pose_index < 6; ++pose_index) {
+            const std::vector<BaselineBonePose<double>> poses =
+                baseline_pose_table(junction.skeleton, testing::random_bend_pose(junction.skeleton, rng));
+            for (std::size_t j = 0; j < bones.size(); ++j) {
+                const Cone<double>& cone = bones[j].cone;
+                for (int i = 0; i < 60; ++i) {
+                    const double x = rng.uniform(-0.5, 1.5);
+                    const Vec3<double> p = cone.parent.centre + x * cone.length * cone.axis + rng.uniform(0, 2) * cone.parent.radius * rng.unit_vector();
+                    const double fraction = axis_fraction(cone, p);
+                    (fraction == 0 ? before : fraction == 1 ? beyond : along) += 1;
+                    const double turn = poses[j].twist * cubic_profile(fraction);
+                    const Rigid<double> want = compose(poses[j].frame, rotation_about(axis_angle(cone.axis, turn), cone.parent.centre));
+                    const Vec3<double> got = rigid_transform_of_bone(bones[j], poses[j], p).apply(p), expected = want.apply(p);
+                    ASSERT_LT(norm(got - expected), 1e-12 * (1 + norm(expected))) << junction.name << " bone " << j << " at x = " << fraction;
+                }
+            }
+        }
+    }
+    EXPECT_GT(before, 500);
+    EXPECT_GT(along, 500);
+    EXPECT_GT(beyond, 500);
+}
+
 TEST(BaselineRigidField, EqualsTheFieldOverEveryBoneNearBodiesWithJunctions) {
     Random rng(2026);
     for (const auto& j : testing::all_junctions()) {
