@@ -49,7 +49,7 @@ struct DqsPass {
 template <class T>
 struct BaselinePass {
     BaselineJob<T> job;
-    BS_HD void operator()(std::size_t i) const {
+    BS_HD BS_FLATTEN void operator()(std::size_t i) const {
         Vec3<double> rest(load_point(job.rest, i));
         store_point(job.out, i, Vec3<T>(deform_baseline_point(job.codes[i], rest, job.bones, job.poses, int(job.bone_count), job.tables)));
     }
@@ -77,7 +77,7 @@ constexpr int kSectionFirstChecks = 1;  // a section cell's middle, kMiddleCheck
 // samples and their cells' check samples.
 struct BaselineTablePass {
     BaselineTableJob job;
-    BS_HD void operator()(std::size_t e) const {
+    BS_HD BS_FLATTEN void operator()(std::size_t e) const {
         const std::size_t sections = job.bone_count * std::size_t(job.phi_samples);
         if (e < (kSectionFirstChecks + 1) * sections) {
             const TableEntry t = table_entry(e, sections, job.phi_samples, kSectionFirstChecks, kMiddleCheck);
@@ -139,7 +139,7 @@ struct BaselineQuarterCheckPass {
 // Sample q of refined cell r: the section cells' samples, then the fan cells'.
 struct BaselineRefinePass {
     BaselineRefineJob job;
-    BS_HD void operator()(std::size_t e) const {
+    BS_HD BS_FLATTEN void operator()(std::size_t e) const {
         constexpr int per_cell = kSamplesPerRefinedCell, steps = 2 * kRefineFactor;
         const std::size_t sections = job.count * per_cell;
         if (e < sections) {

@@ -374,29 +374,33 @@ BS_HD inline Vec3<T> blend_rigid_field(const BaselineBone<T>* bones, const Basel
     return eased_rigid_field(bones, poses, rest, each_bone);
 }
 
-// Whether bone `cone`'s scaled axis distance from p is surely above `bound`, from a lower bound that needs
-// no root and no division: the foot of p on the axis segment is within half its length L of the segment's
-// middle m, and the radius there is at most the larger radius R, so s ≥ (|p − m| − L/2) / R. The margin
-// (relative 1e-6) keeps a bone whose distance rounds to the bound itself.
-template <class T> BS_HD inline bool surely_beyond(const Cone<T>& cone, Vec3<T> p, T bound) {
+// A ball holding every point within `scaled` scaled axis distances of the bone: about the middle m of its
+// axis segment, radius L/2 + R·scaled (L its length, R its larger radius). The foot of such a point on the
+// axis segment is within L/2 of m, and the radius there is at most R.
+template <class T> BS_HD inline Sphere<T> scaled_reach_ball(const Cone<T>& cone, T scaled) {
     const T half = T(0.5) * cone.length;
-    const Vec3<T> d = p - (cone.parent.centre + half * cone.axis);
-    const T reach = (half + larger_radius(cone) * bound) * T(1 + 1e-6);
+    return {cone.parent.centre + half * cone.axis, half + larger_radius(cone) * scaled};
+}
+
+// Whether bone `cone`'s scaled axis distance from p is surely above `bound` (p outside the bound's
+// scaled_reach_ball), from a test that needs no root and no division. The margin (relative 1e-6) keeps a
+// bone whose distance rounds to the bound itself.
+template <class T> BS_HD inline bool surely_beyond(const Cone<T>& cone, Vec3<T> p, T bound) {
+    const Sphere<T> ball = scaled_reach_ball(cone, bound);
+    const Vec3<T> d = p - ball.centre;
+    const T reach = ball.radius * T(1 + 1e-6);
     return dot(d, d) > reach * reach;
 }
 
 // Whether bone `other` may weigh in the field at some point within `reach` (scaled axis distance) of bone
 // `near`. There the nearest bone is at most `reach` away, so a bone weighs only below
-// bound = reach + band(reach) (nearest + band(nearest) grows with nearest); such a point lies within
-// L/2 + R·reach of near's middle (L its length, R its larger radius), and a bone whose surely_beyond
-// sphere for that bound is farther than that from near's middle cannot weigh at any of them. The margins
-// (relative 1e-6) cover rounding.
+// bound = reach + band(reach) (nearest + band(nearest) grows with nearest); such a point lies in near's
+// scaled_reach_ball for `reach`, and a bone whose ball for that bound (surely_beyond's) does not meet it
+// cannot weigh at any of them. The margins (relative 1e-6) cover rounding.
 template <class T> inline bool may_share_field(const Cone<T>& near, const Cone<T>& other, T reach) {
-    auto middle = [](const Cone<T>& c) { return c.parent.centre + (T(0.5) * c.length) * c.axis; };
-    const T near_extent = T(0.5) * near.length + larger_radius(near) * reach;
-    const T bound = reach + rigid_field_band(reach);
-    const T other_extent = T(0.5) * other.length + larger_radius(other) * bound;
-    return norm(middle(other) - middle(near)) <= (near_extent + other_extent) * T(1 + 1e-6);
+    const Sphere<T> near_ball = scaled_reach_ball(near, reach);
+    const Sphere<T> other_ball = scaled_reach_ball(other, reach + rigid_field_band(reach));
+    return norm(other_ball.centre - near_ball.centre) <= (near_ball.radius + other_ball.radius) * T(1 + 1e-6);
 }
 
 // The field at `rest`. `near_bone` is any bone (the code's: near the point), whose distance starts the
