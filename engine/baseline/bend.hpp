@@ -178,7 +178,7 @@ struct BendPath {
 // not), so the axis travels at most the sum; the path's own turn about c0 adds |own_turn|.
 template <class T> BS_HD inline T path_travel(const BendPath<T>& p) {
     const T low = p.psi0 < p.psi1 ? p.psi0 : p.psi1, high = p.psi0 < p.psi1 ? p.psi1 : p.psi0;
-    const T half_pi = T(1.57079632679489661923);
+    const T half_pi = T(0.5) * pi_value<T>();
     const T sine_low = std::sin(low), sine_high = std::sin(high);
     const T largest_sine = low <= half_pi && half_pi <= high ? T(1) : (sine_low > sine_high ? sine_low : sine_high);
     return std::fabs(high - low) + largest_sine * std::fabs(p.azimuth) + std::fabs(p.own_turn);
@@ -189,7 +189,8 @@ template <class T> BS_HD inline T path_travel(const BendPath<T>& p) {
 // within this; now it is cut into as few as keep each step within it. A path over half a turn still takes
 // kBendContinuationSteps steps, longer ones, as before.
 constexpr double kUniformBendTravel = 3.14159265358979323846 / kBendContinuationSteps;
-static_assert((kBendContinuationSteps & (kBendContinuationSteps - 1)) == 0, "uniform_bend_steps doubles up to it");
+BS_HD constexpr bool is_power_of_two(int n) { return n >= 1 && (n & (n - 1)) == 0; }
+static_assert(is_power_of_two(kBendContinuationSteps), "uniform_bend_steps doubles up to it");
 
 // The uniform steps of a path: the fewest powers of two (1, 2, 4, …; so that the grid's fractions are
 // exact in binary, see uniform_bend_step) whose steps each travel at most kUniformBendTravel, and
@@ -271,7 +272,7 @@ BS_HD inline BendSchedule<T> bend_schedule(const Cone<T>& parent, const Cone<T>&
     s.swing = swing;
     if (bend_is_rest(swing)) return s;  // bend_targets returns before the continuation
     s.path = bend_path(parent, child_rest, swing);
-    const bool given = steps >= 1 && steps <= kBendContinuationSteps && (steps & (steps - 1)) == 0;
+    const bool given = is_power_of_two(steps) && steps <= kBendContinuationSteps;
     s.steps = given ? steps : uniform_bend_steps(s.path);
     for (int i = 0; i < s.steps; ++i) {
         s.partials[i] = i + 1 < s.steps ? s.path.at(T(i + 1) / T(s.steps)) : swing;
