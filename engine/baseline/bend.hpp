@@ -144,7 +144,7 @@ BS_HD inline Belt<T> rest_belt_from(const Cone<T>& parent, const Cone<T>& child_
 // The rotation taking unit u to unit v about an axis ⟂ both (half a turn about any axis ⟂ u when v = −u).
 template <class T> BS_HD inline Quat<T> rotation_between(Vec3<T> u, Vec3<T> v) {
     const T w = T(1) + dot(u, v);
-    if (!(w > relative_zero<T>())) return axis_angle(any_orthogonal(u), T(3.14159265358979323846));
+    if (!(w > relative_zero<T>())) return axis_angle(any_orthogonal(u), pi_value<T>());
     const Vec3<T> c = cross(u, v);
     return normalized(Quat<T>{w, c.x, c.y, c.z});
 }
@@ -188,7 +188,7 @@ template <class T> BS_HD inline T path_travel(const BendPath<T>& p) {
 // 2026-12-03 every path was cut into kBendContinuationSteps uniform steps, so such a path's steps were
 // within this; now it is cut into as few as keep each step within it. A path over half a turn still takes
 // kBendContinuationSteps steps, longer ones, as before.
-constexpr double kUniformBendTravel = 3.14159265358979323846 / kBendContinuationSteps;
+constexpr double kUniformBendTravel = pi_value<double>() / kBendContinuationSteps;
 BS_HD constexpr bool is_power_of_two(int n) { return n >= 1 && (n & (n - 1)) == 0; }
 static_assert(is_power_of_two(kBendContinuationSteps), "uniform_bend_steps doubles up to it");
 

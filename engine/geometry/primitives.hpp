@@ -14,7 +14,7 @@ namespace bs {
 // About 8 ulps in float; in double far above rounding, far below any real geometric feature.
 template <class T> BS_HD inline T relative_zero() { return sizeof(T) == 4 ? T(1e-6) : T(1e-12); }
 
-template <class T> BS_HD inline T pi_value() { return T(3.14159265358979323846); }
+template <class T> BS_HD constexpr T pi_value() { return T(3.14159265358979323846); }
 
 // Angle wrapped into (-pi, pi].
 template <class T> BS_HD inline T wrap_angle(T radians) {
