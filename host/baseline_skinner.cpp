@@ -38,7 +38,7 @@ std::size_t BaselineFrameTables::bytes() const {
     return locals.size() * sizeof(LocalChain<double>) + (sections.size() + fine.size()) * sizeof(PosedSection<double>) +
            (extents.size() + fine_extents.size()) * sizeof(SectionExtent<double>) +
            (fans.size() + fine_fans.size()) * sizeof(FanSample<double>) + (cells.size() + fan_cells.size()) * sizeof(int) +
-           direct.size() + fan_direct.size();
+           direct.size() + fan_direct.size() + fan_angles.size() * sizeof(GridAngle);
 }
 
 std::vector<LocalChain<double>> local_chains(const std::vector<BaselineBone<double>>& bones,
@@ -118,6 +118,11 @@ BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& 
     };
     tables.extents = extents_of(tables.sections);
     tables.fine_extents = extents_of(tables.fine);
+    tables.fan_angles.resize(std::size_t(options.fan_samples));
+    for (int j = 0; j < options.fan_samples; ++j) {
+        const double angle = grid_angle(j, options.fan_samples);
+        tables.fan_angles[std::size_t(j)] = {std::cos(angle), std::sin(angle)};
+    }
     return tables;
 }
 

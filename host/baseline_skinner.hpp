@@ -61,11 +61,12 @@ struct BaselineFrameTables {
     std::vector<int> fan_cells;
     std::vector<FanSample<double>> fine_fans;
     std::vector<unsigned char> fan_direct;
+    std::vector<GridAngle> fan_angles;  // fan_samples
 
     BaselineTables<double> view() const {
         return {phi_samples, fan_samples,         locals.data(), sections.data(),  extents.data(),   fans.data(),
                 cells.data(), fine.data(),          fine_extents.data(), direct.data(), fan_cells.data(), fine_fans.data(),
-                fan_direct.data()};
+                fan_direct.data(), fan_angles.data()};
     }
     // What a per-point pass reads: everything above.
     std::size_t bytes() const;

@@ -31,7 +31,7 @@ std::size_t GpuSkinner::device_bytes() const {
     return rest_.bytes() + influences_.bytes() + codes_.bytes() + bones_.bytes() + lbs_frame_.bytes() + dqs_frame_.bytes() +
            baseline_frame_.bytes() + binding_offsets_.bytes() + binding_joints_.bytes() + metaball_frame_.bytes() +
            t.locals.bytes() + t.sections.bytes() + t.fine.bytes() + t.extents.bytes() + t.fine_extents.bytes() + t.fans.bytes() + t.fine_fans.bytes() + t.cells.bytes() +
-           t.fan_cells.bytes() + t.direct.bytes() + t.fan_direct.bytes();
+           t.fan_cells.bytes() + t.direct.bytes() + t.fan_direct.bytes() + t.fan_angles.bytes();
 }
 
 LbsJob<float> GpuSkinner::lbs_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {
@@ -131,9 +131,10 @@ BaselineTables<double> GpuSkinner::upload_tables(const BaselineFrameTables& host
     d.fan_cells.assign(host.fan_cells, exec);
     d.direct.assign(host.direct, exec);
     d.fan_direct.assign(host.fan_direct, exec);
+    d.fan_angles.assign(host.fan_angles, exec);
     return {host.phi_samples, host.fan_samples,         d.locals.data(), d.sections.data(),  d.extents.data(),   d.fans.data(),
             d.cells.data(),   d.fine.data(),            d.fine_extents.data(), d.direct.data(), d.fan_cells.data(), d.fine_fans.data(),
-            d.fan_direct.data()};
+            d.fan_direct.data(), d.fan_angles.data()};
 }
 
 }  // namespace bs

@@ -119,6 +119,11 @@ struct SectionExtent {
     BS_HD T segment_sigma(T ell) const { return parent.sigma + clamp_value(ell - parent.length(), T(0), segment_length()); }
 };
 
+// cos and sin of an angle.
+struct GridAngle {
+    double cos, sin;
+};
+
 // A view of one frame's tables (device or host pointers, owned by the caller). phi_samples == 0 means no
 // tables: the direct construction.
 template <class T>
@@ -139,15 +144,19 @@ struct BaselineTables {
     const int* fan_cells;          // bone_count × fan_samples, likewise
     const FanSample<T>* fine_fans;
     const unsigned char* fan_direct;
+    const GridAngle* fan_angles;   // fan_samples: cos and sin of grid_angle(j, fan_samples)
 };
 
 constexpr double kTwoPi = 6.283185307179586476925286766559;
+
+// Angle j of a periodic grid of `samples` (the tables' samples and, cos and sin, BaselineTables::fan_angles).
+BS_HD inline double grid_angle(int j, int samples) { return kTwoPi * double(j) / double(samples); }
 
 // Sample j of bone k's section table.
 template <class T>
 BS_HD inline PosedSection<T> section_sample(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, const LocalChain<T>& local,
                                             int k, int j, int phi_samples) {
-    T phi = T(kTwoPi) * T(j) / T(phi_samples);
+    T phi = T(grid_angle(j, phi_samples));
     Section<T> rest = bone_section(bones, k, generator_radial(bones[k], phi));
     return make_posed_section(local, bones, poses, k, rest);
 }
@@ -159,7 +168,7 @@ BS_HD inline unsigned end_kinds(EndKind parent, EndKind child) {
 // Sample j of bone k's fan table (its local chain given).
 template <class T>
 BS_HD inline FanSample<T> fan_sample(const LocalChain<T>& local, int j, int fan_samples) {
-    T psi = T(kTwoPi) * T(j) / T(fan_samples);
+    T psi = T(grid_angle(j, fan_samples));
     Vec3<T> radial = generator_radial(local.bones[1], psi);
     Section<T> bundle = bone_section(local.bones, 1, radial);
     MeridianFrame<T> frame = meridian_frame(local.bones[1].cone, radial);
@@ -195,6 +204,23 @@ BS_HD inline Bracket bracket(double angle, int samples) {
     return {a, a + 1 == samples ? 0 : a + 1, u - a};
 }
 
+// Grids from this many samples on are fine enough for angle_on_grid's series.
+constexpr int kSeriesGridSamples = 128;
+
+// cos and sin of `angle`, bracketed by `j` on a grid of `samples` whose angles are `grid` (fan_angles).
+// The angle is grid angle j.a plus δ = j.weight · spacing, so angle addition with cos δ and sin δ from
+// their Taylor series (through δ⁸ and δ⁷; for δ < 2π / kSeriesGridSamples the first term left out is
+// below 5e-18) gives them to a few units in the last place, in a tenth of the instructions of a libm
+// sincos (which was 11% of the per-point pass). Coarser grids take the library's.
+BS_HD inline GridAngle angle_on_grid(double angle, const Bracket& j, int samples, const GridAngle* grid) {
+    if (samples < kSeriesGridSamples) return {std::cos(angle), std::sin(angle)};
+    const double d = j.weight * (kTwoPi / samples), d2 = d * d;
+    const double cos_d = 1 + d2 * (-1.0 / 2 + d2 * (1.0 / 24 + d2 * (-1.0 / 720 + d2 * (1.0 / 40320))));
+    const double sin_d = d * (1 + d2 * (-1.0 / 6 + d2 * (1.0 / 120 + d2 * (-1.0 / 5040))));
+    const GridAngle& a = grid[j.a];
+    return {a.cos * cos_d - a.sin * sin_d, a.sin * cos_d + a.cos * sin_d};
+}
+
 // Whether two samples may be interpolated with each other.
 template <class T> BS_HD inline bool same_structure(const PosedSection<T>& x, const PosedSection<T>& y) {
     return section_structure(x) == section_structure(y);
@@ -208,25 +234,27 @@ template <class T> BS_HD inline bool same_structure(const FanSample<T>& x, const
 
 // The samples an interpolation combines, with their weights (summing to 1). s[0] and s[1] are the two
 // samples bracketing the angle (s[0] is the reference for structure and wrapped angles); a cubic stencil
-// adds the samples before and after them.
+// adds the samples before and after them, a linear one repeats s[0] there with weight 0. Combinations
+// always run over all four: a loop of fixed length is unrolled, its weights and samples held in
+// registers, where a loop over a count held in the stencil was not (the combinations were a third of the
+// per-point pass), and the zero terms change no sum.
 template <class Sample>
 struct Stencil {
     const Sample* s[4];
     double w[4];
-    int n;
     double spacing;  // radians between s[0] and s[1]
 };
 
 // A linear stencil between two samples (weight w of b).
 template <class Sample>
 BS_HD inline Stencil<Sample> linear_stencil(const Sample* a, const Sample* b, double w, double spacing) {
-    return {{a, b, a, a}, {1 - w, w, 0, 0}, 2, spacing};
+    return {{a, b, a, a}, {1 - w, w, 0, 0}, spacing};
 }
 
 // The same stencil on a parallel array: `st` points into `from`, the result at the same offsets into `to`.
 template <class To, class From>
 BS_HD inline Stencil<To> stencil_on(const Stencil<From>& st, const From* from, const To* to) {
-    Stencil<To> out{{}, {st.w[0], st.w[1], st.w[2], st.w[3]}, st.n, st.spacing};
+    Stencil<To> out{{}, {st.w[0], st.w[1], st.w[2], st.w[3]}, st.spacing};
     for (int i = 0; i < 4; ++i) out.s[i] = to + (st.s[i] - from);
     return out;
 }
@@ -246,19 +274,17 @@ BS_HD inline Stencil<Sample> coarse_stencil(const Sample* bone_samples, int samp
     if (same_structure(*before, *a) && same_structure(*a, *b) && same_structure(*b, *after))
         return {{a, b, before, after},
                 {(w + 1) * (w - 1) * (w - 2) / 2, -(w + 1) * w * (w - 2) / 2, -w * (w - 1) * (w - 2) / 6, (w + 1) * w * (w - 1) / 6},
-                4,
                 spacing};
     return linear_stencil(a, b, w, spacing);
 }
 
-// The stencil for an angle in a table of `samples` per bone with refined cells (see BaselineTables):
+// The stencil for an angle (bracketed by j) in a table of `samples` per bone with refined cells (see BaselineTables):
 // linear between the two nearest samples of a refined cell. False where the angle falls in a sub-cell
 // marked for the direct construction, or the bracketing samples differ in structure.
 // `in_fine` tells which of the two arrays the stencil points into.
 template <class Sample>
-BS_HD inline bool stencil_at(double angle, int k, int samples, const Sample* coarse, const int* cells, const Sample* fine,
+BS_HD inline bool stencil_at(const Bracket& j, int k, int samples, const Sample* coarse, const int* cells, const Sample* fine,
                              const unsigned char* direct, Stencil<Sample>& out, bool& in_fine) {
-    Bracket j = bracket(angle, samples);
     const int r = cells[std::size_t(k) * samples + j.a];
     in_fine = r != kCoarseCell;
     if (r == kCoarseCell) {
@@ -281,7 +307,7 @@ BS_HD inline bool stencil_at(double angle, int k, int samples, const Sample* coa
 template <class T, class Sample, class Get>
 BS_HD inline T combine_values(const Stencil<Sample>& st, Get get) {
     T sum = T(0);
-    for (int i = 0; i < st.n; ++i) sum += T(st.w[i]) * get(*st.s[i]);
+    for (int i = 0; i < 4; ++i) sum += T(st.w[i]) * get(*st.s[i]);
     return sum;
 }
 // The difference of two angles brought into [−π, π] (rint, not fmod: this runs per point).
@@ -294,13 +320,13 @@ template <class T, class Sample, class Get>
 BS_HD inline T combine_angles(const Stencil<Sample>& st, Get get) {
     const T reference = get(*st.s[0]);
     T sum = reference;
-    for (int i = 1; i < st.n; ++i) sum += T(st.w[i]) * angle_difference(get(*st.s[i]), reference);
+    for (int i = 1; i < 4; ++i) sum += T(st.w[i]) * angle_difference(get(*st.s[i]), reference);
     return sum;
 }
 template <class T, class Sample, class Get>
 BS_HD inline Vec3<T> combine_vectors(const Stencil<Sample>& st, Get get) {
     Vec3<T> sum{T(0), T(0), T(0)};
-    for (int i = 0; i < st.n; ++i) sum += T(st.w[i]) * get(*st.s[i]);
+    for (int i = 0; i < 4; ++i) sum += T(st.w[i]) * get(*st.s[i]);
     return sum;
 }
 
@@ -334,7 +360,7 @@ BS_HD inline SectionExtent<T> combine_extents(const Stencil<SectionExtent<T>>& s
 template <class T>
 BS_HD inline Stencil<SectionExtent<T>> extent_stencil(const Stencil<PosedSection<T>>& st, SectionExtent<T> (&storage)[4]) {
     for (int i = 0; i < 4; ++i) storage[i] = section_extent(*st.s[i]);
-    return {{&storage[0], &storage[1], &storage[2], &storage[3]}, {st.w[0], st.w[1], st.w[2], st.w[3]}, st.n, st.spacing};
+    return {{&storage[0], &storage[1], &storage[2], &storage[3]}, {st.w[0], st.w[1], st.w[2], st.w[3]}, st.spacing};
 }
 
 // The rest of an end: the arc's frame and sweep, or the crease's coordinates.
@@ -391,16 +417,39 @@ BS_HD inline FanField<T> combine_fans(const Stencil<FanSample<T>>& st) {
             combine_values<T>(st, [](const F& f) { return f.field.length; }), st.s[0]->field.outward};
 }
 
-// Detail direction, in the meridian frame of generator angle ψ, read as `reading` says, from the fan
-// table; false where the table may not be interpolated there (the caller computes the bundle directly).
+// The direction combine_fans(st).direction_at(u, its fan_form_weight) gives, bit for bit, without
+// combining the plain end directions where they weigh nothing: where the bundle's segment has not
+// collapsed (fan_form_weight 1, most points) and the fan's own mix does not vanish.
 template <class T>
-BS_HD inline bool tabulated_fan_direction(const BaselineTables<T>& tables, int k, T psi, FanReading<T> reading, Vec3<T>& direction) {
+BS_HD inline Vec3<T> combined_fan_direction(const Stencil<FanSample<T>>& st, const FanReading<T>& reading, const Cone<T>& cone) {
+    using F = FanSample<T>;
+    FanField<T> fan{combine_vectors<T>(st, [](const F& f) { return f.field.at_start; }),
+                    combine_vectors<T>(st, [](const F& f) { return f.field.at_end; }),
+                    {},
+                    {},
+                    combine_values<T>(st, [](const F& f) { return f.field.length; }),
+                    st.s[0]->field.outward};
+    const T fan_weight = fan_form_weight(fan, reading, cone);
+    if (fan_weight == T(1)) {
+        const Vec3<T> mix = (T(1) - reading.u) * fan.at_start + reading.u * fan.at_end;
+        if (norm2(mix) > T(0)) return normalized(mix);
+    }
+    fan.start_direction = combine_vectors<T>(st, [](const F& f) { return f.field.start_direction; });
+    fan.end_direction = combine_vectors<T>(st, [](const F& f) { return f.field.end_direction; });
+    return fan.direction_at(reading.u, fan_weight);
+}
+
+// Detail direction, in the meridian frame of generator angle ψ (bracketed on the fan grid by `psi`), read
+// as `reading` says, from the fan table; false where the table may not be interpolated there (the caller
+// computes the bundle directly).
+template <class T>
+BS_HD inline bool tabulated_fan_direction(const BaselineTables<T>& tables, int k, const Bracket& psi, FanReading<T> reading,
+                                          Vec3<T>& direction) {
     Stencil<FanSample<T>> st;
     bool in_fine;
-    if (!stencil_at(double(psi), k, tables.fan_samples, tables.fans, tables.fan_cells, tables.fine_fans, tables.fan_direct, st, in_fine))
+    if (!stencil_at(psi, k, tables.fan_samples, tables.fans, tables.fan_cells, tables.fine_fans, tables.fan_direct, st, in_fine))
         return false;
-    const FanField<T> fan = combine_fans(st);
-    direction = fan.direction_at(reading.u, fan_form_weight(fan, reading, tables.locals[k].bones[1].cone));
+    direction = combined_fan_direction(st, reading, tables.locals[k].bones[1].cone);
     return true;
 }
 
@@ -418,7 +467,7 @@ BS_HD inline bool place_on_tabulated_section(const BaselineTables<T>& tables, in
     }
     MeridianFrame<T> frame = meridian_frame(bone.cone, p.radial);
     Vec3<T> local_direction;
-    if (!tabulated_fan_direction(tables, k, generator_angle(bone, p.radial), p.fan, local_direction))
+    if (!tabulated_fan_direction(tables, k, bracket(double(generator_angle(bone, p.radial)), tables.fan_samples), p.fan, local_direction))
         return false;
     out.direction = p.blended(frame.vector(local_direction));
     return true;
@@ -426,16 +475,20 @@ BS_HD inline bool place_on_tabulated_section(const BaselineTables<T>& tables, in
 
 // A point on the deformed segment at σ, on the rest generator φ: the segment turns it about the axis by
 // the turn at σ, to generator ψ = φ + turn, and keeps its meridian coordinates (DeformedSegment::at); its
-// detail direction is the fan there. False where the fan table may not be interpolated.
+// detail direction is the fan there (ψ's place on the fan grid gives both the fan's stencil and cos, sin
+// of ψ). False where the fan table may not be interpolated.
 template <class T>
 BS_HD inline bool place_on_tabulated_segment(const BaselineTables<T>& tables, int k, const SectionExtent<T>& extent, T phi, T sigma,
                                              PosedBase<T>& out) {
     const BaselineBone<T>& bone = tables.locals[k].bones[1];
-    const T psi = phi + extent.turn.at(sigma);
-    const MeridianFrame<T> frame = meridian_frame(bone.cone, generator_radial(bone, psi));
+    const double psi = double(phi + extent.turn.at(sigma));
+    const Bracket on_fans = bracket(psi, tables.fan_samples);
+    const GridAngle g = angle_on_grid(psi, on_fans, tables.fan_samples, tables.fan_angles);
+    const MeridianFrame<T> frame = meridian_frame(bone.cone, T(g.cos) * bone.reference + T(g.sin) * bone.reference_side);
     const Vec3<T> local = generator_point_in_meridian(bone.cone, sigma);
     Vec3<T> local_direction;
-    if (!tabulated_fan_direction(tables, k, psi, fan_reading(extent, bone.cone, sigma - extent.parent.sigma), local_direction)) return false;
+    if (!tabulated_fan_direction(tables, k, on_fans, fan_reading(extent, bone.cone, sigma - extent.parent.sigma), local_direction))
+        return false;
     out = {frame.point(local), frame.vector(local_direction)};
     return true;
 }
@@ -469,7 +522,7 @@ BS_HD inline PosedBase<T> tabulated_posed_base(const BaselineCode& code, const B
     const int k = code.bone;
     Stencil<SectionExtent<T>> st;
     bool in_fine;
-    if (stencil_at(double(code.phi), k, tables.phi_samples, tables.extents, tables.cells, tables.fine_extents, tables.direct, st,
+    if (stencil_at(bracket(double(code.phi), tables.phi_samples), k, tables.phi_samples, tables.extents, tables.cells, tables.fine_extents, tables.direct, st,
                    in_fine)) {
         const SectionExtent<T> extent = combine_extents(st);
         const T ell = T(code.t) * extent.length();

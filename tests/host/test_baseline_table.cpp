@@ -233,7 +233,7 @@ TEST(BaselineTable, ASegmentPointFromTheExtentsIsTheWholeSectionsPoint) {
                 const int k = code.bone;
                 Stencil<SectionExtent<double>> st;
                 bool in_fine;
-                if (!stencil_at(double(code.phi), k, view.phi_samples, view.extents, view.cells, view.fine_extents, view.direct, st,
+                if (!stencil_at(bracket(double(code.phi), view.phi_samples), k, view.phi_samples, view.extents, view.cells, view.fine_extents, view.direct, st,
                                 in_fine))
                     continue;
                 const SectionExtent<double> extent = combine_extents(st);
