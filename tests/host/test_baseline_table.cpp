@@ -273,6 +273,73 @@ TEST(BaselineTable, BracketNeverIndexesOutOfRange) {
     }
 }
 
+// cos and sin of a posed generator ψ from its bracket on the fan grid (angle_on_grid, with the grid a frame's
+// tables carry) are the library's to a few units in the last place (of 1, or of the angle where it is larger): on grids fine enough for
+// the series and on coarser ones, at random angles of either sign and several turns, on grid points and
+// just short of the next one (the series' largest δ).
+TEST(BaselineTable, AngleOnTheFanGridIsItsCosineAndSine) {
+    Skeleton s = testing::bent_chain();
+    BaselineSkinner<float> skinner(s, testing::points_around(s, 10, 1), "test");
+    const std::vector<BaselineBonePose<double>> frame = skinner.frame(Pose::rest(s));
+    Random rng(5150);
+    for (int samples : {kMinTableSamples, 64, kSeriesGridSamples, kDefaultFanSamples, 4096}) {
+        BaselineDeformOptions options;
+        options.fan_samples = samples;
+        const BaselineFrameTables tables = build_frame_tables(skinner.bones(), frame, options);
+        ASSERT_EQ(tables.fan_angles.size(), std::size_t(samples));
+        std::vector<double> angles;
+        for (int i = 0; i < 2000; ++i) angles.push_back(rng.uniform(-30, 30));
+        for (int j : {0, 1, samples / 3, samples - 1}) {
+            const double at = grid_angle(j, samples);
+            angles.insert(angles.end(), {at, at - kTwoPi, std::nextafter(grid_angle(j + 1, samples), 0.0), -at});
+        }
+        double worst = 0;
+        for (double angle : angles) {
+            const GridAngle g = angle_on_grid(angle, bracket(angle, samples), samples, tables.fan_angles.data());
+            const double miss = std::max(std::fabs(g.cos - std::cos(angle)), std::fabs(g.sin - std::sin(angle)));
+            worst = std::max(worst, miss / std::max(1.0, std::fabs(angle)));
+        }
+        std::printf("  %5d samples: cos, sin within %.2g x max(1, |angle|)\n", samples, worst);
+        EXPECT_LE(worst, 1.5e-15) << samples << " samples";
+    }
+}
+
+// The fan's direction combined from a stencil (combined_fan_direction, which combines the plain end
+// directions only where they weigh) is the whole combined field's direction at the same reading, exactly:
+// random samples on cubic and linear stencils, bundles from collapsed to whole (fan_form_weight from 0 to
+// 1), and a field whose own mix vanishes (A = −B read halfway), where the plain end directions answer.
+TEST(BaselineTable, TheFanDirectionCombinesThePlainEndsOnlyWhereTheyWeigh) {
+    Random rng(4242);
+    const Cone<double> cone = make_cone(Sphere<double>{{0, 0, 0}, 2.0}, Sphere<double>{{10, 0, 0}, 1.5});
+    auto sample = [&](double length) {
+        return FanSample<double>{{rng.in_box(1), rng.in_box(1), rng.unit_vector(), rng.unit_vector(), length, true}, 0u};
+    };
+    int partial = 0, vanishing = 0;
+    for (int i = 0; i < 4000; ++i) {
+        const double length = i % 2 ? rng.uniform(0.0, 0.6) : rng.uniform(0.6, 3.0);
+        FanSample<double> samples[4] = {sample(length), sample(length), sample(length), sample(length)};
+        const FanReading<double> reading{i % 7 == 0 ? 0.5 : rng.uniform(0, 1), rng.uniform(0.1, 4)};
+        if (i % 7 == 0)
+            for (FanSample<double>& f : samples) f.field.at_end = -1.0 * f.field.at_start;
+        const double w = rng.uniform(0, 1);
+        const Stencil<FanSample<double>> st =
+            i % 3 == 0 ? linear_stencil(&samples[0], &samples[1], w, 0.1)
+                       : Stencil<FanSample<double>>{{&samples[0], &samples[1], &samples[2], &samples[3]},
+                                                    {rng.uniform(0, 1), rng.uniform(0, 1), rng.uniform(-0.2, 0), rng.uniform(-0.2, 0)},
+                                                    0.1};
+        const FanField<double> whole = combine_fans(st);
+        const double fan_weight = fan_form_weight(whole, reading, cone);
+        partial += fan_weight < 1;
+        vanishing += norm2((1 - reading.u) * whole.at_start + reading.u * whole.at_end) == 0;
+        const Vec3<double> want = whole.direction_at(reading.u, fan_weight), got = combined_fan_direction(st, reading, cone);
+        EXPECT_EQ(got.x, want.x) << i;
+        EXPECT_EQ(got.y, want.y) << i;
+        EXPECT_EQ(got.z, want.z) << i;
+    }
+    EXPECT_GT(partial, 500);
+    EXPECT_GT(vanishing, 50);
+}
+
 TEST(BaselineTable, NonFinitePoseIsRefused) {
     Skeleton s = testing::bent_chain();
     BaselineSkinner<float> skinner(s, testing::points_around(s, 10, 1), "test");
