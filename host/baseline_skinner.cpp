@@ -57,6 +57,18 @@ void validate_deform_options(const BaselineDeformOptions& options) {
         throw InputError("baseline table cell tolerance must be > 0, got " + std::to_string(options.cell_tolerance));
 }
 
+namespace {
+
+// Each coarse cell's kind of stencil (kCoarseCubicCell or kCoarseLinearCell), from its bone's samples.
+template <class Sample>
+void mark_coarse_stencils(const std::vector<Sample>& samples, int per_bone, std::vector<int>& cells) {
+    for (std::size_t c = 0; c < cells.size(); ++c)
+        if (is_coarse(cells[c]))
+            cells[c] = cubic_cell(&samples[c / per_bone * per_bone], per_bone, int(c % per_bone)) ? kCoarseCubicCell : kCoarseLinearCell;
+}
+
+}  // namespace
+
 BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& bones,
                                        const std::vector<BaselineBonePose<double>>& poses, const BaselineDeformOptions& options,
                                        cpu::Exec exec) {
@@ -91,7 +103,7 @@ BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& 
     // Refined cells are numbered in cell order; `cells` maps a cell to that ordinal.
     auto list_refined = [&](std::size_t first, std::size_t count, std::vector<int>& ordinal) {
         std::vector<int> refined;
-        ordinal.assign(count, kCoarseCell);
+        ordinal.assign(count, kCoarseLinearCell);  // the coarse cells' kind is set below
         for (std::size_t c = 0; c < count; ++c) {
             if (verdicts[first + c] == kCellSmooth) continue;  // any other verdict refines: never a cell left unchecked
             ordinal[c] = int(refined.size());
@@ -118,6 +130,8 @@ BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& 
     };
     tables.extents = extents_of(tables.sections);
     tables.fine_extents = extents_of(tables.fine);
+    mark_coarse_stencils(tables.sections, options.phi_samples, tables.cells);
+    mark_coarse_stencils(tables.fans, options.fan_samples, tables.fan_cells);
     tables.fan_angles.resize(std::size_t(options.fan_samples));
     for (int j = 0; j < options.fan_samples; ++j) {
         const double angle = grid_angle(j, options.fan_samples);

@@ -55,7 +55,7 @@ struct BaselineFrameTables {
     std::vector<SectionExtent<double>> extents;  // section_extent of each section, and of each fine one
     std::vector<SectionExtent<double>> fine_extents;
     std::vector<FanSample<double>> fans;
-    std::vector<int> cells;  // kCoarseCell or a refined cell's ordinal (BaselineTables)
+    std::vector<int> cells;  // kCoarseCubicCell, kCoarseLinearCell or a refined cell's ordinal (BaselineTables)
     std::vector<PosedSection<double>> fine;
     std::vector<unsigned char> direct;
     std::vector<int> fan_cells;

@@ -78,8 +78,13 @@ enum CellVerdict : int { kCellSmooth = 0, kCellRefine = 1, kCellCheckQuarters = 
 constexpr int kCellCheckRatios = 9;      // t = 0, 1/8, ..., 1
 // Two samples whose anchors are further apart than this many times spacing · radius are not interpolated.
 constexpr double kTableJump = 12.0;
-// A cell not refined.
-constexpr int kCoarseCell = -1;
+// A cell not refined, and the stencil its points take (coarse_stencil): cubic where the samples before and
+// after it share the structure of its own two, linear otherwise. Decided once a frame, when the tables are
+// built, instead of by each point. A coarse cell's own two samples always share their structure: its
+// check fails otherwise (cell_deviation), and the cell is refined.
+constexpr int kCoarseCubicCell = -1;
+constexpr int kCoarseLinearCell = -2;
+BS_HD constexpr bool is_coarse(int cell) { return cell < 0; }
 
 // The fan of the posed bundle's segment through generator ψ_j (FanField: its two blended end
 // directions), in the meridian frame of ψ_j (MeridianFrame: axial, radial, tangential coordinates). The
@@ -134,7 +139,7 @@ struct BaselineTables {
     const PosedSection<T>* sections;  // bone_count × phi_samples, bone-major
     const SectionExtent<T>* extents;  // section_extent of each of `sections`
     const FanSample<T>* fans;         // bone_count × fan_samples, bone-major
-    // Refined cells: cells[c] is kCoarseCell or the refined cell's ordinal r; its samples are
+    // Refined cells: cells[c] is kCoarseCubicCell, kCoarseLinearCell or the refined cell's ordinal r; its samples are
     // fine[r × kSamplesPerRefinedCell ...], and direct[r × kRefineFactor + m] is 1 where sub-cell m is
     // computed directly.
     const int* cells;              // bone_count × phi_samples
@@ -259,37 +264,53 @@ BS_HD inline Stencil<To> stencil_on(const Stencil<From>& st, const From* from, c
     return out;
 }
 
+// The samples around cell j of one bone's table: a = j, b = j + 1, and the ones before and after them,
+// wrapped by comparison, not %: three integer divisions per stencil, two stencils on every point's path.
+template <class Sample>
+struct CellSamples {
+    const Sample *a, *b, *before, *after;
+};
+template <class Sample> BS_HD inline CellSamples<Sample> cell_samples(const Sample* bone_samples, int samples, int j) {
+    return {&bone_samples[j], &bone_samples[j + 1 < samples ? j + 1 : j + 1 - samples], &bone_samples[j > 0 ? j - 1 : samples - 1],
+            &bone_samples[j + 2 < samples ? j + 2 : j + 2 - samples]};
+}
+
+// Whether cell j's stencil may be cubic: the four samples around it share one structure.
+template <class Sample> BS_HD inline bool cubic_cell(const Sample* bone_samples, int samples, int j) {
+    const CellSamples<Sample> c = cell_samples(bone_samples, samples, j);
+    return same_structure(*c.before, *c.a) && same_structure(*c.a, *c.b) && same_structure(*c.b, *c.after);
+}
+
 // Cubic (Lagrange, uniform grid) where the four samples around a coarse cell share one structure, linear
 // otherwise: in a smooth stretch the cubic's error is O(Δφ⁴), so the rest pose and slow turns come out
 // exact to far below the tolerance.
 template <class Sample>
-BS_HD inline Stencil<Sample> coarse_stencil(const Sample* bone_samples, int samples, int j, double w) {
-    // Neighbours wrapped by comparison, not %: three integer divisions per stencil, two stencils on
-    // every point's path.
-    const Sample* a = &bone_samples[j];
-    const Sample* b = &bone_samples[j + 1 < samples ? j + 1 : j + 1 - samples];
-    const Sample* before = &bone_samples[j > 0 ? j - 1 : samples - 1];
-    const Sample* after = &bone_samples[j + 2 < samples ? j + 2 : j + 2 - samples];
+BS_HD inline Stencil<Sample> coarse_stencil(const Sample* bone_samples, int samples, int j, double w, bool cubic) {
+    const CellSamples<Sample> c = cell_samples(bone_samples, samples, j);
     const double spacing = kTwoPi / samples;
-    if (same_structure(*before, *a) && same_structure(*a, *b) && same_structure(*b, *after))
-        return {{a, b, before, after},
+    if (cubic)
+        return {{c.a, c.b, c.before, c.after},
                 {(w + 1) * (w - 1) * (w - 2) / 2, -(w + 1) * w * (w - 2) / 2, -w * (w - 1) * (w - 2) / 6, (w + 1) * w * (w - 1) / 6},
                 spacing};
-    return linear_stencil(a, b, w, spacing);
+    return linear_stencil(c.a, c.b, w, spacing);
+}
+template <class Sample> BS_HD inline Stencil<Sample> coarse_stencil(const Sample* bone_samples, int samples, int j, double w) {
+    return coarse_stencil(bone_samples, samples, j, w, cubic_cell(bone_samples, samples, j));
 }
 
 // The stencil for an angle (bracketed by j) in a table of `samples` per bone with refined cells (see BaselineTables):
-// linear between the two nearest samples of a refined cell. False where the angle falls in a sub-cell
-// marked for the direct construction, or the bracketing samples differ in structure.
+// the coarse cell's kind of stencil, or linear between the two nearest samples of a refined cell. False
+// where the angle falls in a sub-cell marked for the direct construction, or the bracketing samples differ
+// in structure.
 // `in_fine` tells which of the two arrays the stencil points into.
 template <class Sample>
 BS_HD inline bool stencil_at(const Bracket& j, int k, int samples, const Sample* coarse, const int* cells, const Sample* fine,
                              const unsigned char* direct, Stencil<Sample>& out, bool& in_fine) {
     const int r = cells[std::size_t(k) * samples + j.a];
-    in_fine = r != kCoarseCell;
-    if (r == kCoarseCell) {
-        out = coarse_stencil(coarse + std::size_t(k) * samples, samples, j.a, j.weight);
-        return same_structure(*out.s[0], *out.s[1]);
+    in_fine = !is_coarse(r);
+    if (!in_fine) {
+        out = coarse_stencil(coarse + std::size_t(k) * samples, samples, j.a, j.weight, r == kCoarseCubicCell);
+        return true;  // a coarse cell's two samples share their structure (kCoarseCubicCell)
     }
     double u = j.weight * kRefineFactor;
     int m = int(u);

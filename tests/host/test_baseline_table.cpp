@@ -196,7 +196,7 @@ TEST(BaselineTable, StagedCellCheckRefinesTheCellsThatThreeChecksWould) {
                         refine = refine || !deviation_within(miss[m], tolerance);
                     }
                     ++cells;
-                    EXPECT_EQ(tables.cells[k * n + j] != kCoarseCell, refine)
+                    EXPECT_EQ(!is_coarse(tables.cells[k * n + j]), refine)
                         << chain.name << " pose " << i << " bone " << k << " cell " << j << ": deviations at w = 1/4, 1/2, 3/4 "
                         << miss[0] << ", " << miss[1] << ", " << miss[2];
                     const double middle = miss[kMiddleCheck];
