@@ -47,6 +47,23 @@ template <class T> BS_HD inline T generator_angle(const BaselineBone<T>& bone, V
     return std::atan2(dot(radial, bone.reference_side), dot(radial, bone.reference));
 }
 
+// A bone's axis line and its two reference radials (side = axis × reference), in its frame at rest or moved
+// rigidly with it (BaselineBonePose::axes): the meridian frame of generator angle ψ from cos ψ and sin ψ
+// alone, since axis × (cos ψ reference + sin ψ side) = cos ψ side − sin ψ reference.
+template <class T>
+struct BoneAxes {
+    Vec3<T> origin;  // the parent sphere's centre
+    Vec3<T> axis, reference, side;
+
+    BS_HD MeridianFrame<T> meridian(T cos_psi, T sin_psi) const {
+        return {origin, axis, cos_psi * reference + sin_psi * side, cos_psi * side - sin_psi * reference};
+    }
+};
+
+template <class T> BS_HD inline BoneAxes<T> rest_axes(const BaselineBone<T>& bone) {
+    return {bone.cone.parent.centre, bone.cone.axis, bone.reference, bone.reference_side};
+}
+
 // Rotation of x by `radians` about the bone's axis line (through its parent centre).
 template <class T> BS_HD inline Vec3<T> rotate_about_axis(const BaselineBone<T>& bone, T radians, Vec3<T> x) {
     const Vec3<T> c = bone.cone.parent.centre;

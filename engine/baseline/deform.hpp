@@ -471,24 +471,33 @@ template <class T> BS_HD inline T deep_fraction(T foot_distance, T h) {
     return depth > T(0) ? -h / depth : T(0);
 }
 
-// b' + h n' in bone k's frame, blended toward the axis foot for deep codes; `rest` is the rest point.
+// b' + h n', blended toward the axis foot for deep codes; `rest` is the rest point, `cone` its bone's at
+// rest. b and `axes` (bone k's, where the foot lies) are in one frame: bone k's (rest_axes), or posed
+// (BaselineBonePose::axes); every step is an affine combination, so either frame gives the same point.
 template <class T>
-BS_HD inline Vec3<T> detail_point(const BaselineCode& code, Vec3<T> rest, const Cone<T>& cone, const PosedBase<T>& b) {
+BS_HD inline Vec3<T> detail_point(const BaselineCode& code, Vec3<T> rest, const Cone<T>& cone, const BoneAxes<T>& axes,
+                                  const PosedBase<T>& b) {
     const Vec3<T> along_direction = b.base + T(code.h) * b.direction;
     if (!(code.flags & kCodeDeep)) return along_direction;
-    const Vec3<T> foot = cone.parent.centre + T(code.axis_foot) * cone.axis;
-    const T from_foot = norm(rest - foot);
+    const T from_foot = norm(rest - (cone.parent.centre + T(code.axis_foot) * cone.axis));
     const T fraction = deep_fraction((code.flags & kCodePastAxisFoot) ? -from_foot : from_foot, T(code.h));
     if (!(fraction > T(0))) return along_direction;  // no positive depth: the encoder marks no such code; a loaded file might
+    const Vec3<T> foot = axes.origin + T(code.axis_foot) * axes.axis;
     const Vec3<T> toward_foot = b.base + fraction * (foot - b.base);
     return along_direction + deep_weight(fraction) * (toward_foot - along_direction);
 }
 
-// p' = F⁰_k(detail_point), blended toward the rigid field by the code's weight.
+// A posed base-point in bone k's frame moved to posed coordinates by F⁰_k.
+template <class T> BS_HD inline PosedBase<T> posed_coordinates(const BaselineBonePose<T>& pose, const PosedBase<T>& b) {
+    return {pose.frame.apply(b.base), pose.frame.apply_vector(b.direction)};
+}
+
+// p' = detail_point of a base-point `b` in posed coordinates (posed_coordinates), blended toward the rigid
+// field by the code's weight.
 template <class T>
 BS_HD inline Vec3<T> deform_from_base(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
                                       const BaselineBonePose<T>* poses, int bone_count, PosedBase<T> b) {
-    Vec3<T> posed = poses[code.bone].frame.apply(detail_point(code, rest, bones[code.bone].cone, b));
+    Vec3<T> posed = detail_point(code, rest, bones[code.bone].cone, poses[code.bone].axes, b);
     if (code.rigid_blend == 0.0f) return posed;
     T w = T(code.rigid_blend);
     return w * rigid_motion(bones, poses, bone_count, rest, int(code.bone)) + (T(1) - w) * posed;
@@ -503,7 +512,7 @@ BS_HD inline Vec3<T> deform_baseline_point(const BaselineCode& code, Vec3<T> res
         T w = T(code.rigid_blend);
         return w * rigid_motion(bones, poses, bone_count, rest, int(code.bone)) + (T(1) - w) * cap;
     }
-    return deform_from_base(code, rest, bones, poses, bone_count, posed_base(code, bones, poses));
+    return deform_from_base(code, rest, bones, poses, bone_count, posed_coordinates(poses[code.bone], posed_base(code, bones, poses)));
 }
 
 }  // namespace bs

@@ -30,7 +30,14 @@ struct BaselineBonePose {
     TurnedRigid<T> field;  // F⁰_k after a turn about bone k's rest axis line: the rigid field's motion of bone k
                            // (deform.hpp, rigid_transform_of_bone); of(frame, rest axis, rest parent centre)
     DualQuat<T> field_twisted;  // field.at(twist): the field's motion of bone k beyond its child end
+    BoneAxes<T> axes;  // bone k's rest axes moved by `frame` (posed_axes): the per-point pass places a point on
+                       // its deformed segment directly in posed coordinates (engine/baseline/table.hpp)
 };
+
+template <class T> BS_HD inline BoneAxes<T> posed_axes(const BaselineBone<T>& bone, const Rigid<T>& frame) {
+    const BoneAxes<T> rest = rest_axes(bone);
+    return {frame.apply(rest.origin), frame.apply_vector(rest.axis), frame.apply_vector(rest.reference), frame.apply_vector(rest.side)};
+}
 
 template <class T> BS_HD inline T cubic_profile(T d) { return d * d * (T(3) - T(2) * d); }
 

@@ -38,6 +38,7 @@
 // All tables are in bone k's frame F⁰_k, in double (the per-point pass's geometry precision). Sizes: a
 // section sample is sizeof(PosedSection<double>) (832 bytes) plus its extent (sizeof(SectionExtent<double>),
 // 136 bytes), a fan sample 120 bytes, a local chain 936 bytes, a cell index 4 bytes; per bone and frame.
+// Besides, the fan grid's cos and sin, 16 bytes a sample (the same for every bone).
 #pragma once
 
 #include "engine/baseline/deform.hpp"
@@ -497,15 +498,17 @@ BS_HD inline bool place_on_tabulated_section(const BaselineTables<T>& tables, in
 // A point on the deformed segment at σ, on the rest generator φ: the segment turns it about the axis by
 // the turn at σ, to generator ψ = φ + turn, and keeps its meridian coordinates (DeformedSegment::at); its
 // detail direction is the fan there (ψ's place on the fan grid gives both the fan's stencil and cos, sin
-// of ψ). False where the fan table may not be interpolated.
+// of ψ). The result is in the frame of `axes`: bone k's own (rest_axes) or posed (BaselineBonePose::axes),
+// where the pass wants it, without moving it there afterwards. False where the fan table may not be
+// interpolated.
 template <class T>
 BS_HD inline bool place_on_tabulated_segment(const BaselineTables<T>& tables, int k, const SectionExtent<T>& extent, T phi, T sigma,
-                                             PosedBase<T>& out) {
+                                             const BoneAxes<T>& axes, PosedBase<T>& out) {
     const BaselineBone<T>& bone = tables.locals[k].bones[1];
     const double psi = double(phi + extent.turn.at(sigma));
     const Bracket on_fans = bracket(psi, tables.fan_samples);
     const GridAngle g = angle_on_grid(psi, on_fans, tables.fan_samples, tables.fan_angles);
-    const MeridianFrame<T> frame = meridian_frame(bone.cone, T(g.cos) * bone.reference + T(g.sin) * bone.reference_side);
+    const MeridianFrame<T> frame = axes.meridian(T(g.cos), T(g.sin));
     const Vec3<T> local = generator_point_in_meridian(bone.cone, sigma);
     Vec3<T> local_direction;
     if (!tabulated_fan_direction(tables, k, on_fans, fan_reading(extent, bone.cone, sigma - extent.parent.sigma), local_direction))
@@ -528,15 +531,16 @@ BS_NOINLINE BS_HD bool place_on_tabulated_end(const BaselineCode& code, const Ba
     return place_on_tabulated_section(tables, int(code.bone), mixed, T(code.t), out);
 }
 
-// posed_base, out of line: the tables' fallback.
+// posed_base in posed coordinates, out of line: the tables' fallback.
 template <class T>
 BS_NOINLINE BS_HD PosedBase<T> direct_posed_base(const BaselineCode& code, const BaselineBone<T>* bones, const BaselineBonePose<T>* poses) {
-    return posed_base(code, bones, poses);
+    return posed_coordinates(poses[code.bone], posed_base(code, bones, poses));
 }
 
-// The posed base-point of a (non-cap) code from the tables, or from the direct construction where the
-// tables may not be interpolated (see the top of this file). A point whose t falls on the deformed segment
-// needs the combined extent alone; one on an end piece combines that end's geometry from the sections.
+// The posed base-point of a (non-cap) code in posed coordinates, from the tables, or from the direct
+// construction where the tables may not be interpolated (see the top of this file). A point whose t falls
+// on the deformed segment needs the combined extent alone, and is placed in posed coordinates at once; one
+// on an end piece combines that end's geometry from the sections, in bone k's frame.
 template <class T>
 BS_HD inline PosedBase<T> tabulated_posed_base(const BaselineCode& code, const BaselineTables<T>& tables,
                                                const BaselineBone<T>* bones, const BaselineBonePose<T>* poses) {
@@ -549,9 +553,11 @@ BS_HD inline PosedBase<T> tabulated_posed_base(const BaselineCode& code, const B
         const T ell = T(code.t) * extent.length();
         const SectionPiece piece = extent.piece_at(ell);
         PosedBase<T> p;
-        if (piece == SectionPiece::Segment ? place_on_tabulated_segment(tables, k, extent, T(code.phi), extent.segment_sigma(ell), p)
-                                           : place_on_tabulated_end(code, tables, bones[k], st, in_fine, extent, piece, p))
-            return p;
+        if (piece == SectionPiece::Segment) {
+            if (place_on_tabulated_segment(tables, k, extent, T(code.phi), extent.segment_sigma(ell), poses[k].axes, p)) return p;
+        } else if (place_on_tabulated_end(code, tables, bones[k], st, in_fine, extent, piece, p)) {
+            return posed_coordinates(poses[k], p);
+        }
     }
     return direct_posed_base(code, bones, poses);
 }

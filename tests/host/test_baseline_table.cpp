@@ -216,14 +216,15 @@ TEST(BaselineTable, StagedCellCheckRefinesTheCellsThatThreeChecksWould) {
 
 // A point whose ratio falls on the deformed segment is placed from the combined extents alone, in its
 // posed generator's meridian frame (place_on_tabulated_segment); it must land where the whole combined
-// section puts it (DeformedSegment::at, the fan at its radial's angle) and get the same direction.
+// section puts it (DeformedSegment::at, the fan at its radial's angle) and get the same direction; placed in posed
+// coordinates at once (BaselineBonePose::axes, as the pass does), it is that point moved by F⁰_k.
 TEST(BaselineTable, ASegmentPointFromTheExtentsIsTheWholeSectionsPoint) {
     for (const testing::NamedChain& chain : testing::all_chains()) {
         Random rng(23);
         std::vector<Vec3<double>> points = testing::points_around(chain.skeleton, 2000, 23, -0.5, 0.5);
         BaselineSkinner<double> skinner(chain.skeleton, points, chain.name);
         std::size_t compared = 0;
-        double worst_base = 0, worst_direction = 0;
+        double worst_base = 0, worst_direction = 0, worst_posed = 0;
         for (int i = 0; i < 6; ++i) {
             std::vector<BaselineBonePose<double>> frame = skinner.frame(testing::random_bend_pose(chain.skeleton, rng));
             BaselineFrameTables tables = skinner.frame_tables(frame);
@@ -240,7 +241,8 @@ TEST(BaselineTable, ASegmentPointFromTheExtentsIsTheWholeSectionsPoint) {
                 const double ell = double(code.t) * extent.length();
                 if (extent.piece_at(ell) != SectionPiece::Segment) continue;
                 PosedBase<double> fast, whole;
-                if (!place_on_tabulated_segment(view, k, extent, double(code.phi), extent.segment_sigma(ell), fast)) continue;
+                if (!place_on_tabulated_segment(view, k, extent, double(code.phi), extent.segment_sigma(ell), rest_axes(skinner.bones()[k]), fast))
+                    continue;
                 const BaselineBone<double>& bone = skinner.bones()[k];
                 GeneratorLine<double> rest = generator_line(bone.cone, generator_radial(bone, double(code.phi)));
                 Stencil<PosedSection<double>> sections =
@@ -250,14 +252,21 @@ TEST(BaselineTable, ASegmentPointFromTheExtentsIsTheWholeSectionsPoint) {
                 if (!place_on_tabulated_section(view, k, mixed, double(code.t), whole)) continue;
                 worst_base = std::max(worst_base, norm(fast.base - whole.base) / smaller_radius(bone.cone));
                 worst_direction = std::max(worst_direction, norm(fast.direction - whole.direction));
+                // Placed in posed coordinates at once (the pass's way), the same point moved by F⁰_k.
+                PosedBase<double> posed;
+                ASSERT_TRUE(place_on_tabulated_segment(view, k, extent, double(code.phi), extent.segment_sigma(ell), frame[k].axes, posed));
+                const PosedBase<double> moved = posed_coordinates(frame[k], fast);
+                worst_posed = std::max({worst_posed, norm(posed.base - moved.base) / smaller_radius(bone.cone),
+                                        norm(posed.direction - moved.direction)});
                 ++compared;
             }
         }
-        std::printf("  %-12s %zu segment points: base within %.2g local radii, direction within %.2g\n", chain.name.c_str(),
-                    compared, worst_base, worst_direction);
+        std::printf("  %-12s %zu segment points: base within %.2g local radii, direction within %.2g; posed at once within %.2g\n",
+                    chain.name.c_str(), compared, worst_base, worst_direction, worst_posed);
         EXPECT_GT(compared, 5000u) << chain.name;
         EXPECT_LE(worst_base, 1e-12) << chain.name;
         EXPECT_LE(worst_direction, 1e-9) << chain.name;
+        EXPECT_LE(worst_posed, 1e-12) << chain.name;
     }
 }
 
