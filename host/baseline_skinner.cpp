@@ -60,12 +60,21 @@ void validate_deform_options(const BaselineDeformOptions& options) {
 
 namespace {
 
-// Each coarse cell's kind of stencil (kCoarseCubicCell or kCoarseLinearCell), from its bone's samples.
+// Each coarse cell's kind of stencil (kCoarseCubicCell or kCoarseLinearCell), from its bone's samples. The
+// per-point pass trusts a coarse cell's two samples to share their structure (stencil_at): a cell whose
+// samples differ fails its check and is refined, and a logic_error (an internal error) says so if not.
 template <class Sample>
 void mark_coarse_stencils(const std::vector<Sample>& samples, int per_bone, std::vector<int>& cells) {
-    for (std::size_t c = 0; c < cells.size(); ++c)
-        if (is_coarse(cells[c]))
-            cells[c] = cubic_cell(&samples[c / per_bone * per_bone], per_bone, int(c % per_bone)) ? kCoarseCubicCell : kCoarseLinearCell;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+        if (!is_coarse(cells[c])) continue;
+        const Sample* bone_samples = &samples[c / per_bone * per_bone];
+        const int j = int(c % per_bone);
+        const CellSamples<Sample> around = cell_samples(bone_samples, per_bone, j);
+        if (!same_structure(*around.a, *around.b))
+            throw std::logic_error("baseline tables: coarse cell " + std::to_string(j) + " of bone " + std::to_string(c / per_bone) +
+                                   " joins two samples of different structure (its check must refine it)");
+        cells[c] = cubic_cell(bone_samples, per_bone, j) ? kCoarseCubicCell : kCoarseLinearCell;
+    }
 }
 
 }  // namespace

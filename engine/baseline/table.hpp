@@ -301,8 +301,8 @@ template <class Sample> BS_HD inline Stencil<Sample> coarse_stencil(const Sample
 
 // The stencil for an angle (bracketed by j) in a table of `samples` per bone with refined cells (see BaselineTables):
 // the coarse cell's kind of stencil, or linear between the two nearest samples of a refined cell. False
-// where the angle falls in a sub-cell marked for the direct construction, or the bracketing samples differ
-// in structure.
+// where the angle falls in a sub-cell marked for the direct construction, or the sub-cell's two samples
+// differ in structure (a coarse cell's never do: kCoarseCubicCell).
 // `in_fine` tells which of the two arrays the stencil points into.
 template <class Sample>
 BS_HD inline bool stencil_at(const Bracket& j, int k, int samples, const Sample* coarse, const int* cells, const Sample* fine,
@@ -311,7 +311,7 @@ BS_HD inline bool stencil_at(const Bracket& j, int k, int samples, const Sample*
     in_fine = !is_coarse(r);
     if (!in_fine) {
         out = coarse_stencil(coarse + std::size_t(k) * samples, samples, j.a, j.weight, r == kCoarseCubicCell);
-        return true;  // a coarse cell's two samples share their structure (kCoarseCubicCell)
+        return true;
     }
     double u = j.weight * kRefineFactor;
     int m = int(u);
@@ -439,9 +439,10 @@ BS_HD inline FanField<T> combine_fans(const Stencil<FanSample<T>>& st) {
             combine_values<T>(st, [](const F& f) { return f.field.length; }), st.s[0]->field.outward};
 }
 
-// The direction combine_fans(st).direction_at(u, its fan_form_weight) gives, bit for bit, without
-// combining the plain end directions where they weigh nothing: where the bundle's segment has not
-// collapsed (fan_form_weight 1, most points) and the fan's own mix does not vanish.
+// The direction combine_fans(st).direction_at(u, its fan_form_weight) gives (bit for bit on the host;
+// nvcc may contract either to FMA), without combining the plain end directions where they weigh nothing:
+// where the bundle's segment has not collapsed (fan_form_weight 1, most points) and the fan's own mix does
+// not vanish.
 template <class T>
 BS_HD inline Vec3<T> combined_fan_direction(const Stencil<FanSample<T>>& st, const FanReading<T>& reading, const Cone<T>& cone) {
     using F = FanSample<T>;
