@@ -37,9 +37,8 @@ std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skelet
 
 std::size_t BaselineFrameTables::bytes() const {
     return locals.size() * sizeof(LocalChain<double>) + (sections.size() + fine.size()) * sizeof(PosedSection<double>) +
-           cell_extents.size() * sizeof(ExtentCell<double>) + fine_extents.size() * sizeof(SectionExtent<double>) +
-           cell_fans.size() * sizeof(FanCell<double>) + fine_fans.size() * sizeof(FanSample<double>) +
-           (cells.size() + fan_cells.size()) * sizeof(int) +
+           (extents.size() + fine_extents.size()) * sizeof(SectionExtent<double>) +
+           (fans.size() + fine_fans.size()) * sizeof(FanSample<double>) + (cells.size() + fan_cells.size()) * sizeof(int) +
            direct.size() + fan_direct.size() + fan_angles.size() * sizeof(GridAngle);
 }
 
@@ -76,18 +75,6 @@ void mark_coarse_stencils(const std::vector<Sample>& samples, int per_bone, std:
                                    " joins two samples of different structure (its check must refine it)");
         cells[c] = cubic_cell(bone_samples, per_bone, j) ? kCoarseCubicCell : kCoarseLinearCell;
     }
-}
-
-// Each coarse cell as cubics (cell_of its stencil), from its bone's samples and its kind in `cells`; a
-// refined cell's entry is left empty (the pass reads its sub-cells' samples).
-template <class Sample>
-auto coarse_cells(const std::vector<Sample>& samples, int per_bone, const std::vector<int>& cells) {
-    using Cell = decltype(cell_of(Stencil<Sample>{}));
-    std::vector<Cell> out(cells.size());
-    for (std::size_t c = 0; c < cells.size(); ++c)
-        if (is_coarse(cells[c]))
-            out[c] = cell_of(coarse_stencil(&samples[c / per_bone * per_bone], per_bone, int(c % per_bone), 0.0, cells[c] == kCoarseCubicCell));
-    return out;
 }
 
 }  // namespace
@@ -151,11 +138,10 @@ BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& 
         for (std::size_t i = 0; i < sections.size(); ++i) extents[i] = section_extent(sections[i]);
         return extents;
     };
+    tables.extents = extents_of(tables.sections);
     tables.fine_extents = extents_of(tables.fine);
     mark_coarse_stencils(tables.sections, options.phi_samples, tables.cells);
     mark_coarse_stencils(tables.fans, options.fan_samples, tables.fan_cells);
-    tables.cell_extents = coarse_cells(extents_of(tables.sections), options.phi_samples, tables.cells);
-    tables.cell_fans = coarse_cells(tables.fans, options.fan_samples, tables.fan_cells);
     tables.fan_angles.resize(std::size_t(options.fan_samples));
     for (int j = 0; j < options.fan_samples; ++j) {
         const double angle = grid_angle(j, options.fan_samples);

@@ -52,10 +52,9 @@ struct BaselineFrameTables {
     int phi_samples = 0, fan_samples = 0;
     std::vector<LocalChain<double>> locals;
     std::vector<PosedSection<double>> sections;
-    std::vector<ExtentCell<double>> cell_extents;     // each coarse cell's extent as cubics
-    std::vector<SectionExtent<double>> fine_extents;  // section_extent of each fine section
-    std::vector<FanSample<double>> fans;              // the fan samples (the pass reads cell_fans)
-    std::vector<FanCell<double>> cell_fans;
+    std::vector<SectionExtent<double>> extents;  // section_extent of each section, and of each fine one
+    std::vector<SectionExtent<double>> fine_extents;
+    std::vector<FanSample<double>> fans;
     std::vector<int> cells;  // kCoarseCubicCell, kCoarseLinearCell or a refined cell's ordinal (BaselineTables)
     std::vector<PosedSection<double>> fine;
     std::vector<unsigned char> direct;
@@ -65,11 +64,11 @@ struct BaselineFrameTables {
     std::vector<GridAngle> fan_angles;  // fan_samples
 
     BaselineTables<double> view() const {
-        return {phi_samples, fan_samples,         locals.data(), sections.data(),  cell_extents.data(), cell_fans.data(),
+        return {phi_samples, fan_samples,         locals.data(), sections.data(),  extents.data(),   fans.data(),
                 cells.data(), fine.data(),          fine_extents.data(), direct.data(), fan_cells.data(), fine_fans.data(),
                 fan_direct.data(), fan_angles.data()};
     }
-    // What a per-point pass reads: everything above but the fan samples.
+    // What a per-point pass reads: everything above.
     std::size_t bytes() const;
 };
 

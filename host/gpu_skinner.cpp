@@ -30,7 +30,7 @@ std::size_t GpuSkinner::device_bytes() const {
     const DeviceTables& t = tables_;
     return rest_.bytes() + influences_.bytes() + codes_.bytes() + bones_.bytes() + lbs_frame_.bytes() + dqs_frame_.bytes() +
            baseline_frame_.bytes() + binding_offsets_.bytes() + binding_joints_.bytes() + metaball_frame_.bytes() +
-           t.locals.bytes() + t.sections.bytes() + t.fine.bytes() + t.cell_extents.bytes() + t.fine_extents.bytes() + t.cell_fans.bytes() + t.fine_fans.bytes() + t.cells.bytes() +
+           t.locals.bytes() + t.sections.bytes() + t.fine.bytes() + t.extents.bytes() + t.fine_extents.bytes() + t.fans.bytes() + t.fine_fans.bytes() + t.cells.bytes() +
            t.fan_cells.bytes() + t.direct.bytes() + t.fan_direct.bytes() + t.fan_angles.bytes();
 }
 
@@ -123,16 +123,16 @@ BaselineTables<double> GpuSkinner::upload_tables(const BaselineFrameTables& host
     d.locals.assign(host.locals, exec);
     d.sections.assign(host.sections, exec);
     d.fine.assign(host.fine, exec);
-    d.cell_extents.assign(host.cell_extents, exec);
+    d.extents.assign(host.extents, exec);
     d.fine_extents.assign(host.fine_extents, exec);
-    d.cell_fans.assign(host.cell_fans, exec);
+    d.fans.assign(host.fans, exec);
     d.fine_fans.assign(host.fine_fans, exec);
     d.cells.assign(host.cells, exec);
     d.fan_cells.assign(host.fan_cells, exec);
     d.direct.assign(host.direct, exec);
     d.fan_direct.assign(host.fan_direct, exec);
     d.fan_angles.assign(host.fan_angles, exec);
-    return {host.phi_samples, host.fan_samples,         d.locals.data(), d.sections.data(),  d.cell_extents.data(), d.cell_fans.data(),
+    return {host.phi_samples, host.fan_samples,         d.locals.data(), d.sections.data(),  d.extents.data(),   d.fans.data(),
             d.cells.data(),   d.fine.data(),            d.fine_extents.data(), d.direct.data(), d.fan_cells.data(), d.fine_fans.data(),
             d.fan_direct.data(), d.fan_angles.data()};
 }

@@ -55,10 +55,8 @@ private:
     struct DeviceTables {
         cuda::DeviceArray<LocalChain<double>> locals;
         cuda::DeviceArray<PosedSection<double>> sections, fine;
-        cuda::DeviceArray<ExtentCell<double>> cell_extents;
-        cuda::DeviceArray<SectionExtent<double>> fine_extents;
-        cuda::DeviceArray<FanCell<double>> cell_fans;
-        cuda::DeviceArray<FanSample<double>> fine_fans;
+        cuda::DeviceArray<SectionExtent<double>> extents, fine_extents;
+        cuda::DeviceArray<FanSample<double>> fans, fine_fans;
         cuda::DeviceArray<int> cells, fan_cells;
         cuda::DeviceArray<unsigned char> direct, fan_direct;
         cuda::DeviceArray<GridAngle> fan_angles;

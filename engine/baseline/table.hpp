@@ -10,12 +10,10 @@
 // coarse_stencil) and the point is placed exactly on the combined section at its ratio t.
 //
 // Most points lie on the deformed segment, and a segment point needs only the section's extent (its
-// turn, and the σ and length terms of each end: SectionExtent): its meridian coordinates are those of its
-// rest generator point (generator_point_in_meridian), its posed generator is ψ = φ + the turn at its σ,
-// and its direction is the fan there. So the extent's and the fan's combinations in each coarse cell are
-// multiplied out into cubics in the cell's fraction when the tables are built (CellCubic: ExtentCell,
-// FanCell), and such a point evaluates one cell of each. Only a point on an arc or a crease piece
-// combines that end's geometry from the whole sections.
+// turn, and the σ and length terms of each end: SectionExtent, tabulated beside the sections): its
+// meridian coordinates are those of its rest generator point (generator_point_in_meridian), its posed
+// generator is ψ = φ + the turn at its σ, and its direction is the fan there. Only a point on an arc or a
+// crease piece combines that end's geometry from the whole sections.
 //
 // The construction turns much faster in φ near some generators than elsewhere (near the folds of the
 // sheaf, where the two generators of a plane nearly coincide). So each cell [φ_j, φ_j+1] is checked when
@@ -37,11 +35,10 @@
 // tabulated result equals the direct one there. The fan's cells are checked the same way (kinds, the
 // segment's length and the directions).
 //
-// All tables are in bone k's frame F⁰_k, in double (the per-point pass's geometry precision). Sizes, per
-// bone and frame: a section sample is sizeof(PosedSection<double>) (832 bytes), a coarse cell's extent
-// sizeof(ExtentCell<double>) (472), a coarse fan cell 424, a refined cell's samples 832 + 136 (its extent)
-// and 120 (fan) each, a local chain 1,152, a cell index 4. Besides, the fan grid's cos and sin, 16 bytes
-// a sample (the same for every bone).
+// All tables are in bone k's frame F⁰_k, in double (the per-point pass's geometry precision). Sizes: a
+// section sample is sizeof(PosedSection<double>) (832 bytes) plus its extent (sizeof(SectionExtent<double>),
+// 136 bytes), a fan sample 120 bytes, a local chain 936 bytes, a cell index 4 bytes; per bone and frame.
+// Besides, the fan grid's cos and sin, 16 bytes a sample (the same for every bone).
 #pragma once
 
 #include "engine/baseline/deform.hpp"
@@ -133,20 +130,16 @@ struct GridAngle {
     double cos, sin;
 };
 
-template <class T> struct ExtentCell;  // a cell's extent as cubics in its fraction (below)
-template <class T> struct FanCell;     // a cell's fan likewise
-
 // A view of one frame's tables (device or host pointers, owned by the caller). phi_samples == 0 means no
-// tables: the direct construction. Coarse cells are read as cubics (ExtentCell, FanCell); refined cells from
-// their samples.
+// tables: the direct construction.
 template <class T>
 struct BaselineTables {
     int phi_samples;
     int fan_samples;
-    const LocalChain<T>* locals;        // bone_count
-    const PosedSection<T>* sections;    // bone_count × phi_samples, bone-major
-    const ExtentCell<T>* cell_extents;  // bone_count × phi_samples: each coarse cell's extent (cell_of its stencil)
-    const FanCell<T>* cell_fans;        // bone_count × fan_samples: each coarse fan cell (cell_of its stencil)
+    const LocalChain<T>* locals;      // bone_count
+    const PosedSection<T>* sections;  // bone_count × phi_samples, bone-major
+    const SectionExtent<T>* extents;  // section_extent of each of `sections`
+    const FanSample<T>* fans;         // bone_count × fan_samples, bone-major
     // Refined cells: cells[c] is kCoarseCubicCell, kCoarseLinearCell or the refined cell's ordinal r; its samples are
     // fine[r × kSamplesPerRefinedCell ...], and direct[r × kRefineFactor + m] is 1 where sub-cell m is
     // computed directly.
@@ -255,15 +248,21 @@ template <class Sample>
 struct Stencil {
     const Sample* s[4];
     double w[4];
-    double spacing;   // radians between s[0] and s[1]
-    double fraction;  // where the angle lies between s[0] (0) and s[1] (1): the weights' argument
-    bool cubic;       // Lagrange weights over all four samples; linear (s[0], s[1]) otherwise
+    double spacing;  // radians between s[0] and s[1]
 };
 
 // A linear stencil between two samples (weight w of b).
 template <class Sample>
 BS_HD inline Stencil<Sample> linear_stencil(const Sample* a, const Sample* b, double w, double spacing) {
-    return {{a, b, a, a}, {1 - w, w, 0, 0}, spacing, w, false};
+    return {{a, b, a, a}, {1 - w, w, 0, 0}, spacing};
+}
+
+// The same stencil on a parallel array: `st` points into `from`, the result at the same offsets into `to`.
+template <class To, class From>
+BS_HD inline Stencil<To> stencil_on(const Stencil<From>& st, const From* from, const To* to) {
+    Stencil<To> out{{}, {st.w[0], st.w[1], st.w[2], st.w[3]}, st.spacing};
+    for (int i = 0; i < 4; ++i) out.s[i] = to + (st.s[i] - from);
+    return out;
 }
 
 // The samples around cell j of one bone's table: a = j, b = j + 1, and the ones before and after them,
@@ -293,38 +292,33 @@ BS_HD inline Stencil<Sample> coarse_stencil(const Sample* bone_samples, int samp
     if (cubic)
         return {{c.a, c.b, c.before, c.after},
                 {(w + 1) * (w - 1) * (w - 2) / 2, -(w + 1) * w * (w - 2) / 2, -w * (w - 1) * (w - 2) / 6, (w + 1) * w * (w - 1) / 6},
-                spacing, w, true};
+                spacing};
     return linear_stencil(c.a, c.b, w, spacing);
 }
 template <class Sample> BS_HD inline Stencil<Sample> coarse_stencil(const Sample* bone_samples, int samples, int j, double w) {
     return coarse_stencil(bone_samples, samples, j, w, cubic_cell(bone_samples, samples, j));
 }
 
-// The linear stencil of the refined cell r's sub-cell that an angle (bracketed by j) falls in, between its
-// two nearest samples in `fine` (see BaselineTables). False where that sub-cell is marked for the direct
-// construction, or its two samples differ in structure.
+// The stencil for an angle (bracketed by j) in a table of `samples` per bone with refined cells (see BaselineTables):
+// the coarse cell's kind of stencil, or linear between the two nearest samples of a refined cell. False
+// where the angle falls in a sub-cell marked for the direct construction, or the sub-cell's two samples
+// differ in structure (a coarse cell's never do: kCoarseCubicCell).
+// `in_fine` tells which of the two arrays the stencil points into.
 template <class Sample>
-BS_HD inline bool fine_stencil(const Bracket& j, int r, int samples, const Sample* fine, const unsigned char* direct, Stencil<Sample>& out) {
+BS_HD inline bool stencil_at(const Bracket& j, int k, int samples, const Sample* coarse, const int* cells, const Sample* fine,
+                             const unsigned char* direct, Stencil<Sample>& out, bool& in_fine) {
+    const int r = cells[std::size_t(k) * samples + j.a];
+    in_fine = !is_coarse(r);
+    if (!in_fine) {
+        out = coarse_stencil(coarse + std::size_t(k) * samples, samples, j.a, j.weight, r == kCoarseCubicCell);
+        return true;
+    }
     double u = j.weight * kRefineFactor;
     int m = int(u);
     m = m < kRefineFactor ? m : kRefineFactor - 1;
     const Sample* a = &fine[std::size_t(r) * kSamplesPerRefinedCell + 2 * m];
     out = linear_stencil(a, a + 2, u - m, kTwoPi / samples / kRefineFactor);
     return direct[std::size_t(r) * kRefineFactor + m] == 0 && same_structure(a[0], a[2]);
-}
-
-// The stencil for an angle (bracketed by j) in bone k's table of `samples` per bone with refined cells:
-// the coarse cell's kind of stencil, or fine_stencil in a refined cell (false where that says so). A
-// coarse cell's two samples always share their structure (kCoarseCubicCell).
-template <class Sample>
-BS_HD inline bool stencil_at(const Bracket& j, int k, int samples, const Sample* coarse, const int* cells, const Sample* fine,
-                             const unsigned char* direct, Stencil<Sample>& out) {
-    const int r = cells[std::size_t(k) * samples + j.a];
-    if (is_coarse(r)) {
-        out = coarse_stencil(coarse + std::size_t(k) * samples, samples, j.a, j.weight, r == kCoarseCubicCell);
-        return true;
-    }
-    return fine_stencil(j, r, samples, fine, direct, out);
 }
 
 // Weighted combination of samples of one structure, parameter by parameter: positions and lengths as
@@ -358,99 +352,37 @@ BS_HD inline Vec3<T> combine_vectors(const Stencil<Sample>& st, Get get) {
     return sum;
 }
 
-// A parameter across one cell as a polynomial in the cell's fraction w ∈ [0, 1] (Stencil::fraction):
-// the stencil's combination multiplied out once per cell, when the tables are built, instead of weighed
-// again by every point. A cubic stencil's four Lagrange weights give c[1..3] from the samples'
-// differences to s[0] (in each power the weights' coefficients sum to 0), so that c[0] is s[0]'s value
-// exactly and an angle's differences are wrapped once per cell; a linear stencil gives c[0] + w c[1]. The
-// per-point pass evaluates it by Horner's rule: 3 products and 3 sums, where the stencil took 4 weights
-// (~15 products), then 4 products, 3 sums and a wrap per angle and sample (the combinations were a third
-// of the pass).
+// The combined extent: the turn's angles and σ range, each end's σ and length terms.
 template <class T>
-struct CellCubic {
-    T c[4];
-    BS_HD T at(T w) const { return c[0] + w * (c[1] + w * (c[2] + w * c[3])); }
-};
-
-// From s[0]'s value and the differences to it of s[1], and of s[2] and s[3] (the samples before and after).
-template <class T> BS_HD inline CellCubic<T> cell_cubic(T value, T to_b, T to_before, T to_after, bool cubic) {
-    if (!cubic) return {{value, to_b, T(0), T(0)}};
-    return {{value, to_b - to_before / T(3) - to_after / T(6), (to_b + to_before) / T(2), (to_after - to_before) / T(6) - to_b / T(2)}};
-}
-template <class T, class Sample, class Get> BS_HD inline CellCubic<T> value_cubic(const Stencil<Sample>& st, Get get) {
-    const T v = get(*st.s[0]);
-    return cell_cubic<T>(v, get(*st.s[1]) - v, get(*st.s[2]) - v, get(*st.s[3]) - v, st.cubic);
-}
-template <class T, class Sample, class Get> BS_HD inline CellCubic<T> angle_cubic(const Stencil<Sample>& st, Get get) {
-    const T v = get(*st.s[0]);
-    return cell_cubic<T>(v, angle_difference(T(get(*st.s[1])), v), angle_difference(T(get(*st.s[2])), v),
-                         angle_difference(T(get(*st.s[3])), v), st.cubic);
-}
-
-template <class T>
-struct Vec3Cubic {
-    CellCubic<T> x, y, z;
-    BS_HD Vec3<T> at(T w) const { return {x.at(w), y.at(w), z.at(w)}; }
-};
-template <class T, class Sample, class Get> BS_HD inline Vec3Cubic<T> vector_cubic(const Stencil<Sample>& st, Get get) {
-    return {value_cubic<T>(st, [&](const Sample& s) { return get(s).x; }), value_cubic<T>(st, [&](const Sample& s) { return get(s).y; }),
-            value_cubic<T>(st, [&](const Sample& s) { return get(s).z; })};
-}
-
-// A cell's extent as cubics: the turn's angles and σ range, each end's σ and length terms (only those of
-// its kind are evaluated; the others keep s[0]'s value, as a combined section does).
-template <class T>
-struct EndExtentCell {
-    EndKind kind;
-    CellCubic<T> sigma, arc_radius, arc_begin, arc_end, crease_length;
-};
-template <class T>
-struct ExtentCell {
-    CellCubic<T> turn_at_parent, turn_at_child, sigma_start, sigma_end;
-    EndExtentCell<T> parent, child;
-    unsigned structure;
-};
-
-template <class T> BS_HD inline EndExtentCell<T> end_extent_cell(const Stencil<SectionExtent<T>>& st, bool parent) {
+BS_HD inline EndExtent<T> combine_end_extent(const Stencil<SectionExtent<T>>& st, bool parent) {
     using E = SectionExtent<T>;
-    return {st.s[0]->end(parent).kind, value_cubic<T>(st, [&](const E& s) { return s.end(parent).sigma; }),
-            value_cubic<T>(st, [&](const E& s) { return s.end(parent).arc_radius; }),
-            value_cubic<T>(st, [&](const E& s) { return s.end(parent).arc_begin; }),
-            value_cubic<T>(st, [&](const E& s) { return s.end(parent).arc_end; }),
-            value_cubic<T>(st, [&](const E& s) { return s.end(parent).crease_length; })};
-}
-template <class T> BS_HD inline ExtentCell<T> cell_of(const Stencil<SectionExtent<T>>& st) {
-    using E = SectionExtent<T>;
-    return {angle_cubic<T>(st, [](const E& s) { return s.turn.at_parent; }), angle_cubic<T>(st, [](const E& s) { return s.turn.at_child; }),
-            value_cubic<T>(st, [](const E& s) { return s.turn.sigma_start; }), value_cubic<T>(st, [](const E& s) { return s.turn.sigma_end; }),
-            end_extent_cell(st, true), end_extent_cell(st, false), st.s[0]->structure};
-}
-
-template <class T> BS_HD inline EndExtent<T> end_extent_at(const EndExtentCell<T>& m, T w) {
-    EndExtent<T> e{m.kind, m.sigma.at(w), m.arc_radius.c[0], m.arc_begin.c[0], m.arc_end.c[0], m.crease_length.c[0]};
+    EndExtent<T> m = st.s[0]->end(parent);
+    m.sigma = combine_values<T>(st, [&](const E& s) { return s.end(parent).sigma; });
     if (m.kind == EndKind::Convex) {
-        e.arc_radius = m.arc_radius.at(w);
-        e.arc_begin = m.arc_begin.at(w);
-        e.arc_end = m.arc_end.at(w);
+        m.arc_radius = combine_values<T>(st, [&](const E& s) { return s.end(parent).arc_radius; });
+        m.arc_begin = combine_values<T>(st, [&](const E& s) { return s.end(parent).arc_begin; });
+        m.arc_end = combine_values<T>(st, [&](const E& s) { return s.end(parent).arc_end; });
     } else if (m.kind == EndKind::Concave) {
-        e.crease_length = m.crease_length.at(w);
+        m.crease_length = combine_values<T>(st, [&](const E& s) { return s.end(parent).crease_length; });
     }
-    return e;
+    return m;
 }
-// The combined extent at fraction w of the cell.
-template <class T> BS_HD inline SectionExtent<T> extent_at(const ExtentCell<T>& c, T w) {
-    return {{c.turn_at_parent.at(w), c.turn_at_child.at(w), c.sigma_start.at(w), c.sigma_end.at(w)}, end_extent_at(c.parent, w),
-            end_extent_at(c.child, w), c.structure};
-}
-template <class T> BS_HD inline SectionExtent<T> combine_extents(const Stencil<SectionExtent<T>>& st) {
-    return extent_at(cell_of(st), T(st.fraction));
+
+template <class T>
+BS_HD inline SectionExtent<T> combine_extents(const Stencil<SectionExtent<T>>& st) {
+    using E = SectionExtent<T>;
+    SegmentTurn<T> turn{combine_angles<T>(st, [](const E& s) { return s.turn.at_parent; }),
+                        combine_angles<T>(st, [](const E& s) { return s.turn.at_child; }),
+                        combine_values<T>(st, [](const E& s) { return s.turn.sigma_start; }),
+                        combine_values<T>(st, [](const E& s) { return s.turn.sigma_end; })};
+    return {turn, combine_end_extent(st, true), combine_end_extent(st, false), st.s[0]->structure};
 }
 
 // The extents of a stencil's sections (`storage` holds them), for the checks made while building.
 template <class T>
 BS_HD inline Stencil<SectionExtent<T>> extent_stencil(const Stencil<PosedSection<T>>& st, SectionExtent<T> (&storage)[4]) {
     for (int i = 0; i < 4; ++i) storage[i] = section_extent(*st.s[i]);
-    return {{&storage[0], &storage[1], &storage[2], &storage[3]}, {st.w[0], st.w[1], st.w[2], st.w[3]}, st.spacing, st.fraction, st.cubic};
+    return {{&storage[0], &storage[1], &storage[2], &storage[3]}, {st.w[0], st.w[1], st.w[2], st.w[3]}, st.spacing};
 }
 
 // The rest of an end: the arc's frame and sweep, or the crease's coordinates.
@@ -497,62 +429,37 @@ BS_HD inline PosedSection<T> combine_sections(const Stencil<PosedSection<T>>& st
     return m;
 }
 
-// A cell's fan as cubics (FanField's parameters). The plain end directions come last: a point reads them
-// only where the bundle's segment collapses (combined_fan_direction).
 template <class T>
-struct FanCell {
-    Vec3Cubic<T> at_start, at_end;
-    CellCubic<T> length;
-    bool outward;
-    Vec3Cubic<T> start_direction, end_direction;
-};
-
-template <class T> BS_HD inline FanCell<T> cell_of(const Stencil<FanSample<T>>& st) {
+BS_HD inline FanField<T> combine_fans(const Stencil<FanSample<T>>& st) {
     using F = FanSample<T>;
-    return {vector_cubic<T>(st, [](const F& f) { return f.field.at_start; }), vector_cubic<T>(st, [](const F& f) { return f.field.at_end; }),
-            value_cubic<T>(st, [](const F& f) { return f.field.length; }), st.s[0]->field.outward,
-            vector_cubic<T>(st, [](const F& f) { return f.field.start_direction; }),
-            vector_cubic<T>(st, [](const F& f) { return f.field.end_direction; })};
+    return {combine_vectors<T>(st, [](const F& f) { return f.field.at_start; }),
+            combine_vectors<T>(st, [](const F& f) { return f.field.at_end; }),
+            combine_vectors<T>(st, [](const F& f) { return f.field.start_direction; }),
+            combine_vectors<T>(st, [](const F& f) { return f.field.end_direction; }),
+            combine_values<T>(st, [](const F& f) { return f.field.length; }), st.s[0]->field.outward};
 }
-// The combined fan at fraction w of the cell.
-template <class T> BS_HD inline FanField<T> fan_at(const FanCell<T>& c, T w) {
-    return {c.at_start.at(w), c.at_end.at(w), c.start_direction.at(w), c.end_direction.at(w), c.length.at(w), c.outward};
-}
-template <class T> BS_HD inline FanField<T> combine_fans(const Stencil<FanSample<T>>& st) { return fan_at(cell_of(st), T(st.fraction)); }
 
-// The direction fan_at(c, w).direction_at(u, its fan_form_weight) gives (bit for bit on the host; nvcc
-// may contract either to FMA), without evaluating the plain end directions where they weigh nothing:
+// The direction combine_fans(st).direction_at(u, its fan_form_weight) gives (bit for bit on the host;
+// nvcc may contract either to FMA), without combining the plain end directions where they weigh nothing:
 // where the bundle's segment has not collapsed (fan_form_weight 1, most points) and the fan's own mix does
 // not vanish.
 template <class T>
-BS_HD inline Vec3<T> combined_fan_direction(const FanCell<T>& c, T w, const FanReading<T>& reading, const Cone<T>& cone) {
-    FanField<T> fan{c.at_start.at(w), c.at_end.at(w), {}, {}, c.length.at(w), c.outward};
+BS_HD inline Vec3<T> combined_fan_direction(const Stencil<FanSample<T>>& st, const FanReading<T>& reading, const Cone<T>& cone) {
+    using F = FanSample<T>;
+    FanField<T> fan{combine_vectors<T>(st, [](const F& f) { return f.field.at_start; }),
+                    combine_vectors<T>(st, [](const F& f) { return f.field.at_end; }),
+                    {},
+                    {},
+                    combine_values<T>(st, [](const F& f) { return f.field.length; }),
+                    st.s[0]->field.outward};
     const T fan_weight = fan_form_weight(fan, reading, cone);
     if (fan_weight == T(1)) {
         const Vec3<T> mix = (T(1) - reading.u) * fan.at_start + reading.u * fan.at_end;
         if (norm2(mix) > T(0)) return normalized(mix);
     }
-    fan.start_direction = c.start_direction.at(w);
-    fan.end_direction = c.end_direction.at(w);
+    fan.start_direction = combine_vectors<T>(st, [](const F& f) { return f.field.start_direction; });
+    fan.end_direction = combine_vectors<T>(st, [](const F& f) { return f.field.end_direction; });
     return fan.direction_at(reading.u, fan_weight);
-}
-
-// The cell of one bone's table that an angle (bracketed by j) falls in, as cubics, and the fraction to
-// evaluate them at: a coarse cell's from `coarse_cells` (built with the tables: bone_count × samples), a
-// refined cell's sub-cell's built here from its two samples in `fine` (fine_stencil). Null where the
-// sub-cell is computed directly.
-template <class Cell, class Sample>
-BS_HD inline const Cell* table_cell(const Bracket& j, int k, int samples, const int* cells, const Cell* coarse_cells, const Sample* fine,
-                                    const unsigned char* direct, Cell& storage, double& fraction) {
-    const std::size_t c = std::size_t(k) * samples + j.a;
-    const int r = cells[c];
-    fraction = j.weight;
-    if (is_coarse(r)) return &coarse_cells[c];
-    Stencil<Sample> st;
-    if (!fine_stencil(j, r, samples, fine, direct, st)) return nullptr;
-    storage = cell_of(st);
-    fraction = st.fraction;
-    return &storage;
 }
 
 // Detail direction, in the meridian frame of generator angle ψ (bracketed on the fan grid by `psi`), read
@@ -561,12 +468,11 @@ BS_HD inline const Cell* table_cell(const Bracket& j, int k, int samples, const 
 template <class T>
 BS_HD inline bool tabulated_fan_direction(const BaselineTables<T>& tables, int k, const Bracket& psi, FanReading<T> reading,
                                           Vec3<T>& direction) {
-    FanCell<T> storage;
-    double w;
-    const FanCell<T>* cell =
-        table_cell(psi, k, tables.fan_samples, tables.fan_cells, tables.cell_fans, tables.fine_fans, tables.fan_direct, storage, w);
-    if (!cell) return false;
-    direction = combined_fan_direction(*cell, T(w), reading, tables.locals[k].bones[1].cone);
+    Stencil<FanSample<T>> st;
+    bool in_fine;
+    if (!stencil_at(psi, k, tables.fan_samples, tables.fans, tables.fan_cells, tables.fine_fans, tables.fan_direct, st, in_fine))
+        return false;
+    direction = combined_fan_direction(st, reading, tables.locals[k].bones[1].cone);
     return true;
 }
 
@@ -612,15 +518,15 @@ BS_HD inline bool place_on_tabulated_segment(const BaselineTables<T>& tables, in
     return true;
 }
 
-// A point whose ratio falls on an end piece (`piece`) of the combined sections at φ (bracketed by `phi`),
-// whose combined extent is `extent`. False where its direction needs the direct bundle.
+// A point whose ratio falls on an end piece (`piece`) of the sections the extent stencil `st` points at.
+// False where its direction needs the direct bundle.
 template <class T>
 BS_NOINLINE BS_HD bool place_on_tabulated_end(const BaselineCode& code, const BaselineTables<T>& tables, const BaselineBone<T>& bone,
-                                              const Bracket& phi, const SectionExtent<T>& extent, SectionPiece piece, PosedBase<T>& out) {
+                                              const Stencil<SectionExtent<T>>& st, bool in_fine, const SectionExtent<T>& extent,
+                                              SectionPiece piece, PosedBase<T>& out) {
     GeneratorLine<T> rest = generator_line(bone.cone, generator_radial(bone, T(code.phi)));
-    Stencil<PosedSection<T>> sections;
-    // The extent's cell was found, so the sections' stencil is there too (same cells, same sub-cell).
-    stencil_at(phi, int(code.bone), tables.phi_samples, tables.sections, tables.cells, tables.fine, tables.direct, sections);
+    Stencil<PosedSection<T>> sections =
+        in_fine ? stencil_on(st, tables.fine_extents, tables.fine) : stencil_on(st, tables.extents, tables.sections);
     PosedSection<T> mixed = combine_sections(sections, extent, rest.U, rest.along, piece == SectionPiece::ParentEnd,
                                              piece == SectionPiece::ChildEnd);
     return place_on_tabulated_section(tables, int(code.bone), mixed, T(code.t), out);
@@ -640,18 +546,17 @@ template <class T>
 BS_HD inline PosedBase<T> tabulated_posed_base(const BaselineCode& code, const BaselineTables<T>& tables,
                                                const BaselineBone<T>* bones, const BaselineBonePose<T>* poses) {
     const int k = code.bone;
-    const Bracket phi = bracket(double(code.phi), tables.phi_samples);
-    ExtentCell<T> storage;
-    double w;
-    if (const ExtentCell<T>* cell =
-            table_cell(phi, k, tables.phi_samples, tables.cells, tables.cell_extents, tables.fine_extents, tables.direct, storage, w)) {
-        const SectionExtent<T> extent = extent_at(*cell, T(w));
+    Stencil<SectionExtent<T>> st;
+    bool in_fine;
+    if (stencil_at(bracket(double(code.phi), tables.phi_samples), k, tables.phi_samples, tables.extents, tables.cells, tables.fine_extents, tables.direct, st,
+                   in_fine)) {
+        const SectionExtent<T> extent = combine_extents(st);
         const T ell = T(code.t) * extent.length();
         const SectionPiece piece = extent.piece_at(ell);
         PosedBase<T> p;
         if (piece == SectionPiece::Segment) {
             if (place_on_tabulated_segment(tables, k, extent, T(code.phi), extent.segment_sigma(ell), poses[k].axes, p)) return p;
-        } else if (place_on_tabulated_end(code, tables, bones[k], phi, extent, piece, p)) {
+        } else if (place_on_tabulated_end(code, tables, bones[k], st, in_fine, extent, piece, p)) {
             return posed_coordinates(poses[k], p);
         }
     }

@@ -232,13 +232,12 @@ TEST(BaselineTable, ASegmentPointFromTheExtentsIsTheWholeSectionsPoint) {
             for (const BaselineCode& code : skinner.codes()) {
                 if (code.flags & (kCodeParentCap | kCodeChildCap)) continue;
                 const int k = code.bone;
-                const Bracket phi = bracket(double(code.phi), view.phi_samples);
-                ExtentCell<double> storage;
-                double w;
-                const ExtentCell<double>* cell =
-                    table_cell(phi, k, view.phi_samples, view.cells, view.cell_extents, view.fine_extents, view.direct, storage, w);
-                if (!cell) continue;
-                const SectionExtent<double> extent = extent_at(*cell, w);
+                Stencil<SectionExtent<double>> st;
+                bool in_fine;
+                if (!stencil_at(bracket(double(code.phi), view.phi_samples), k, view.phi_samples, view.extents, view.cells, view.fine_extents, view.direct, st,
+                                in_fine))
+                    continue;
+                const SectionExtent<double> extent = combine_extents(st);
                 const double ell = double(code.t) * extent.length();
                 if (extent.piece_at(ell) != SectionPiece::Segment) continue;
                 PosedBase<double> fast, whole;
@@ -246,8 +245,8 @@ TEST(BaselineTable, ASegmentPointFromTheExtentsIsTheWholeSectionsPoint) {
                     continue;
                 const BaselineBone<double>& bone = skinner.bones()[k];
                 GeneratorLine<double> rest = generator_line(bone.cone, generator_radial(bone, double(code.phi)));
-                Stencil<PosedSection<double>> sections;
-                ASSERT_TRUE(stencil_at(phi, k, view.phi_samples, view.sections, view.cells, view.fine, view.direct, sections));
+                Stencil<PosedSection<double>> sections =
+                    in_fine ? stencil_on(st, view.fine_extents, view.fine) : stencil_on(st, view.extents, view.sections);
                 PosedSection<double> mixed = combine_sections(sections, extent, rest.U, rest.along);
                 ASSERT_EQ(mixed.piece_at(ell), SectionPiece::Segment);
                 if (!place_on_tabulated_section(view, k, mixed, double(code.t), whole)) continue;
@@ -318,42 +317,6 @@ TEST(BaselineTable, AngleOnTheFanGridIsItsCosineAndSine) {
 // directions only where they weigh) is the whole combined field's direction at the same reading, exactly:
 // random samples on cubic and linear stencils, bundles from collapsed to whole (fan_form_weight from 0 to
 // 1), and a field whose own mix vanishes (A = −B read halfway), where the plain end directions answer.
-// A coarse cell's cubic (CellCubic, what the pass evaluates) is its stencil's combination multiplied out:
-// it reproduces any cubic through the four samples (a linear cell any line through its two), equals the
-// Lagrange weights' sum to rounding, gives s[0]'s value exactly at w = 0, and wraps angles as
-// combine_angles does.
-TEST(BaselineTable, ACellsCubicIsItsStencilsCombination) {
-    Random rng(77);
-    int angle_cases = 0;
-    for (int i = 0; i < 2000; ++i) {
-        const bool cubic = i % 2 == 0;
-        const double c0 = rng.uniform(-5, 5), c1 = rng.uniform(-5, 5), c2 = cubic ? rng.uniform(-5, 5) : 0,
-                     c3 = cubic ? rng.uniform(-5, 5) : 0;
-        auto p = [&](double w) { return c0 + w * (c1 + w * (c2 + w * c3)); };
-        const double samples[4] = {p(-1), p(0), p(1), p(2)};  // before, a, b, after (cell 1 of 4)
-        const double w = rng.uniform(0, 1);
-        const Stencil<double> st = coarse_stencil(samples, 4, 1, w, cubic);
-        auto value = [](double v) { return v; };
-        const CellCubic<double> cell = value_cubic<double>(st, value);
-        EXPECT_NEAR(cell.at(w), p(w), 1e-12) << i;
-        EXPECT_NEAR(cell.at(w), combine_values<double>(st, value), 1e-12) << i;
-        EXPECT_EQ(cell.at(0), samples[1]) << i;
-        EXPECT_NEAR(cell.at(1), samples[2], 1e-13) << i;
-        // The same values as angles shifted across ±π: the cubic of the wrapped differences.
-        const double shift = kTwoPi / 2 - samples[1] - 1e-3;  // s[0] just below π
-        double angles[4];
-        for (int s = 0; s < 4; ++s) angles[s] = std::remainder(samples[s] + shift, kTwoPi);  // in [−π, π]
-        const Stencil<double> wrapped = coarse_stencil(angles, 4, 1, w, cubic);
-        const double got = angle_cubic<double>(wrapped, value).at(w);
-        if (std::fabs(samples[0] - samples[1]) < 3 && std::fabs(samples[2] - samples[1]) < 3 && std::fabs(samples[3] - samples[1]) < 3) {
-            EXPECT_NEAR(angle_difference(got, p(w) + shift), 0.0, 1e-12) << i;
-            EXPECT_NEAR(got, combine_angles<double>(wrapped, value), 1e-12) << i;
-            ++angle_cases;
-        }
-    }
-    EXPECT_GT(angle_cases, 200);
-}
-
 TEST(BaselineTable, TheFanDirectionCombinesThePlainEndsOnlyWhereTheyWeigh) {
     Random rng(4242);
     const Cone<double> cone = make_cone(Sphere<double>{{0, 0, 0}, 2.0}, Sphere<double>{{10, 0, 0}, 1.5});
@@ -369,12 +332,15 @@ TEST(BaselineTable, TheFanDirectionCombinesThePlainEndsOnlyWhereTheyWeigh) {
             for (FanSample<double>& f : samples) f.field.at_end = -1.0 * f.field.at_start;
         const double w = rng.uniform(0, 1);
         const Stencil<FanSample<double>> st =
-            i % 3 == 0 ? linear_stencil(&samples[0], &samples[1], w, 0.1) : coarse_stencil(samples, 4, 1, w, true);
+            i % 3 == 0 ? linear_stencil(&samples[0], &samples[1], w, 0.1)
+                       : Stencil<FanSample<double>>{{&samples[0], &samples[1], &samples[2], &samples[3]},
+                                                    {rng.uniform(0, 1), rng.uniform(0, 1), rng.uniform(-0.2, 0), rng.uniform(-0.2, 0)},
+                                                    0.1};
         const FanField<double> whole = combine_fans(st);
         const double fan_weight = fan_form_weight(whole, reading, cone);
         partial += fan_weight < 1;
         vanishing += norm2((1 - reading.u) * whole.at_start + reading.u * whole.at_end) == 0;
-        const Vec3<double> want = whole.direction_at(reading.u, fan_weight), got = combined_fan_direction(cell_of(st), w, reading, cone);
+        const Vec3<double> want = whole.direction_at(reading.u, fan_weight), got = combined_fan_direction(st, reading, cone);
         EXPECT_EQ(got.x, want.x) << i;
         EXPECT_EQ(got.y, want.y) << i;
         EXPECT_EQ(got.z, want.z) << i;
