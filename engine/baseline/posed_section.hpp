@@ -75,9 +75,10 @@ struct SegmentTurn {
     T at_parent, at_child;   // target angles at the segment's two ends (θ_child includes the twist)
     T sigma_start, sigma_end;  // the rest segment (d = 0 and d = 1)
 
+    // A product by 1 / span, which does not wait for σ: a division there lay on the per-point pass's chain.
     BS_HD T at(T sigma) const {
         T span = sigma_end - sigma_start;
-        T d = span > T(0) ? clamp_value((sigma - sigma_start) / span, T(0), T(1)) : (sigma <= sigma_start ? T(0) : T(1));
+        T d = span > T(0) ? clamp_value((sigma - sigma_start) * (T(1) / span), T(0), T(1)) : (sigma <= sigma_start ? T(0) : T(1));
         return at_parent * cubic_profile(T(1) - d) + at_child * cubic_profile(d);
     }
 };

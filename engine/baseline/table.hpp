@@ -202,11 +202,21 @@ struct Bracket {
     double weight;
 };
 
+// The angle in samples is one product (its factor does not wait for the angle), brought into
+// [0, samples) by a turn either way without a branch, which covers φ and every ψ = φ + a turn within one
+// turn; only beyond that does it take a floor. The per-point pass is bound by its chain of dependent steps
+// (docs/ALGORITHM.md "Per-frame tables"), with two brackets on every point's, where a division and a floor
+// each took a tenth of the pass's time.
 BS_HD inline Bracket bracket(double angle, int samples) {
-    double u = angle / kTwoPi;
-    u = (u - std::floor(u)) * samples;  // in [0, samples] for a finite angle
-    if (!(u >= 0 && u < samples)) u = 0;  // samples itself, and NaN or ±∞ (never an index out of range)
-    int a = int(u);
+    const double n = double(samples);
+    double u = angle * (n / kTwoPi);
+    u += u < 0 ? n : 0.0;
+    u -= u >= n ? n : 0.0;
+    if (!(u >= 0 && u < n)) {  // beyond a turn either way, or NaN or ±∞ (never an index out of range)
+        u -= n * std::floor(u / n);
+        if (!(u >= 0 && u < n)) u = 0;
+    }
+    const int a = int(u);
     return {a, a + 1 == samples ? 0 : a + 1, u - a};
 }
 
@@ -289,10 +299,14 @@ template <class Sample>
 BS_HD inline Stencil<Sample> coarse_stencil(const Sample* bone_samples, int samples, int j, double w, bool cubic) {
     const CellSamples<Sample> c = cell_samples(bone_samples, samples, j);
     const double spacing = kTwoPi / samples;
-    if (cubic)
+    if (cubic) {
+        // Each weight a product of two products (no division): two multiplications deep after w ± 1, w − 2.
+        const double plus = w + 1, minus = w - 1, minus2 = w - 2;
         return {{c.a, c.b, c.before, c.after},
-                {(w + 1) * (w - 1) * (w - 2) / 2, -(w + 1) * w * (w - 2) / 2, -w * (w - 1) * (w - 2) / 6, (w + 1) * w * (w - 1) / 6},
+                {(plus * minus) * (minus2 * 0.5), (plus * w) * (minus2 * -0.5), (w * minus) * (minus2 * (-1.0 / 6)),
+                 (plus * w) * (minus * (1.0 / 6))},
                 spacing};
+    }
     return linear_stencil(c.a, c.b, w, spacing);
 }
 template <class Sample> BS_HD inline Stencil<Sample> coarse_stencil(const Sample* bone_samples, int samples, int j, double w) {
@@ -325,12 +339,12 @@ BS_HD inline bool stencil_at(const Bracket& j, int k, int samples, const Sample*
 // they are, angles relative to the reference sample (wrapped: a turn is periodic), unit vectors
 // renormalised, arc frames kept orthonormal. A point is then placed exactly on the combined section, so
 // its pieces stay where the construction puts them: interpolating placed points instead would cut across
-// the kinks where a fixed ratio t passes from one piece to the next.
+// the kinks where a fixed ratio t passes from one piece to the next. The four terms are summed in pairs:
+// the combinations lie on the per-point pass's chain of dependent steps (its extents give the point's
+// place, and that its posed generator), where a running sum was four additions deep, a paired one two.
 template <class T, class Sample, class Get>
 BS_HD inline T combine_values(const Stencil<Sample>& st, Get get) {
-    T sum = T(0);
-    for (int i = 0; i < 4; ++i) sum += T(st.w[i]) * get(*st.s[i]);
-    return sum;
+    return (T(st.w[0]) * get(*st.s[0]) + T(st.w[1]) * get(*st.s[1])) + (T(st.w[2]) * get(*st.s[2]) + T(st.w[3]) * get(*st.s[3]));
 }
 // The difference of two angles brought into [−π, π] (rint, not fmod: this runs per point).
 template <class T> BS_HD inline T angle_difference(T a, T b) {
@@ -341,15 +355,12 @@ template <class T> BS_HD inline T angle_difference(T a, T b) {
 template <class T, class Sample, class Get>
 BS_HD inline T combine_angles(const Stencil<Sample>& st, Get get) {
     const T reference = get(*st.s[0]);
-    T sum = reference;
-    for (int i = 1; i < 4; ++i) sum += T(st.w[i]) * angle_difference(get(*st.s[i]), reference);
-    return sum;
+    auto term = [&](int i) { return T(st.w[i]) * angle_difference(T(get(*st.s[i])), reference); };
+    return reference + (term(1) + (term(2) + term(3)));
 }
 template <class T, class Sample, class Get>
 BS_HD inline Vec3<T> combine_vectors(const Stencil<Sample>& st, Get get) {
-    Vec3<T> sum{T(0), T(0), T(0)};
-    for (int i = 0; i < 4; ++i) sum += T(st.w[i]) * get(*st.s[i]);
-    return sum;
+    return (T(st.w[0]) * get(*st.s[0]) + T(st.w[1]) * get(*st.s[1])) + (T(st.w[2]) * get(*st.s[2]) + T(st.w[3]) * get(*st.s[3]));
 }
 
 // The combined extent: the turn's angles and σ range, each end's σ and length terms.

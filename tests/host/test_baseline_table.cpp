@@ -272,13 +272,18 @@ TEST(BaselineTable, ASegmentPointFromTheExtentsIsTheWholeSectionsPoint) {
 
 TEST(BaselineTable, BracketNeverIndexesOutOfRange) {
     const double inf = std::numeric_limits<double>::infinity();
-    for (double angle : {std::nan(""), inf, -inf, 0.0, -1e-300, kTwoPi, -kTwoPi, 1e300}) {
+    for (double angle : {std::nan(""), inf, -inf, 0.0, -1e-300, -1e-17, kTwoPi, std::nextafter(kTwoPi, 0.0), -kTwoPi, 2 * kTwoPi - 1e-15,
+                         -2.5 * kTwoPi, 1e300}) {
         Bracket b = bracket(angle, 64);
         EXPECT_GE(b.a, 0) << angle;
         EXPECT_LT(b.a, 64) << angle;
         EXPECT_GE(b.b, 0) << angle;
         EXPECT_LT(b.b, 64) << angle;
         EXPECT_TRUE(b.weight >= 0 && b.weight < 1) << angle;
+        if (std::fabs(angle) < 100) {  // and it is the angle, up to whole turns
+            const double back = grid_angle(b.a, 64) + b.weight * kTwoPi / 64;
+            EXPECT_NEAR(angle_difference(back, angle), 0.0, 1e-14) << angle;
+        }
     }
 }
 
