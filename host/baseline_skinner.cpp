@@ -19,6 +19,7 @@ std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skelet
         table[k].twist = twist;
         table[k].field = TurnedRigid<double>::of(table[k].frame, bones[k].cone.axis, bones[k].cone.parent.centre);
         table[k].field_twisted = table[k].field.at(twist);
+        table[k].twisted_frame = posed[k];  // frame ∘ the turn by τ_k that `untwist` took off
         table[k].axes = posed_axes(bones[k], table[k].frame);
         const Quat<double> swing = pose.joints[k].swing;
         const int previous = bones[k].previous;
@@ -39,7 +40,7 @@ std::size_t BaselineFrameTables::bytes() const {
     return locals.size() * sizeof(LocalChain<double>) + (sections.size() + fine.size()) * sizeof(PosedSection<double>) +
            (extents.size() + fine_extents.size()) * sizeof(SectionExtent<double>) +
            (fans.size() + fine_fans.size()) * sizeof(FanSample<double>) + (cells.size() + fan_cells.size()) * sizeof(int) +
-           direct.size() + fan_direct.size() + fan_angles.size() * sizeof(GridAngle);
+           direct.size() + fan_direct.size() + fan_angles.size() * sizeof(CosSin);
 }
 
 std::vector<LocalChain<double>> local_chains(const std::vector<BaselineBone<double>>& bones,

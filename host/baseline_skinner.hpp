@@ -61,7 +61,7 @@ struct BaselineFrameTables {
     std::vector<int> fan_cells;
     std::vector<FanSample<double>> fine_fans;
     std::vector<unsigned char> fan_direct;
-    std::vector<GridAngle> fan_angles;  // fan_samples
+    std::vector<CosSin> fan_angles;  // fan_samples
 
     BaselineTables<double> view() const {
         return {phi_samples, fan_samples,         locals.data(), sections.data(),  extents.data(),   fans.data(),

@@ -59,7 +59,7 @@ private:
         cuda::DeviceArray<FanSample<double>> fans, fine_fans;
         cuda::DeviceArray<int> cells, fan_cells;
         cuda::DeviceArray<unsigned char> direct, fan_direct;
-        cuda::DeviceArray<GridAngle> fan_angles;
+        cuda::DeviceArray<CosSin> fan_angles;
     } tables_;
 
     // The frame's tables on the device (none, phi_samples 0, for the direct construction).

@@ -37,9 +37,19 @@ struct BaselineBone {
     int field_neighbour_count = -1;
 };
 
-// Radial direction of the generator at angle φ about the bone's axis.
+// cos and sin of an angle: from the library (cos_sin), or, in the per-point pass, from the tables' fan grid
+// (engine/baseline/table.hpp, angle_on_grid).
+struct CosSin {
+    double cos, sin;
+};
+BS_HD inline CosSin cos_sin(double angle) { return {std::cos(angle), std::sin(angle)}; }
+
+// Radial direction of the generator at angle φ about the bone's axis (or given φ's cos and sin).
+template <class T> BS_HD inline Vec3<T> generator_radial(const BaselineBone<T>& bone, CosSin phi) {
+    return T(phi.cos) * bone.reference + T(phi.sin) * bone.reference_side;
+}
 template <class T> BS_HD inline Vec3<T> generator_radial(const BaselineBone<T>& bone, T phi) {
-    return std::cos(phi) * bone.reference + std::sin(phi) * bone.reference_side;
+    return generator_radial(bone, cos_sin(double(phi)));
 }
 
 // Angle φ of a radial direction (unit, ⟂ axis), in (-π, π].

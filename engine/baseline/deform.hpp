@@ -227,17 +227,22 @@ BS_HD inline PosedBase<T> posed_base(const BaselineCode& code, const BaselineBon
     return place_on_posed_section(posed, local, T(code.t) * posed.length());
 }
 
+// A cap code's point, given cos and sin of its polar angle t and of its generator φ (`polar`, `around`).
 template <class T>
-BS_HD inline Vec3<T> deform_cap_point(const BaselineCode& code, const BaselineBone<T>& bone, const BaselineBonePose<T>& pose) {
+BS_HD inline Vec3<T> deform_cap_point(const BaselineCode& code, const BaselineBone<T>& bone, const BaselineBonePose<T>& pose, CosSin polar,
+                                      CosSin around) {
     bool child = (code.flags & kCodeChildCap) != 0;
     Sphere<T> s = child ? bone.cone.child : bone.cone.parent;
     Vec3<T> pole = child ? bone.cone.axis : -bone.cone.axis;
-    Vec3<T> u = std::cos(T(code.t)) * pole + std::sin(T(code.t)) * generator_radial(bone, T(code.phi));
+    Vec3<T> u = T(polar.cos) * pole + T(polar.sin) * generator_radial(bone, around);
     Vec3<T> local = s.centre + (s.radius + T(code.h)) * u;
     // The root-end cap rides the frame at the parent end (without the bone's twist), the tip cap the
     // frame at the child end (with it): DESIGN "Anchors at a free extremity". Free ends have no bend.
-    if (child) local = rotate_about_axis(bone, pose.twist, local);
-    return pose.frame.apply(local);
+    return (child ? pose.twisted_frame : pose.frame).apply(local);
+}
+template <class T>
+BS_HD inline Vec3<T> deform_cap_point(const BaselineCode& code, const BaselineBone<T>& bone, const BaselineBonePose<T>& pose) {
+    return deform_cap_point(code, bone, pose, cos_sin(double(code.t)), cos_sin(double(code.phi)));
 }
 
 // The fallback's rigid motion (DESIGN "Fallbacks are blended"). Each bone j moves a point rigidly with
@@ -494,24 +499,26 @@ template <class T> BS_HD inline PosedBase<T> posed_coordinates(const BaselineBon
 
 // p' = detail_point of a base-point `b` in posed coordinates (posed_coordinates), blended toward the rigid
 // field by the code's weight.
+// A code's posed point `posed` blended toward the rigid field by the code's weight.
 template <class T>
-BS_HD inline Vec3<T> deform_from_base(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
-                                      const BaselineBonePose<T>* poses, int bone_count, PosedBase<T> b) {
-    Vec3<T> posed = detail_point(code, rest, bones[code.bone].cone, poses[code.bone].axes, b);
+BS_HD inline Vec3<T> with_rigid_blend(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones, const BaselineBonePose<T>* poses,
+                                      int bone_count, Vec3<T> posed) {
     if (code.rigid_blend == 0.0f) return posed;
     T w = T(code.rigid_blend);
     return w * rigid_motion(bones, poses, bone_count, rest, int(code.bone)) + (T(1) - w) * posed;
 }
 
 template <class T>
+BS_HD inline Vec3<T> deform_from_base(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
+                                      const BaselineBonePose<T>* poses, int bone_count, PosedBase<T> b) {
+    return with_rigid_blend(code, rest, bones, poses, bone_count, detail_point(code, rest, bones[code.bone].cone, poses[code.bone].axes, b));
+}
+
+template <class T>
 BS_HD inline Vec3<T> deform_baseline_point(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
                                            const BaselineBonePose<T>* poses, int bone_count) {
-    if (code.flags & (kCodeParentCap | kCodeChildCap)) {
-        Vec3<T> cap = deform_cap_point(code, bones[code.bone], poses[code.bone]);
-        if (code.rigid_blend == 0.0f) return cap;
-        T w = T(code.rigid_blend);
-        return w * rigid_motion(bones, poses, bone_count, rest, int(code.bone)) + (T(1) - w) * cap;
-    }
+    if (code.flags & (kCodeParentCap | kCodeChildCap))
+        return with_rigid_blend(code, rest, bones, poses, bone_count, deform_cap_point(code, bones[code.bone], poses[code.bone]));
     return deform_from_base(code, rest, bones, poses, bone_count, posed_coordinates(poses[code.bone], posed_base(code, bones, poses)));
 }
 

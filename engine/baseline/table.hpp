@@ -125,11 +125,6 @@ struct SectionExtent {
     BS_HD T segment_sigma(T ell) const { return parent.sigma + clamp_value(ell - parent.length(), T(0), segment_length()); }
 };
 
-// cos and sin of an angle.
-struct GridAngle {
-    double cos, sin;
-};
-
 // A view of one frame's tables (device or host pointers, owned by the caller). phi_samples == 0 means no
 // tables: the direct construction.
 template <class T>
@@ -150,7 +145,7 @@ struct BaselineTables {
     const int* fan_cells;          // bone_count × fan_samples, likewise
     const FanSample<T>* fine_fans;
     const unsigned char* fan_direct;
-    const GridAngle* fan_angles;   // fan_samples: cos and sin of grid_angle(j, fan_samples)
+    const CosSin* fan_angles;   // fan_samples: cos and sin of grid_angle(j, fan_samples)
 };
 
 constexpr double kTwoPi = 6.283185307179586476925286766559;
@@ -228,12 +223,12 @@ constexpr int kSeriesGridSamples = 128;
 // their Taylor series (through δ⁸ and δ⁷; for δ < 2π / kSeriesGridSamples the first term left out is
 // below 5e-18) gives them to a few units in the last place, in a tenth of the instructions of a libm
 // sincos (which was 11% of the per-point pass). Coarser grids take the library's.
-BS_HD inline GridAngle angle_on_grid(double angle, const Bracket& j, int samples, const GridAngle* grid) {
+BS_HD inline CosSin angle_on_grid(double angle, const Bracket& j, int samples, const CosSin* grid) {
     if (samples < kSeriesGridSamples) return {std::cos(angle), std::sin(angle)};
     const double d = j.weight * (kTwoPi / samples), d2 = d * d;
     const double cos_d = 1 + d2 * (-1.0 / 2 + d2 * (1.0 / 24 + d2 * (-1.0 / 720 + d2 * (1.0 / 40320))));
     const double sin_d = d * (1 + d2 * (-1.0 / 6 + d2 * (1.0 / 120 + d2 * (-1.0 / 5040))));
-    const GridAngle& a = grid[j.a];
+    const CosSin& a = grid[j.a];
     return {a.cos * cos_d - a.sin * sin_d, a.sin * cos_d + a.cos * sin_d};
 }
 
@@ -519,7 +514,7 @@ BS_HD inline bool place_on_tabulated_segment(const BaselineTables<T>& tables, in
     const BaselineBone<T>& bone = tables.locals[k].bones[1];
     const double psi = double(phi + extent.turn.at(sigma));
     const Bracket on_fans = bracket(psi, tables.fan_samples);
-    const GridAngle g = angle_on_grid(psi, on_fans, tables.fan_samples, tables.fan_angles);
+    const CosSin g = angle_on_grid(psi, on_fans, tables.fan_samples, tables.fan_angles);
     const MeridianFrame<T> frame = axes.meridian(T(g.cos), T(g.sin));
     const Vec3<T> local = generator_point_in_meridian(bone.cone, sigma);
     Vec3<T> local_direction;
@@ -636,12 +631,28 @@ BS_HD inline bool cell_is_smooth(const Stencil<FanSample<T>>& st, const FanSampl
     return true;
 }
 
+// deform_baseline_point without tables, out of line: inlined, the whole direct construction made the
+// per-point pass with tables (BS_FLATTEN) ~260 kB of code around its short common path.
+template <class T>
+BS_NOINLINE BS_HD Vec3<T> direct_baseline_point(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
+                                                const BaselineBonePose<T>* poses, int bone_count) {
+    return deform_baseline_point(code, rest, bones, poses, bone_count);
+}
+
 // deform_baseline_point with the tables (tables.phi_samples > 0) or directly.
 template <class T>
 BS_HD inline Vec3<T> deform_baseline_point(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
                                            const BaselineBonePose<T>* poses, int bone_count, const BaselineTables<T>& tables) {
-    if (tables.phi_samples == 0 || (code.flags & (kCodeParentCap | kCodeChildCap)))
-        return deform_baseline_point(code, rest, bones, poses, bone_count);
+    if (tables.phi_samples == 0) return direct_baseline_point(code, rest, bones, poses, bone_count);
+    if (code.flags & (kCodeParentCap | kCodeChildCap)) {
+        // cos and sin of t and φ from the fan grid (angle_on_grid): a cap point's two library sincos were its
+        // cost and most of its chain of dependent steps.
+        auto on_grid = [&](double angle) {
+            return angle_on_grid(angle, bracket(angle, tables.fan_samples), tables.fan_samples, tables.fan_angles);
+        };
+        return with_rigid_blend(code, rest, bones, poses, bone_count,
+                                deform_cap_point(code, bones[code.bone], poses[code.bone], on_grid(code.t), on_grid(code.phi)));
+    }
     return deform_from_base(code, rest, bones, poses, bone_count, tabulated_posed_base(code, tables, bones, poses));
 }
 

@@ -270,6 +270,46 @@ TEST(BaselineTable, ASegmentPointFromTheExtentsIsTheWholeSectionsPoint) {
     }
 }
 
+// A cap point in the per-point pass takes cos and sin of its t and φ from the fan grid (angle_on_grid): the
+// same point as the direct construction's (the library's), to rounding, under random bends and twists of
+// ±2π. Both move a tip cap by the pose table's twisted_frame, which is F⁰_k after the turn by the twist
+// about the rest axis line.
+TEST(BaselineTable, CapPointsFromTheFanGridAreTheDirectOnes) {
+    for (const testing::NamedChain& chain : testing::all_chains()) {
+        Random rng(31);
+        std::vector<Vec3<double>> points = testing::points_around(chain.skeleton, 4000, 31, -0.5, 0.5);
+        BaselineSkinner<double> skinner(chain.skeleton, points, chain.name);
+        std::size_t caps = 0, tips = 0;
+        double worst = 0;
+        for (int i = 0; i < 6; ++i) {
+            const Pose pose = testing::random_bend_pose(chain.skeleton, rng);
+            const std::vector<BaselineBonePose<double>> frame = skinner.frame(pose);
+            for (std::size_t k = 0; k < frame.size(); ++k) {
+                const Vec3<double> x = rng.in_box(3);
+                const Vec3<double> want = frame[k].frame.apply(rotate_about_axis(skinner.bones()[k], frame[k].twist, x));
+                EXPECT_LE(norm(frame[k].twisted_frame.apply(x) - want), 1e-12) << chain.name << " bone " << k;
+            }
+            std::vector<Vec3<double>> exact, tabulated;
+            skinner.set_deform_options({true});
+            skinner.deform(pose, exact);
+            skinner.set_deform_options({});
+            skinner.deform(pose, tabulated);
+            for (std::size_t p = 0; p < points.size(); ++p) {
+                const BaselineCode& code = skinner.codes()[p];
+                if (!(code.flags & (kCodeParentCap | kCodeChildCap))) continue;
+                ++caps;
+                tips += (code.flags & kCodeChildCap) != 0;
+                worst = std::max(worst, norm(tabulated[p] - exact[p]) / larger_radius(skinner.bones()[code.bone].cone));
+            }
+        }
+        std::printf("  %-12s %zu cap points (%zu on the tip): within %.2g radii of the direct ones\n", chain.name.c_str(), caps, tips,
+                    worst);
+        EXPECT_GT(tips, 500u) << chain.name;
+        EXPECT_GT(caps - tips, 500u) << chain.name;
+        EXPECT_LE(worst, 1e-12) << chain.name;
+    }
+}
+
 TEST(BaselineTable, BracketNeverIndexesOutOfRange) {
     const double inf = std::numeric_limits<double>::infinity();
     for (double angle : {std::nan(""), inf, -inf, 0.0, -1e-300, -1e-17, kTwoPi, std::nextafter(kTwoPi, 0.0), -kTwoPi, 2 * kTwoPi - 1e-15,
@@ -309,7 +349,7 @@ TEST(BaselineTable, AngleOnTheFanGridIsItsCosineAndSine) {
         }
         double worst = 0;
         for (double angle : angles) {
-            const GridAngle g = angle_on_grid(angle, bracket(angle, samples), samples, tables.fan_angles.data());
+            const CosSin g = angle_on_grid(angle, bracket(angle, samples), samples, tables.fan_angles.data());
             const double miss = std::max(std::fabs(g.cos - std::cos(angle)), std::fabs(g.sin - std::sin(angle)));
             worst = std::max(worst, miss / std::max(1.0, std::fabs(angle)));
         }
