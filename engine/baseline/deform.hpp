@@ -497,8 +497,6 @@ template <class T> BS_HD inline PosedBase<T> posed_coordinates(const BaselineBon
     return {pose.frame.apply(b.base), pose.frame.apply_vector(b.direction)};
 }
 
-// p' = detail_point of a base-point `b` in posed coordinates (posed_coordinates), blended toward the rigid
-// field by the code's weight.
 // A code's posed point `posed` blended toward the rigid field by the code's weight.
 template <class T>
 BS_HD inline Vec3<T> with_rigid_blend(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones, const BaselineBonePose<T>* poses,
@@ -508,6 +506,8 @@ BS_HD inline Vec3<T> with_rigid_blend(const BaselineCode& code, Vec3<T> rest, co
     return w * rigid_motion(bones, poses, bone_count, rest, int(code.bone)) + (T(1) - w) * posed;
 }
 
+// p' = detail_point of a base-point `b` in posed coordinates (posed_coordinates), blended toward the rigid
+// field by the code's weight.
 template <class T>
 BS_HD inline Vec3<T> deform_from_base(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
                                       const BaselineBonePose<T>* poses, int bone_count, PosedBase<T> b) {

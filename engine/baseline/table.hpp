@@ -145,7 +145,7 @@ struct BaselineTables {
     const int* fan_cells;          // bone_count × fan_samples, likewise
     const FanSample<T>* fine_fans;
     const unsigned char* fan_direct;
-    const CosSin* fan_angles;   // fan_samples: cos and sin of grid_angle(j, fan_samples)
+    const CosSin* fan_angles;      // fan_samples: cos and sin of grid_angle(j, fan_samples)
 };
 
 constexpr double kTwoPi = 6.283185307179586476925286766559;
