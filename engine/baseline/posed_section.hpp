@@ -196,11 +196,11 @@ template <class T> BS_HD inline Crease<T> make_crease(const Cone<T>& cone, Vec3<
     return c;
 }
 
-// The length of a posed end: its arc's, its crease piece's, or 0 for a free end.
+// The length of a posed end: its arc's, its crease piece's, or 0 for a free end. Selected, not branched on:
+// the kind changes with φ across a bent joint (see combine_end_extent in table.hpp).
 template <class T> BS_HD inline T end_length(EndKind kind, T arc_radius, T arc_begin, T arc_end, T crease_length) {
-    if (kind == EndKind::Convex) return (arc_end - arc_begin) * arc_radius;
-    if (kind == EndKind::Concave) return crease_length;
-    return T(0);
+    const T arc = (arc_end - arc_begin) * arc_radius;
+    return kind == EndKind::Convex ? arc : (kind == EndKind::Concave ? crease_length : T(0));
 }
 
 // One end of a posed section.

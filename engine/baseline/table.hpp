@@ -358,19 +358,19 @@ BS_HD inline Vec3<T> combine_vectors(const Stencil<Sample>& st, Get get) {
     return (T(st.w[0]) * get(*st.s[0]) + T(st.w[1]) * get(*st.s[1])) + (T(st.w[2]) * get(*st.s[2]) + T(st.w[3]) * get(*st.s[3]));
 }
 
-// The combined extent: the turn's angles and σ range, each end's σ and length terms.
+// The combined extent: the turn's angles and σ range, each end's σ and length terms. All of an end's length
+// terms are combined, those its kind does not use too (s[0]'s of them are what a combined section keeps
+// there; these are as unused): a branch on the kind, which changes with φ across a bent joint, was
+// mispredicted for points in no order of φ, and that stall lay on the pass's chain.
 template <class T>
 BS_HD inline EndExtent<T> combine_end_extent(const Stencil<SectionExtent<T>>& st, bool parent) {
     using E = SectionExtent<T>;
     EndExtent<T> m = st.s[0]->end(parent);
     m.sigma = combine_values<T>(st, [&](const E& s) { return s.end(parent).sigma; });
-    if (m.kind == EndKind::Convex) {
-        m.arc_radius = combine_values<T>(st, [&](const E& s) { return s.end(parent).arc_radius; });
-        m.arc_begin = combine_values<T>(st, [&](const E& s) { return s.end(parent).arc_begin; });
-        m.arc_end = combine_values<T>(st, [&](const E& s) { return s.end(parent).arc_end; });
-    } else if (m.kind == EndKind::Concave) {
-        m.crease_length = combine_values<T>(st, [&](const E& s) { return s.end(parent).crease_length; });
-    }
+    m.arc_radius = combine_values<T>(st, [&](const E& s) { return s.end(parent).arc_radius; });
+    m.arc_begin = combine_values<T>(st, [&](const E& s) { return s.end(parent).arc_begin; });
+    m.arc_end = combine_values<T>(st, [&](const E& s) { return s.end(parent).arc_end; });
+    m.crease_length = combine_values<T>(st, [&](const E& s) { return s.end(parent).crease_length; });
     return m;
 }
 
