@@ -74,10 +74,4 @@ template <class T> BS_HD inline BoneAxes<T> rest_axes(const BaselineBone<T>& bon
     return {bone.cone.parent.centre, bone.cone.axis, bone.reference, bone.reference_side};
 }
 
-// Rotation of x by `radians` about the bone's axis line (through its parent centre).
-template <class T> BS_HD inline Vec3<T> rotate_about_axis(const BaselineBone<T>& bone, T radians, Vec3<T> x) {
-    const Vec3<T> c = bone.cone.parent.centre;
-    return c + rotate(axis_angle(bone.cone.axis, radians), x - c);
-}
-
 }  // namespace bs

@@ -15,6 +15,8 @@
 //   free    — the segment runs to the tangency point (the cap is encoded radially).
 #pragma once
 
+#include <limits>
+
 #include "engine/baseline/bend.hpp"
 #include "engine/baseline/section.hpp"
 
@@ -78,9 +80,11 @@ struct SegmentTurn {
     T sigma_start, sigma_end;  // the rest segment (d = 0 and d = 1)
 
     // A product by 1 / span, which does not wait for σ: a division there lay on the per-point pass's chain.
+    // A span below the smallest normal number (whose reciprocal would overflow) is a step, as 0 is.
     BS_HD T at(T sigma) const {
         T span = sigma_end - sigma_start;
-        T d = span > T(0) ? clamp_value((sigma - sigma_start) * (T(1) / span), T(0), T(1)) : (sigma <= sigma_start ? T(0) : T(1));
+        T d = span >= std::numeric_limits<T>::min() ? clamp_value((sigma - sigma_start) * (T(1) / span), T(0), T(1))
+                                                    : (sigma <= sigma_start ? T(0) : T(1));
         return at_parent * cubic_profile(T(1) - d) + at_child * cubic_profile(d);
     }
 };

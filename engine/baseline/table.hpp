@@ -246,9 +246,9 @@ template <class T> BS_HD inline bool same_structure(const FanSample<T>& x, const
 // The samples an interpolation combines, with their weights (summing to 1). s[0] and s[1] are the two
 // samples bracketing the angle (s[0] is the reference for structure and wrapped angles); a cubic stencil
 // adds the samples before and after them, a linear one repeats s[0] there with weight 0. Combinations
-// always run over all four: a loop of fixed length is unrolled, its weights and samples held in
-// registers, where a loop over a count held in the stencil was not (the combinations were a third of the
-// per-point pass), and the zero terms change no sum.
+// always take all four terms, written out (summed in pairs), their weights and samples held in registers,
+// where a loop over a count held in the stencil was not (the combinations were a third of the per-point
+// pass), and the zero terms change no sum.
 template <class Sample>
 struct Stencil {
     const Sample* s[4];

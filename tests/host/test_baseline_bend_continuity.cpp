@@ -167,7 +167,7 @@ std::vector<PointPair> switch_pairs(const std::vector<BaselineBone<double>>& bon
                         Vec3<double> off = p - bone.cone.parent.centre;
                         double rho = norm(off - dot(off, bone.cone.axis) * bone.cone.axis);
                         double half = 0.5 * gap_for(r) / rho;
-                        pairs.push_back({rotate_about_axis(bone, -half, p), rotate_about_axis(bone, half, p)});
+                        pairs.push_back({testing::rotate_about_axis(bone, -half, p), testing::rotate_about_axis(bone, half, p)});
                     }
                 }
             }

@@ -286,7 +286,7 @@ TEST(BaselineTable, CapPointsFromTheFanGridAreTheDirectOnes) {
             const std::vector<BaselineBonePose<double>> frame = skinner.frame(pose);
             for (std::size_t k = 0; k < frame.size(); ++k) {
                 const Vec3<double> x = rng.in_box(3);
-                const Vec3<double> want = frame[k].frame.apply(rotate_about_axis(skinner.bones()[k], frame[k].twist, x));
+                const Vec3<double> want = frame[k].frame.apply(testing::rotate_about_axis(skinner.bones()[k], frame[k].twist, x));
                 EXPECT_LE(norm(frame[k].twisted_frame.apply(x) - want), 1e-12) << chain.name << " bone " << k;
             }
             std::vector<Vec3<double>> exact, tabulated;
@@ -312,8 +312,11 @@ TEST(BaselineTable, CapPointsFromTheFanGridAreTheDirectOnes) {
 
 TEST(BaselineTable, BracketNeverIndexesOutOfRange) {
     const double inf = std::numeric_limits<double>::infinity();
-    for (double angle : {std::nan(""), inf, -inf, 0.0, -1e-300, -1e-17, kTwoPi, std::nextafter(kTwoPi, 0.0), -kTwoPi, 2 * kTwoPi - 1e-15,
-                         -2.5 * kTwoPi, 1e300}) {
+    std::vector<double> angles{std::nan(""), inf, -inf, 0.0, -0.0, -1e-300, -1e-17, kTwoPi, std::nextafter(kTwoPi, 0.0), -kTwoPi,
+                               -kTwoPi * (1 + 1e-15), 2 * kTwoPi - 1e-15, -2.5 * kTwoPi, 1e300};
+    Random rng(11);
+    for (int i = 0; i < 3000; ++i) angles.push_back(rng.uniform(-3 * kTwoPi, 3 * kTwoPi));  // within, one turn off, beyond
+    for (double angle : angles) {
         Bracket b = bracket(angle, 64);
         EXPECT_GE(b.a, 0) << angle;
         EXPECT_LT(b.a, 64) << angle;

@@ -20,6 +20,13 @@ namespace bs::testing {
 
 constexpr double kBaselinePi = 3.14159265358979323846;
 
+// Rotation of x by `radians` about the bone's axis line (through its parent centre): the twist's turn, the
+// reference for BaselineBonePose::twisted_frame.
+inline Vec3<double> rotate_about_axis(const BaselineBone<double>& bone, double radians, Vec3<double> x) {
+    const Vec3<double> c = bone.cone.parent.centre;
+    return c + rotate(axis_angle(bone.cone.axis, radians), x - c);
+}
+
 // Two equal cylinders (radius 1) meeting at a 100° bend, the second leaving the xy plane: a joint
 // with a wide concave side (the inside of the elbow) and a wide convex side.
 inline Skeleton sharp_elbow_chain() {
