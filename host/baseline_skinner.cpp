@@ -19,7 +19,6 @@ std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skelet
         table[k].twist = twist;
         table[k].field = TurnedRigid<double>::of(table[k].frame, bones[k].cone.axis, bones[k].cone.parent.centre);
         table[k].field_twisted = table[k].field.at(twist);
-        table[k].twisted_frame = posed[k];  // frame ∘ the turn by τ_k that `untwist` took off
         table[k].axes = posed_axes(bones[k], table[k].frame);
         const Quat<double> swing = pose.joints[k].swing;
         const int previous = bones[k].previous;

@@ -238,7 +238,7 @@ BS_HD inline Vec3<T> deform_cap_point(const BaselineCode& code, const BaselineBo
     Vec3<T> local = s.centre + (s.radius + T(code.h)) * u;
     // The root-end cap rides the frame at the parent end (without the bone's twist), the tip cap the
     // frame at the child end (with it): DESIGN "Anchors at a free extremity". Free ends have no bend.
-    return (child ? pose.twisted_frame : pose.frame).apply(local);
+    return child ? pose.field_twisted.apply(local) : pose.frame.apply(local);
 }
 template <class T>
 BS_HD inline Vec3<T> deform_cap_point(const BaselineCode& code, const BaselineBone<T>& bone, const BaselineBonePose<T>& pose) {

@@ -31,9 +31,8 @@ struct BaselineBonePose {
                            // built for these bones' cones (baseline_pose_table), valid with them alone
     TurnedRigid<T> field;  // F⁰_k after a turn about bone k's rest axis line: the rigid field's motion of bone k
                            // (deform.hpp, rigid_transform_of_bone); of(frame, rest axis, rest parent centre)
-    DualQuat<T> field_twisted;  // field.at(twist): the field's motion of bone k beyond its child end
-    Rigid<T> twisted_frame;     // `frame` after the turn by `twist` about the rest axis line: the bone's whole
-                                // posed transform, which moves its tip cap (deform_cap_point)
+    DualQuat<T> field_twisted;  // field.at(twist): the field's motion of bone k beyond its child end, and its
+                                // tip cap's (deform_cap_point): `frame` after the turn by `twist`
     BoneAxes<T> axes;  // bone k's rest axes moved by `frame` (posed_axes): the per-point pass places a point on
                        // its deformed segment directly in posed coordinates (engine/baseline/table.hpp)
 };

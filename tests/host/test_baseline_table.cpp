@@ -272,7 +272,7 @@ TEST(BaselineTable, ASegmentPointFromTheExtentsIsTheWholeSectionsPoint) {
 
 // A cap point in the per-point pass takes cos and sin of its t and φ from the fan grid (angle_on_grid): the
 // same point as the direct construction's (the library's), to rounding, under random bends and twists of
-// ±2π. Both move a tip cap by the pose table's twisted_frame, which is F⁰_k after the turn by the twist
+// ±2π. Both move a tip cap by the pose table's field_twisted, which is F⁰_k after the turn by the twist
 // about the rest axis line.
 TEST(BaselineTable, CapPointsFromTheFanGridAreTheDirectOnes) {
     for (const testing::NamedChain& chain : testing::all_chains()) {
@@ -287,7 +287,7 @@ TEST(BaselineTable, CapPointsFromTheFanGridAreTheDirectOnes) {
             for (std::size_t k = 0; k < frame.size(); ++k) {
                 const Vec3<double> x = rng.in_box(3);
                 const Vec3<double> want = frame[k].frame.apply(testing::rotate_about_axis(skinner.bones()[k], frame[k].twist, x));
-                EXPECT_LE(norm(frame[k].twisted_frame.apply(x) - want), 1e-12) << chain.name << " bone " << k;
+                EXPECT_LE(norm(frame[k].field_twisted.apply(x) - want), 1e-12) << chain.name << " bone " << k;
             }
             std::vector<Vec3<double>> exact, tabulated;
             skinner.set_deform_options({true});

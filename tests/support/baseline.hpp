@@ -21,7 +21,7 @@ namespace bs::testing {
 constexpr double kBaselinePi = 3.14159265358979323846;
 
 // Rotation of x by `radians` about the bone's axis line (through its parent centre): the twist's turn, the
-// reference for BaselineBonePose::twisted_frame.
+// reference for BaselineBonePose::field_twisted.
 inline Vec3<double> rotate_about_axis(const BaselineBone<double>& bone, double radians, Vec3<double> x) {
     const Vec3<double> c = bone.cone.parent.centre;
     return c + rotate(axis_angle(bone.cone.axis, radians), x - c);
