@@ -97,23 +97,33 @@ template <class T> BS_HD inline T beta_through(const PosedJoint<T>& j, Vec3<T> q
     return belt_beta(j, generators, plane.normal);
 }
 
+// Two candidate baselines whose crossings miss β by amounts this close (radians on the pivot circle) are
+// a tie (belt_crossing_at).
+constexpr double kAmbiguousCrossing = 1e-6;
+
 // The posed baseline that crosses the separator at β (E = that point of the pivot circle): of the two
 // parent generators in the plane of the sheaf through E, the one whose own baseline crosses at E — the
 // other crosses at the plane's second point of the pivot circle. Each parent generator's baseline crosses
 // the separator at one β and each β is crossed by one baseline, so the choice is continuous in β; where
 // the two crossings meet (the plane touches the pivot circle there) the two baselines meet too.
-template <class T> BS_HD inline Belt<T> belt_crossing_at(const PosedJoint<T>& j, T beta) {
+// That map degenerates where the joint's two cones mirror each other about a small sphere (radius ratio
+// 1:100, tests/host/test_baseline_bend_continuity.cpp): both baselines then cross at E, or neither does,
+// equally well, and the smaller miss was decided by rounding, flipping between generators 1e-3 rad apart
+// and turning the deformed segment by about π at that end. Where the two misses tie (within
+// kAmbiguousCrossing), `prefer(belt)` chooses: that belt's distance from what the caller expects.
+template <class T, class Prefer> BS_HD inline Belt<T> belt_crossing_at(const PosedJoint<T>& j, T beta, Prefer prefer) {
     SheafPlane<T> plane = sheaf_plane(j.parent, j.child, pivot_point(j, beta));
-    BeltCrossing<T> best{};
-    T best_miss = T(0);
+    BeltCrossing<T> candidates[2];
+    T misses[2];
     for (int i = 0; i < 2; ++i) {
         T side = i == 0 ? T(1) : T(-1);
         Vec3<T> V = tangency_point(j.parent, BoneEnd::Child, generator_in_plane(j.parent, plane.point, plane.normal, side).radial);
-        BeltCrossing<T> candidate = belt_through(j, V, ChainBone::Incoming);
-        T miss = std::fabs(wrap_angle(candidate.beta - beta));
-        if (i == 0 || miss < best_miss) best = candidate, best_miss = miss;
+        candidates[i] = belt_through(j, V, ChainBone::Incoming);
+        misses[i] = std::fabs(wrap_angle(candidates[i].beta - beta));
     }
-    return best.belt;
+    const bool ambiguous = std::fabs(misses[0] - misses[1]) <= T(kAmbiguousCrossing);
+    const bool second = ambiguous ? prefer(candidates[1].belt) < prefer(candidates[0].belt) : misses[1] < misses[0];
+    return candidates[second ? 1 : 0].belt;
 }
 
 template <class T>
@@ -246,6 +256,26 @@ struct TargetTracker {
     }
 };
 
+// The targets where the continuation ends (j: the posed joint; V, X_rot: the rest baseline's ends, the
+// child's turned with it): the posed baseline crossing the separator at β_m, its angles brought near the
+// tracker's; where the two candidate baselines tie (belt_crossing_at), the one nearer the tracker's angles.
+template <class T>
+BS_HD inline BendTargets<T> final_targets(const PosedJoint<T>& j, T beta_m, Vec3<T> C, Vec3<T> V, Vec3<T> X_rot,
+                                          const TargetTracker<T>& tracker) {
+    auto angles = [&](const Belt<T>& belt, T& parent_angle, T& child_angle) {
+        parent_angle = angle_near(angle_about(j.parent.axis, V - C, belt.V - C), tracker.parent_angle);
+        child_angle = angle_near(angle_about(j.child.axis, X_rot - C, belt.X - C), tracker.child_angle);
+    };
+    const Belt<T> target = belt_crossing_at(j, beta_m, [&](const Belt<T>& belt) {
+        T parent_angle, child_angle;
+        angles(belt, parent_angle, child_angle);
+        return std::fabs(parent_angle - tracker.parent_angle) + std::fabs(child_angle - tracker.child_angle);
+    });
+    BendTargets<T> out{T(0), T(0), target.V, target.X, pivot_point(j, beta_m), true};
+    angles(target, out.parent_angle, out.child_angle);
+    return out;
+}
+
 // What the bend's continuation needs of the pose alone, the same for every baseline of the joint: the
 // swing, its path, and the swing and posed joint at each of the path's `steps` uniform steps (the last at
 // the swing itself). Built once per joint and frame (baseline_pose_table), it spares
@@ -329,11 +359,7 @@ BS_HD inline BendTargets<T> bend_targets(const Cone<T>& parent, const Cone<T>& c
         if (done < T(1)) tracker.follow(j, V - C, X_rot - C, beta_uv + difference / T(2));
         step = step * T(2) < uniform_step ? step * T(2) : uniform_step;
     }
-    T beta_m = beta_uv + difference / T(2);
-    Belt<T> target = belt_crossing_at(j, beta_m);
-    return {angle_near(angle_about(parent.axis, V - C, target.V - C), tracker.parent_angle),
-            angle_near(angle_about(j.child.axis, X_rot - C, target.X - C), tracker.child_angle), target.V, target.X,
-            pivot_point(j, beta_m), true};
+    return final_targets(j, beta_uv + difference / T(2), C, V, X_rot, tracker);
 }
 
 // The same, building the schedule for this one baseline (tests, and callers without a pose table).

@@ -49,11 +49,7 @@ BendTargets<double> targets_building_every_step(const Cone<double>& parent, cons
         if (done < 1) tracker.follow(j, V - C, X_rot - C, beta_uv + difference / 2);
         step = std::min(step * 2, uniform);
     }
-    const double beta_m = beta_uv + difference / 2;
-    const Belt<double> target = belt_crossing_at(j, beta_m);
-    return {angle_near(angle_about(parent.axis, V - C, target.V - C), tracker.parent_angle),
-            angle_near(angle_about(j.child.axis, X_rot - C, target.X - C), tracker.child_angle), target.V, target.X,
-            pivot_point(j, beta_m), true};
+    return final_targets(j, beta_uv + difference / 2, C, V, X_rot, tracker);
 }
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
