@@ -1,11 +1,14 @@
 // libFuzzer target: saved baseline codes (host/code_file.hpp) against fuzz_skeleton(). Each input is
 // read twice: as it is, and "repaired" (bone count, fingerprint and checksum set to what this skeleton
 // and these bytes give), so that mutations reach the checks behind the checksum too. An accepted file
-// must be written back byte for byte by save_codes.
+// must be written back byte for byte by save_codes, and a skinner built from it must deform it under a
+// bent and twisted pose, by the tables and by the direct construction, to finite points wherever the rest
+// points and heights are of a body's size (a loaded file's codes need not be ones the encoder would write).
 #include <fstream>
 #include <iterator>
 #include <sstream>
 
+#include "host/baseline_skinner.hpp"
 #include "host/code_file.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
@@ -28,6 +31,52 @@ std::string repaired(std::string bytes, const bs::Skeleton& skeleton) {
     return bytes;
 }
 
+// One frame of the fuzz skeleton with the knee bent 100° and the ankle twisted 170° (every code path of
+// a bent, twisted joint): its bones, bone table and per-frame tables, built once (they do not depend on
+// the codes), on coarse tables (the fan's at the smallest count its series serves).
+struct BentFrame {
+    std::vector<bs::BaselineBone<double>> bones;
+    std::vector<bs::BaselineBonePose<double>> poses;
+    bs::BaselineFrameTables tables;
+
+    explicit BentFrame(const bs::Skeleton& skeleton) {
+        bs::Pose pose = bs::Pose::rest(skeleton);
+        pose.joints[1].swing = bs::axis_angle(bs::Vec3<double>{0, 0, 1}, 100 * 3.141592653589793 / 180);
+        pose.joints[2].twist_radians = 170 * 3.141592653589793 / 180;
+        bs::BaselineSkinner<float> skinner(skeleton, bs::SavedCodes{});
+        bs::BaselineDeformOptions options;
+        options.phi_samples = 32;
+        options.fan_samples = bs::kSeriesGridSamples;
+        skinner.set_deform_options(options);
+        bones = skinner.bones();
+        poses = skinner.frame(pose);
+        tables = skinner.frame_tables(poses);
+    }
+};
+
+// Whether the point's rest position, height and axis foot are all within `bound` (input units).
+bool of_body_size(const bs::Vec3<float>& rest, const bs::BaselineCode& code, float bound) {
+    return std::fabs(rest.x) < bound && std::fabs(rest.y) < bound && std::fabs(rest.z) < bound && std::fabs(code.h) < bound &&
+           std::fabs(code.axis_foot) < bound;
+}
+
+// Deforms accepted codes by the tables and by the direct construction: every point of a body's size must
+// come out finite.
+void deform_accepted(const bs::SavedCodes& saved, const bs::Skeleton& skeleton) {
+    using namespace bs;
+    static const BentFrame frame(skeleton);
+    std::vector<Vec3<float>> out(saved.codes.size());
+    for (bool exact : {false, true}) {
+        BaselineJob<float> job{{packed_scalars(saved.rest.data()), 3}, saved.codes.data(), saved.codes.size(), frame.bones.data(),
+                               frame.poses.data(), frame.poses.size(), {packed_scalars(out.data()), 3}};
+        if (!exact) job.tables = frame.tables.view();
+        cpu::deform_baseline(job, cpu::Exec{1});
+        for (std::size_t i = 0; i < out.size(); ++i)
+            if (of_body_size(saved.rest[i], saved.codes[i], 1e4f))
+                fuzz::require(all_finite(out[i]), "a loaded code of a body's size deformed to a point that is not finite");
+    }
+}
+
 void read_and_write_back(const std::string& bytes, const bs::Skeleton& skeleton) {
     using namespace bs;
     std::istringstream in(bytes);
@@ -40,6 +89,7 @@ void read_and_write_back(const std::string& bytes, const bs::Skeleton& skeleton)
     const std::string again((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
     std::remove(path.c_str());
     fuzz::require(again == bytes, "an accepted file that save_codes does not write back byte for byte");
+    deform_accepted(saved, skeleton);
 }
 
 }  // namespace

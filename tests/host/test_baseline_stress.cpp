@@ -7,6 +7,8 @@
 // misses the joint sphere — its documented limit) or deforms every point to a finite position within
 // 2 × (its rest distance to the root sphere + the bones' total length + the largest radius) of the posed
 // root centre. LBS and DQS (automatic weights) take every tenth pose, never refused, with the same checks.
+// The per-frame tables (the pass's default) take kTablePoses of these poses per body, every awkward point
+// deformed through them, with the same checks: a table is built per pose, so they take fewer.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -29,6 +31,7 @@ using testing::Random;
 
 constexpr int kPoses = 100000;
 constexpr int kPointsPerPose = 16;
+constexpr int kTablePoses = 50;
 
 std::vector<testing::NamedChain> stress_bodies() {
     const double degenerate = 0.5 * (1 + 1e-6);
@@ -133,6 +136,33 @@ TEST(BaselineStress, ExtremePosesGiveFiniteBoundedPointsOrTheDocumentedRefusal) 
         EXPECT_EQ(tb.non_finite + tc.non_finite, 0) << body.name;
         EXPECT_EQ(tb.unbounded + tc.unbounded, 0) << body.name << ": worst " << tb.worst_case << tc.worst_case;
         EXPECT_GT(tb.deformed, poses_per_body / 10) << body.name << ": almost every pose refused";
+    }
+}
+
+TEST(BaselineStress, ExtremePosesThroughTheTablesGiveFiniteBoundedPointsOrTheDocumentedRefusal) {
+    Random rng(902);
+    for (const auto& body : stress_bodies()) {
+        const Skeleton& s = body.skeleton;
+        std::vector<Vec3<double>> points = testing::awkward_points(s, make_baseline_bones(s), rng, {200, 40, 2});
+        BaselineSkinner<double> baseline(s, points, body.name);
+        Tally t;
+        std::vector<Vec3<double>> out;
+        for (int trial = 0; trial < kTablePoses; ++trial) {
+            Pose pose = extreme_pose(s, rng, trial);
+            try {
+                baseline.deform(pose, out);
+            } catch (const UnsupportedError&) {
+                ++t.refused;
+                continue;
+            }
+            ++t.deformed;
+            for (std::size_t i = 0; i < points.size(); ++i) check_point(s, pose, points[i], out[i], t, &baseline.codes()[i]);
+        }
+        std::printf("[ stress ] %-15s tables: %ld poses deformed, %ld refused, %ld non-finite, %ld unbounded (worst %.3f of the bound)\n",
+                    body.name.c_str(), t.deformed, t.refused, t.non_finite, t.unbounded, t.worst_ratio);
+        EXPECT_EQ(t.non_finite, 0) << body.name;
+        EXPECT_EQ(t.unbounded, 0) << body.name << ": worst " << t.worst_case;
+        EXPECT_GT(t.deformed, kTablePoses / 10) << body.name << ": almost every pose refused";
     }
 }
 
