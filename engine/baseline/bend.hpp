@@ -110,8 +110,10 @@ constexpr double kAmbiguousCrossing = 1e-6;
 // 1:100, tests/host/test_baseline_bend_continuity.cpp): both baselines then cross at E, or neither does,
 // equally well, and the smaller miss was decided by rounding, flipping between generators 1e-3 rad apart
 // and turning the deformed segment by about π at that end. Where the two misses tie (within
-// kAmbiguousCrossing), `prefer(belt)` chooses: that belt's distance from what the caller expects.
-template <class T, class Prefer> BS_HD inline Belt<T> belt_crossing_at(const PosedJoint<T>& j, T beta, Prefer prefer) {
+// kAmbiguousCrossing), the belt at the smaller `distance_from_expected(belt)` is taken (the caller's
+// measure of how far a belt is from what it expects).
+template <class T, class Distance>
+BS_HD inline Belt<T> belt_crossing_at(const PosedJoint<T>& j, T beta, Distance distance_from_expected) {
     SheafPlane<T> plane = sheaf_plane(j.parent, j.child, pivot_point(j, beta));
     BeltCrossing<T> candidates[2];
     T misses[2];
@@ -122,8 +124,9 @@ template <class T, class Prefer> BS_HD inline Belt<T> belt_crossing_at(const Pos
         misses[i] = std::fabs(wrap_angle(candidates[i].beta - beta));
     }
     const bool ambiguous = std::fabs(misses[0] - misses[1]) <= T(kAmbiguousCrossing);
-    const bool second = ambiguous ? prefer(candidates[1].belt) < prefer(candidates[0].belt) : misses[1] < misses[0];
-    return candidates[second ? 1 : 0].belt;
+    const bool second = ambiguous ? distance_from_expected(candidates[1].belt) < distance_from_expected(candidates[0].belt)
+                                   : misses[1] < misses[0];
+    return second ? candidates[1].belt : candidates[0].belt;
 }
 
 template <class T>
@@ -258,7 +261,8 @@ struct TargetTracker {
 
 // The targets where the continuation ends (j: the posed joint; V, X_rot: the rest baseline's ends, the
 // child's turned with it): the posed baseline crossing the separator at β_m, its angles brought near the
-// tracker's; where the two candidate baselines tie (belt_crossing_at), the one nearer the tracker's angles.
+// tracker's; where the two candidate baselines tie (belt_crossing_at), the one nearer the tracker's angles
+// (those followed up to the step before the last: the rest's, 0 and 0, on a path of one step).
 template <class T>
 BS_HD inline BendTargets<T> final_targets(const PosedJoint<T>& j, T beta_m, Vec3<T> C, Vec3<T> V, Vec3<T> X_rot,
                                           const TargetTracker<T>& tracker) {

@@ -159,7 +159,8 @@ template <class T> BS_HD inline ConePlace<T> cone_place(const Cone<T>& cone, Vec
 // A crease piece, joining the crop point of the deformed segment to the posed anchor (seed 000: "we crop
 // the parts of the curves that get inside the other cone, and we connect the truncated parts") along the
 // bone's own cone: the generator angle and σ both run linearly from one end's generator coordinates to the
-// other's, so every point of the piece lies on the bone's posed surface. Its ends are pinned to the two
+// other's, so every point of the piece lies on the bone's posed surface (where its ends' generators are
+// within a quarter turn of the turn it is given: make_crease). Its ends are pinned to the two
 // points exactly: an anchor clamped by kBeltCrossingOffSegments lies on the incoming bone's generator, so
 // at the outgoing bone's parent end it is off that bone's cone, and the difference is spread linearly
 // along the piece (zero wherever both ends lie on the cone).
@@ -183,10 +184,15 @@ constexpr int kCreaseChords = 4;
 
 // `turn`: about how far the piece turns about the axis (the deformed segment's turn between its ends),
 // so that a piece turned by more than half a revolution under a large twist keeps its way round; the
-// exact sweep is that plus the remaining angle between the two radials, wrapped.
+// exact sweep is that plus the remaining angle between the two radials, wrapped. Wrapped, that angle
+// flips sign at half a turn (a clamped anchor across the axis at a deep fold: a crease 3.92 ↔ 0.48 long
+// between generators 1e-4 rad apart), so it counts whole up to a quarter turn and fades to 0 by half a
+// turn, where both signs agree; beyond a quarter turn the pins below bring the far end onto `to`.
 template <class T> BS_HD inline Crease<T> make_crease(const Cone<T>& cone, Vec3<T> from, Vec3<T> to, T turn) {
     ConePlace<T> p0 = cone_place(cone, from), p1 = cone_place(cone, to);
-    T sweep = turn + angle_about(cone.axis, rotate(axis_angle(cone.axis, turn), p0.radial), p1.radial);
+    const T remaining = angle_about(cone.axis, rotate(axis_angle(cone.axis, turn), p0.radial), p1.radial);
+    const T quarter_turn = T(0.5) * pi_value<T>();
+    const T sweep = turn + remaining * (T(1) - smoothstep_unit((std::fabs(remaining) - quarter_turn) / quarter_turn));
     Crease<T> c{cone, p0.radial, sweep, p0.sigma, p1.sigma, {}, {}, T(0)};
     c.from_offset = from - c.raw(T(0));
     c.to_offset = to - c.raw(T(1));

@@ -13,10 +13,11 @@
 
 namespace {
 
-// Points around every bone: 8 generators, 6 places along the axis (beyond both ends too) and 5 heights
-// (inside, just under, on, just over and far over the cone's surface at that place), each sphere's centre
-// (on two bones' axes), and one point far from the body: every encoding region and fallback band.
-std::vector<bs::Vec3<double>> points_around(const bs::Skeleton& skeleton) {
+// 725 points near and around every bone: 8 generators, 6 places along the axis (beyond both ends too),
+// 5 distances from the axis (0.3, 0.95, 1, 1.2 and 3 times the radius interpolated between the two
+// spheres': inside, near the surface, far over it), each sphere's centre (on an axis) and one point far
+// from the body.
+std::vector<bs::Vec3<double>> fuzz_points(const bs::Skeleton& skeleton) {
     using namespace bs;
     std::vector<Vec3<double>> points;
     for (std::size_t k = 0; k < skeleton.bone_count(); ++k) {
@@ -40,11 +41,8 @@ std::vector<bs::Vec3<double>> points_around(const bs::Skeleton& skeleton) {
 }
 
 bs::BaselineSkinner<float> make_skinner(const bs::Skeleton& skeleton) {
-    bs::BaselineSkinner<float> skinner(skeleton, points_around(skeleton), "fuzz points");
-    bs::BaselineDeformOptions options;  // coarse tables (the fan's at the smallest count its series serves): one is built per input
-    options.phi_samples = 32;
-    options.fan_samples = bs::kSeriesGridSamples;
-    skinner.set_deform_options(options);
+    bs::BaselineSkinner<float> skinner(skeleton, fuzz_points(skeleton), "fuzz points");
+    skinner.set_deform_options(bs::fuzz::coarse_deform_options());  // tables are built per input
     return skinner;
 }
 

@@ -1,13 +1,14 @@
 // libFuzzer target: saved baseline codes (host/code_file.hpp) against fuzz_skeleton(). Each input is
 // read twice: as it is, and "repaired" (bone count, fingerprint and checksum set to what this skeleton
 // and these bytes give), so that mutations reach the checks behind the checksum too. An accepted file
-// must be written back byte for byte by save_codes, and a skinner built from it must deform it under a
-// bent and twisted pose, by the tables and by the direct construction, to finite points wherever the rest
-// points and heights are of a body's size (a loaded file's codes need not be ones the encoder would write).
+// must be written back byte for byte by save_codes, and its codes must deform under a bent and twisted
+// pose, by the per-point pass with tables and without, to finite points wherever the rest points, heights
+// and axis feet are of a body's size (a loaded file's codes need not be ones the encoder would write).
 #include <fstream>
 #include <iterator>
 #include <sstream>
 
+#include "host/baseline_rig.hpp"
 #include "host/baseline_skinner.hpp"
 #include "host/code_file.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
@@ -31,26 +32,21 @@ std::string repaired(std::string bytes, const bs::Skeleton& skeleton) {
     return bytes;
 }
 
-// One frame of the fuzz skeleton with the knee bent 100° and the ankle twisted 170° (every code path of
-// a bent, twisted joint): its bones, bone table and per-frame tables, built once (they do not depend on
-// the codes), on coarse tables (the fan's at the smallest count its series serves).
+// One frame of the fuzz skeleton, the knee bent 100° out of the rest bend's plane and the ankle twisted
+// 170°: its bones, bone table and per-frame tables (coarse: fuzz::coarse_deform_options), built once,
+// since they do not depend on the codes.
 struct BentFrame {
     std::vector<bs::BaselineBone<double>> bones;
     std::vector<bs::BaselineBonePose<double>> poses;
     bs::BaselineFrameTables tables;
 
-    explicit BentFrame(const bs::Skeleton& skeleton) {
+    explicit BentFrame(const bs::Skeleton& skeleton) : bones(bs::make_baseline_bones(skeleton)) {
         bs::Pose pose = bs::Pose::rest(skeleton);
-        pose.joints[1].swing = bs::axis_angle(bs::Vec3<double>{0, 0, 1}, 100 * 3.141592653589793 / 180);
+        // A swing's axis lies across its bone: (-2, 2.5, 3.2) is orthogonal to the knee bone's (2.5, 2, 0).
+        pose.joints[1].swing = bs::axis_angle(bs::normalized(bs::Vec3<double>{-2, 2.5, 3.2}), 100 * 3.141592653589793 / 180);
         pose.joints[2].twist_radians = 170 * 3.141592653589793 / 180;
-        bs::BaselineSkinner<float> skinner(skeleton, bs::SavedCodes{});
-        bs::BaselineDeformOptions options;
-        options.phi_samples = 32;
-        options.fan_samples = bs::kSeriesGridSamples;
-        skinner.set_deform_options(options);
-        bones = skinner.bones();
-        poses = skinner.frame(pose);
-        tables = skinner.frame_tables(poses);
+        poses = bs::baseline_pose_table(skeleton, bones, pose);
+        tables = bs::build_frame_tables(bones, poses, bs::fuzz::coarse_deform_options(), bs::cpu::Exec{1});
     }
 };
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "host/baseline_skinner.hpp"
 #include "host/errors.hpp"
 #include "host/pose.hpp"
 #include "host/skeleton.hpp"
@@ -61,6 +62,15 @@ inline std::string scratch_path(const char* suffix) {
 inline Skeleton fuzz_skeleton() {
     return make_skeleton({{{0, 0, 0}, 1.0}, {{4, 0, 0}, 0.9}, {{6.5, 2, 0}, 0.7}, {{8, 4, 0.5}, 0.45}},
                          {{0, 1}, {1, 2}, {2, 3}}, {"hip", "knee", "ankle", "toe"}, "fuzz skeleton");
+}
+
+// Baseline tables for the targets that deform: coarse (the fan's at the smallest count its series serves),
+// so that a table built per input keeps a run short.
+inline BaselineDeformOptions coarse_deform_options() {
+    BaselineDeformOptions options;
+    options.phi_samples = 32;
+    options.fan_samples = kSeriesGridSamples;
+    return options;
 }
 
 inline bool finite_quaternion(const Quat<double>& q) {
