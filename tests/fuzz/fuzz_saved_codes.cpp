@@ -43,8 +43,8 @@ struct BentFrame {
     explicit BentFrame(const bs::Skeleton& skeleton) : bones(bs::make_baseline_bones(skeleton)) {
         bs::Pose pose = bs::Pose::rest(skeleton);
         // A swing's axis lies across its bone: (-2, 2.5, 3.2) is orthogonal to the knee bone's (2.5, 2, 0).
-        pose.joints[1].swing = bs::axis_angle(bs::normalized(bs::Vec3<double>{-2, 2.5, 3.2}), 100 * 3.141592653589793 / 180);
-        pose.joints[2].twist_radians = 170 * 3.141592653589793 / 180;
+        pose.joints[1].swing = bs::axis_angle(bs::normalized(bs::Vec3<double>{-2, 2.5, 3.2}), 100 * bs::pi_value<double>() / 180);
+        pose.joints[2].twist_radians = 170 * bs::pi_value<double>() / 180;
         poses = bs::baseline_pose_table(skeleton, bones, pose);
         tables = bs::build_frame_tables(bones, poses, bs::fuzz::coarse_deform_options(), bs::cpu::Exec{1});
     }

@@ -95,6 +95,15 @@ void check_point(const Skeleton& s, const Pose& pose, Vec3<double> rest, Vec3<do
     t.unbounded += ratio > 1;
 }
 
+// Prints a tally and expects no non-finite or unbounded point, and more than a tenth of `poses` deformed.
+void expect_finite_bounded_mostly_deformed(const std::string& what, const Tally& t, int poses) {
+    std::printf("[ stress ] %-24s %ld poses deformed, %ld refused, %ld non-finite, %ld unbounded (worst %.3f of the bound)\n",
+                what.c_str(), t.deformed, t.refused, t.non_finite, t.unbounded, t.worst_ratio);
+    EXPECT_EQ(t.non_finite, 0) << what;
+    EXPECT_EQ(t.unbounded, 0) << what << ": worst " << t.worst_case;
+    EXPECT_GT(t.deformed, poses / 10) << what << ": almost every pose refused";
+}
+
 TEST(BaselineStress, ExtremePosesGiveFiniteBoundedPointsOrTheDocumentedRefusal) {
     Random rng(901);
     const std::vector<testing::NamedChain> bodies = stress_bodies();
@@ -129,13 +138,8 @@ TEST(BaselineStress, ExtremePosesGiveFiniteBoundedPointsOrTheDocumentedRefusal) 
                 for (std::size_t i = 0; i < few.size(); ++i) check_point(s, pose, few[i], Vec3<double>(out[i]), tc);
             }
         }
-        std::printf("[ stress ] %-15s baseline: %ld poses deformed, %ld refused, %ld non-finite, %ld unbounded (worst %.3f of "
-                    "the bound); LBS/DQS: %ld deforms, %ld non-finite, %ld unbounded (worst %.3f)\n",
-                    body.name.c_str(), tb.deformed, tb.refused, tb.non_finite, tb.unbounded, tb.worst_ratio, tc.deformed,
-                    tc.non_finite, tc.unbounded, tc.worst_ratio);
-        EXPECT_EQ(tb.non_finite + tc.non_finite, 0) << body.name;
-        EXPECT_EQ(tb.unbounded + tc.unbounded, 0) << body.name << ": worst " << tb.worst_case << tc.worst_case;
-        EXPECT_GT(tb.deformed, poses_per_body / 10) << body.name << ": almost every pose refused";
+        expect_finite_bounded_mostly_deformed(body.name + " baseline", tb, poses_per_body);
+        expect_finite_bounded_mostly_deformed(body.name + " LBS/DQS", tc, tc.deformed);
     }
 }
 
@@ -158,11 +162,7 @@ TEST(BaselineStress, ExtremePosesThroughTheTablesGiveFiniteBoundedPointsOrTheDoc
             ++t.deformed;
             for (std::size_t i = 0; i < points.size(); ++i) check_point(s, pose, points[i], out[i], t, &baseline.codes()[i]);
         }
-        std::printf("[ stress ] %-15s tables: %ld poses deformed, %ld refused, %ld non-finite, %ld unbounded (worst %.3f of the bound)\n",
-                    body.name.c_str(), t.deformed, t.refused, t.non_finite, t.unbounded, t.worst_ratio);
-        EXPECT_EQ(t.non_finite, 0) << body.name;
-        EXPECT_EQ(t.unbounded, 0) << body.name << ": worst " << t.worst_case;
-        EXPECT_GT(t.deformed, kTablePoses / 10) << body.name << ": almost every pose refused";
+        expect_finite_bounded_mostly_deformed(body.name + " tables", t, kTablePoses);
     }
 }
 
