@@ -79,7 +79,8 @@ struct SegmentTurn {
     T sigma_start, sigma_end;  // the rest segment (d = 0 and d = 1)
 
     // A product by 1 / span, which does not wait for σ: a division there lay on the per-point pass's chain.
-    // A span below the smallest normal number (whose reciprocal would overflow) is a step, as 0 is.
+    // segment_turn keeps the span at least kTurnRampFloor ω; a span below the smallest normal number (whose
+    // reciprocal would overflow: a combination of table samples, or a generator that short) is a step.
     BS_HD T at(T sigma) const {
         T span = sigma_end - sigma_start;
         T d = span >= std::numeric_limits<T>::min() ? clamp_value((sigma - sigma_start) * (T(1) / span), T(0), T(1))
@@ -88,12 +89,24 @@ struct SegmentTurn {
     }
 };
 
+// The shortest rest span the turn ramps over, as a fraction of the bone's generator length ω. Where the
+// rest segment is empty (its two ends meet: a convex parent arc running straight into a child crop, as on
+// a nearly degenerate cone, |C1 − C2| just above |r1 − r2|, whose rest crop is clamped to σ = 0 on every
+// generator) its ends differ by rounding alone (±1e-19), and a ramp over that span is a step whose side
+// rounding picks: the segment's single point took the parent's turn or the child's, twist and all, between
+// generators 1e-4 rad apart (base-points 0.06–0.10 apart under bends up to 45°; the disc's 7e-4-long
+// generators). Over at least this span the turn is continuous in the rest ends; the ramp stays within
+// the generator, so the child's moved end at ω keeps the child's whole turn.
+constexpr double kTurnRampFloor = 1e-6;
+
 // Targets of the rest baseline through `radial` on bone k at both its joints, plus its twist.
 template <class T>
 BS_HD inline SegmentTurn<T> segment_turn(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, int k,
                                          const Section<T>& rest) {
     const BaselineBone<T>& bone = bones[k];
-    SegmentTurn<T> turn{T(0), poses[k].twist, rest.parent.sigma, rest.child.sigma};
+    const T ramp_floor = T(kTurnRampFloor) * bone.cone.length * bone.cone.cos_theta;
+    const T ramp_end = rest.parent.sigma + ramp_floor;
+    SegmentTurn<T> turn{T(0), poses[k].twist, rest.parent.sigma, rest.child.sigma > ramp_end ? rest.child.sigma : ramp_end};
     if (bone.next >= 0) {
         const Cone<T>& next = bones[bone.next].cone;
         Belt<T> rest_belt = rest_belt_from(bone.cone, next, rest.radial, ChainBone::Incoming);
