@@ -426,8 +426,7 @@ GeneratorPairScan scan_generator_pairs(const Skeleton& s, const char* body, doub
 constexpr int kMirroredJumpsAt135 = 2;
 
 TEST(BaselineBendContinuity, GeneratorsAtAJointOfMirroredConesStayTogether) {
-    const Skeleton s = make_skeleton({{{0, 0, 0}, 1.0}, {{3, 0, 0}, 1.0}, {{4.5, 0.5, 0}, 0.01}, {{6, 0.5, 0.5}, 1.0}},
-                                     {{0, 1}, {1, 2}, {2, 3}}, {}, "ratio 1:100");
+    const Skeleton s = testing::ratio_1_100_chain();
     EXPECT_LE(scan_generator_pairs(s, "mirrored cones", 90).largest_gap, kPairGap);
     EXPECT_LE(scan_generator_pairs(s, "mirrored cones", 135).jumps, kMirroredJumpsAt135);
 }
@@ -439,9 +438,7 @@ TEST(BaselineBendContinuity, GeneratorsAtAJointOfMirroredConesStayTogether) {
 // bends up to 170°, by up to 1.95). The ramp now spans at least kTurnRampFloor of the generator
 // (engine/baseline/posed_section.hpp): no pair jumps under any bend the chain joints accept.
 TEST(BaselineBendContinuity, GeneratorsOnANearlyDegenerateConeStayTogether) {
-    const double drop = 0.5 * (1 + 1e-6);
-    const Skeleton s = make_skeleton({{{0, 0, 0}, 1.0}, {{3, 0, 0}, 1.0}, {{3 + drop, 0, 0}, 0.5}, {{5, 1, 0}, 0.4}},
-                                     {{0, 1}, {1, 2}, {2, 3}}, {}, "near-degenerate cone");
+    const Skeleton s = testing::near_degenerate_chain();
     EXPECT_LE(scan_generator_pairs(s, "near-degenerate cone", 45).largest_gap, kPairGap);
     EXPECT_LE(scan_generator_pairs(s, "near-degenerate cone", 170).largest_gap, kPairGap);
 }

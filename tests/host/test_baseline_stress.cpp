@@ -34,12 +34,9 @@ constexpr int kPointsPerPose = 16;
 constexpr int kTablePoses = 50;
 
 std::vector<testing::NamedChain> stress_bodies() {
-    const double degenerate = 0.5 * (1 + 1e-6);
     return {{"cones", testing::straight_chain()},
-            {"ratio_1_100", make_skeleton({{{0, 0, 0}, 1.0}, {{3, 0, 0}, 1.0}, {{4.5, 0.5, 0}, 0.01}, {{6, 0.5, 0.5}, 1.0}},
-                                          {{0, 1}, {1, 2}, {2, 3}}, {}, "ratio 1:100")},
-            {"near_degenerate", make_skeleton({{{0, 0, 0}, 1.0}, {{3, 0, 0}, 1.0}, {{3 + degenerate, 0, 0}, 0.5}, {{5, 1, 0}, 0.4}},
-                                              {{0, 1}, {1, 2}, {2, 3}}, {}, "near-degenerate cone")},
+            {"ratio_1_100", testing::ratio_1_100_chain()},
+            {"near_degenerate", testing::near_degenerate_chain()},
             {"junction", testing::three_bone_junction().skeleton},
             {"root_junction", testing::root_junction().skeleton}};
 }

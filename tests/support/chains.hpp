@@ -17,4 +17,19 @@ inline Skeleton bent_chain() {
                          "bent chain");
 }
 
+// Neighbouring spheres of radius ratio 1:100: two cones that mirror each other about a sphere of radius
+// 0.01 between spheres of radius 1 (the stress test's body).
+inline Skeleton ratio_1_100_chain() {
+    return make_skeleton({{{0, 0, 0}, 1.0}, {{3, 0, 0}, 1.0}, {{4.5, 0.5, 0}, 0.01}, {{6, 0.5, 0.5}, 1.0}},
+                         {{0, 1}, {1, 2}, {2, 3}}, {}, "ratio 1:100");
+}
+
+// A nearly degenerate cone, |C1 − C2| = |r1 − r2| (1 + 1e-6), after a cylinder: a disc whose generators
+// are 7e-4 long (the stress test's body).
+inline Skeleton near_degenerate_chain() {
+    const double drop = 0.5 * (1 + 1e-6);
+    return make_skeleton({{{0, 0, 0}, 1.0}, {{3, 0, 0}, 1.0}, {{3 + drop, 0, 0}, 0.5}, {{5, 1, 0}, 0.4}},
+                         {{0, 1}, {1, 2}, {2, 3}}, {}, "near-degenerate cone");
+}
+
 }  // namespace bs::testing

@@ -1,0 +1,139 @@
+// Baseline skinning does not depend on the body's size: a body, its points and its pose scaled by f
+// (root translation included; angles unchanged) deform to f × the unscaled result. Every threshold of the
+// construction must be relative (to a radius, a length or an angle): an absolute one (a length of 1e-9,
+// say) changes decisions at f = 1e-12 or 1e12 and shows here as a displaced or non-finite point.
+// Bodies: the four test chains, the stress test's 1:100 and nearly degenerate chains, a 3-bone junction
+// and a root junction; 1,500 points around each (inside to outside), 3 random bend poses the unscaled body
+// deforms (≤ 150°, twists ±2π, root motion) and one it refuses where it refuses any, f = 1e-12, 1e-6, 1e6,
+// 1e12.
+// Tolerances, in units of the unscaled body's diagonal: the direct construction 1e-6 (codes are float:
+// φ, t and h round at 6e-8 relative, differently at each scale); the per-frame tables kCellTolerance's
+// order (a cell is refined where its interpolation misses by more than 3e-5 of the bone's smaller
+// radius, and rounding may take that decision differently at each scale).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "host/baseline_skinner.hpp"
+#include "host/errors.hpp"
+#include "tests/support/baseline_bend.hpp"
+#include "tests/support/junctions.hpp"
+#include "tests/support/points.hpp"
+
+namespace bs {
+namespace {
+
+using testing::Random;
+
+constexpr double kScales[] = {1e-12, 1e-6, 1e6, 1e12};
+constexpr int kPoses = 3;
+constexpr double kDirectTolerance = 1e-6;
+constexpr double kTableTolerance = 1e-4;
+
+Skeleton scaled(const Skeleton& s, double f) {
+    std::vector<Sphere<double>> spheres;
+    for (const Sphere<double>& sphere : s.spheres) spheres.push_back({f * sphere.centre, f * sphere.radius});
+    return make_skeleton(spheres, s.bones, {}, "scaled body", SkeletonRules::Tree);
+}
+
+std::vector<testing::NamedChain> bodies() {
+    std::vector<testing::NamedChain> out = testing::all_chains();
+    out.push_back({"ratio_1_100", testing::ratio_1_100_chain()});
+    out.push_back({"near_degenerate", testing::near_degenerate_chain()});
+    out.push_back({"junction", testing::three_bone_junction().skeleton});
+    out.push_back({"root_junction", testing::root_junction().skeleton});
+    return out;
+}
+
+// The largest |deformed at scale f / f − deformed unscaled| over the bodies, poses and points, in units
+// of each body's diagonal, over kPoses poses each body deforms; non-finite points are counted apart. A
+// pose the unscaled body refuses (its first) must be refused at every scale.
+struct ScaleReport {
+    double worst = 0;
+    long non_finite = 0;
+    int refusals_checked = 0;  // a pose refused unscaled, refused again at a scale
+};
+
+ScaleReport compare_scales(const BaselineDeformOptions& options) {
+    ScaleReport report;
+    for (const testing::NamedChain& body : bodies()) {
+        const Skeleton& s = body.skeleton;
+        const std::vector<Vec3<double>> rest = testing::points_around(s, 1500, 11, -0.5, 1.0);
+        BaselineSkinner<double> unscaled(s, rest, body.name);
+        unscaled.set_deform_options(options);
+
+        // kPoses poses the unscaled body deforms (with their results), and the first refused one.
+        Random rng(9);
+        testing::BendPoseOptions bend;
+        bend.max_joint_degrees = 150;
+        bend.max_twist = 2 * testing::kBaselinePi;
+        std::vector<Pose> poses, refused;
+        std::vector<std::vector<Vec3<double>>> wanted;
+        for (int draw = 0; draw < 50 && int(poses.size()) < kPoses; ++draw) {
+            const Pose pose = testing::random_bend_pose(s, rng, bend);
+            std::vector<Vec3<double>> want;
+            try {
+                unscaled.deform(pose, want);
+            } catch (const UnsupportedError&) {  // a joint folded beyond the method's limit
+                if (refused.empty()) refused.push_back(pose);
+                continue;
+            }
+            poses.push_back(pose);
+            wanted.push_back(std::move(want));
+        }
+        EXPECT_EQ(int(poses.size()), kPoses) << body.name;
+
+        for (double f : kScales) {
+            std::vector<Vec3<double>> scaled_rest;
+            for (const Vec3<double>& p : rest) scaled_rest.push_back(f * p);
+            BaselineSkinner<double> skinner(scaled(s, f), scaled_rest, body.name);
+            skinner.set_deform_options(options);
+            auto at_scale = [f](Pose pose) {
+                pose.root.translation = f * pose.root.translation;
+                return pose;
+            };
+            std::vector<Vec3<double>> got;
+            for (const Pose& pose : refused) {
+                EXPECT_THROW(skinner.deform(at_scale(pose), got), UnsupportedError) << body.name << " at scale " << f;
+                ++report.refusals_checked;
+            }
+            double worst = 0;
+            for (std::size_t p = 0; p < poses.size(); ++p) {
+                skinner.deform(at_scale(poses[p]), got);
+                for (std::size_t i = 0; i < rest.size(); ++i) {
+                    if (!all_finite(got[i])) {
+                        ++report.non_finite;
+                        continue;
+                    }
+                    worst = std::max(worst, norm(got[i] / f - wanted[p][i]) / testing::diagonal(s));
+                }
+            }
+            std::printf("[ scale ] %-16s f %-6g %s: worst %.3g of the diagonal\n", body.name.c_str(), f,
+                        options.exact ? "direct" : "tables", worst);
+            report.worst = std::max(report.worst, worst);
+        }
+    }
+    return report;
+}
+
+TEST(BaselineScale, TheDirectConstructionCommutesWithScaling) {
+    BaselineDeformOptions exact;
+    exact.exact = true;
+    const ScaleReport r = compare_scales(exact);
+    EXPECT_EQ(r.non_finite, 0);
+    EXPECT_LE(r.worst, kDirectTolerance);
+    EXPECT_GT(r.refusals_checked, 0);
+}
+
+TEST(BaselineScale, TheTablesCommuteWithScaling) {
+    const ScaleReport r = compare_scales(BaselineDeformOptions{});
+    EXPECT_EQ(r.non_finite, 0);
+    EXPECT_LE(r.worst, kTableTolerance);
+    EXPECT_GT(r.refusals_checked, 0);
+}
+
+}  // namespace
+}  // namespace bs
