@@ -20,11 +20,6 @@ void deform_baseline(const BodiesJob<BaselineJob<float>>&, Exec) { not_built(); 
 void deform_dqs(const DqsJob<float>&, Exec) { not_built(); }
 void deform_baseline(const BaselineJob<float>&, Exec) { not_built(); }
 void deform_metaball(const MetaballJob<float>&, Exec) { not_built(); }
-void build_baseline_tables(const BaselineTableJob&, Exec) { not_built(); }
-void check_baseline_cells(const BaselineCellCheckJob&, Exec) { not_built(); }
-void check_baseline_quarters(const BaselineQuarterCheckJob&, Exec) { not_built(); }
-void refine_baseline_cells(const BaselineRefineJob&, Exec) { not_built(); }
-void check_baseline_subcells(const BaselineRefineJob&, Exec) { not_built(); }
 
 void* allocate(std::size_t) { not_built(); }
 void release(void*) noexcept {}

@@ -82,8 +82,8 @@ struct BaselineJob {
     BaselineTables<double> tables{};
 };
 
-// One frame's baseline tables, in five passes (engine/baseline/table.hpp; host/baseline_skinner.cpp's
-// build_frame_tables runs them):
+// One frame's baseline tables, in five passes of the CPU backend (engine/baseline/table.hpp;
+// host/baseline_skinner.cpp's build_frame_tables runs them; the GPU path uploads what they built):
 //   1. BaselineTableJob: the section and fan samples of every bone, each section cell's middle and each
 //      fan cell's kCellChecks check samples (at its quarter points), from the bones, the frame's poses and
 //      each bone's posed neighbourhood (`locals`, one per bone, from posed_neighbourhood; small, built on
@@ -211,11 +211,6 @@ void deform_lbs(const BodiesJob<LbsJob<float>>& job, Exec exec);
 void deform_baseline(const BodiesJob<BaselineJob<float>>& job, Exec exec);
 void deform_dqs(const DqsJob<float>& job, Exec exec);
 void deform_baseline(const BaselineJob<float>& job, Exec exec);
-void build_baseline_tables(const BaselineTableJob& job, Exec exec);
-void check_baseline_cells(const BaselineCellCheckJob& job, Exec exec);
-void check_baseline_quarters(const BaselineQuarterCheckJob& job, Exec exec);
-void refine_baseline_cells(const BaselineRefineJob& job, Exec exec);
-void check_baseline_subcells(const BaselineRefineJob& job, Exec exec);
 void deform_metaball(const MetaballJob<float>& job, Exec exec);
 
 // Number of usable CUDA devices; 0 when the backend is not built, or there is no driver or device.

@@ -55,6 +55,11 @@ struct BaselinePass {
     }
 };
 
+#if !defined(__CUDACC__)
+// The per-frame tables' passes (engine/baseline/table.hpp), for the CPU build only: both backends' per-point
+// passes read tables built on the host (host/baseline_skinner.cpp; the GPU path uploads them,
+// host/gpu_skinner.cpp), so nvcc compiled these for nothing (no device code called them).
+
 // Where entry e of one kind of table sample lies (`cells` = bone_count × samples; entries 0 … cells − 1 are
 // the samples themselves, the next `checks` × cells the cells' check samples, checks first_check,
 // first_check + 1, …): the array slot, the bone, and the sample's index on its grid (cell_check_index).
@@ -173,6 +178,7 @@ struct BaselineSubcellCheckPass {
             cell_is_smooth(st, s[1], job.bones[job.fan_cells[f] / job.fan_samples], job.tolerance) ? 0 : 1;
     }
 };
+#endif  // !defined(__CUDACC__)
 
 // One thread per point of all the bodies: the body is found by binary search over `starts` (a few
 // bodies: a few steps), then the body's own per-point pass runs on its local index.
@@ -211,6 +217,7 @@ void deform_baseline(const BodiesJob<BaselineJob<float>>& job, Exec exec) {
 void deform_dqs(const DqsJob<float>& job, Exec exec) { for_each_point(job.count, DqsPass<float>{job}, exec); }
 void deform_baseline(const BaselineJob<float>& job, Exec exec) { for_each_point(job.count, BaselinePass<float>{job}, exec); }
 void deform_metaball(const MetaballJob<float>& job, Exec exec) { for_each_point(job.count, MetaballPass<float>{job}, exec); }
+#if !defined(__CUDACC__)  // the CPU build only: the tables' passes and the double-precision ones
 void build_baseline_tables(const BaselineTableJob& job, Exec exec) {
     const std::size_t entries = (kSectionFirstChecks + 1) * std::size_t(job.phi_samples) + (kCellChecks + 1) * std::size_t(job.fan_samples);
     for_each_sample(job.bone_count * entries, BaselineTablePass{job}, exec);
@@ -227,7 +234,6 @@ void refine_baseline_cells(const BaselineRefineJob& job, Exec exec) {
 void check_baseline_subcells(const BaselineRefineJob& job, Exec exec) {
     for_each_sample((job.count + job.fan_count) * std::size_t(kRefineFactor), BaselineSubcellCheckPass{job}, exec);
 }
-#if !defined(__CUDACC__)
 void deform_lbs(const LbsJob<double>& job, Exec exec) { for_each_point(job.count, LbsPass<double>{job}, exec); }
 void deform_lbs(const SparseLbsJob<double>& job, Exec exec) { for_each_point(job.count, SparseLbsPass<double>{job}, exec); }
 void deform_dqs(const DqsJob<double>& job, Exec exec) { for_each_point(job.count, DqsPass<double>{job}, exec); }
