@@ -7,7 +7,8 @@
 // frames; the median is reported. "encode" is the one-off rest-time work on the host: automatic weights
 // for LBS and DQS (computed once per size, shared by the two), the per-point codes for baseline, the
 // nearest-sphere binding and radii for metaball. "baseline" deforms through the per-frame tables (their
-// construction on the host is part of each frame's time), "baseline-exact" constructs the bend per point.
+// construction on the host is part of each frame's time, and "tables ms" is that construction alone: it
+// does not grow with the points), "baseline-exact" constructs the bend per point.
 // A GPU frame is timed from the host around deform() and a stream synchronisation, so it includes the
 // pose table's upload and the launch. "bytes/point" counts what a pass reads and writes per point (rest
 // point, influences or code, output); GB/s is that over the median time, and "of copy" that as a fraction
@@ -106,6 +107,16 @@ double frame_table_bytes(const bs::Skinner& skinner, const bs::Pose& pose) {
     return double(pose.joints.size() * sizeof(bs::Vec3<double>));
 }
 
+// Seconds to build a pose's per-frame tables on the host (median of `repeats`), the part of a baseline
+// frame that does not grow with the points (on either backend: the GPU front uploads them); 0 for the
+// other methods and for baseline-exact, which builds none.
+double frame_table_seconds(const bs::Skinner& skinner, const bs::Pose& pose, int repeats, int threads) {
+    const bs::BaselineSkinner<float>* baseline = skinner.baseline();
+    if (!baseline || baseline->deform_options().exact) return 0;
+    const std::vector<bs::BaselineBonePose<double>> poses = baseline->frame(pose);
+    return median_seconds(repeats, [&] { baseline->frame_tables(poses, {threads}); });
+}
+
 // The libigl peer (benchmarks/peer_libigl.py) on the same points, weights and pose: its rows, or nothing
 // with a note on stderr when it cannot run.
 void write_f64(const std::filesystem::path& path, const std::vector<double>& values) {
@@ -177,6 +188,7 @@ struct Row {
     std::string method, backend;
     double encode_points_per_s, deform_seconds, bytes_per_point, copy_bandwidth, lbs_seconds;
     double frame_table_bytes;  // what a frame uploads besides nothing per point
+    double frame_table_seconds;  // building them on the host (frame_table_seconds)
     double resident_bytes_per_point, encode_peak_bytes_per_point, frame_peak_bytes;  // host heap
     double device_bytes_per_point;  // GPU rows only, else 0
 
@@ -201,6 +213,7 @@ nlohmann::json to_json(const Row& r) {
             {"fraction_of_copy", r.copy_fraction()},
             {"time_over_lbs", r.time_over_lbs()},
             {"frame_table_bytes", r.frame_table_bytes},
+            {"frame_table_seconds", r.frame_table_seconds},
             {"host_resident_bytes_per_point", r.resident_bytes_per_point},
             {"host_encode_peak_bytes_per_point", r.encode_peak_bytes_per_point},
             {"host_frame_peak_bytes", r.frame_peak_bytes},
@@ -211,13 +224,13 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
     std::ofstream out(path);
     if (!out) throw std::runtime_error(path + ": cannot write");
     out << "points,method,backend,encode_points_per_s,deform_seconds,deform_ns_per_point,deform_points_per_s,"
-           "bytes_per_point,gb_per_s,copy_gb_per_s,fraction_of_copy,time_over_lbs,frame_table_bytes,"
+           "bytes_per_point,gb_per_s,copy_gb_per_s,fraction_of_copy,time_over_lbs,frame_table_bytes,frame_table_seconds,"
            "host_resident_bytes_per_point,host_encode_peak_bytes_per_point,host_frame_peak_bytes,device_bytes_per_point\n";
     for (const Row& r : rows)
         out << r.points << ',' << r.method << ',' << r.backend << ',' << r.encode_points_per_s << ',' << r.deform_seconds
             << ',' << r.ns_per_point() << ',' << r.points_per_s() << ',' << r.bytes_per_point << ',' << r.gb_per_s() << ','
             << r.copy_bandwidth / 1e9 << ',' << r.copy_fraction() << ',' << r.time_over_lbs() << ',' << r.frame_table_bytes
-            << ',' << r.resident_bytes_per_point << ',' << r.encode_peak_bytes_per_point << ',' << r.frame_peak_bytes << ','
+            << ',' << r.frame_table_seconds << ',' << r.resident_bytes_per_point << ',' << r.encode_peak_bytes_per_point << ',' << r.frame_peak_bytes << ','
             << r.device_bytes_per_point << '\n';
 }
 
@@ -289,6 +302,7 @@ int main(int argc, char** argv) {
             const double encode_peak = double(bs::bench::heap_peak_bytes() - live_before_encode) / double(n);
             double bytes = pass_bytes_per_point(method);
             double table_bytes = frame_table_bytes(skinner, pose);
+            double table_seconds = frame_table_seconds(skinner, pose, repeats, threads);
             for (std::size_t b = 0; b < backends.size(); ++b) {
                 const bool cuda = backends[b] == "cuda";
                 if (cuda && method == bs::Method::metaball) continue;  // no GPU host path yet
@@ -319,8 +333,8 @@ int main(int argc, char** argv) {
                     copy = cpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats);
                 }
                 if (method == bs::Method::lbs) lbs_seconds[cuda] = seconds;
-                rows.push_back({n, name, backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda], table_bytes, resident,
-                                encode_peak, frame_peak, device});
+                rows.push_back({n, name, backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda], table_bytes, table_seconds,
+                                resident, encode_peak, frame_peak, device});
             }
         }
         if (peer_python.empty() || influences.empty() || lbs_seconds[0] == 0) continue;
@@ -330,18 +344,18 @@ int main(int argc, char** argv) {
         PeerResult peer = run_libigl_peer(peer_python, skeleton, pose, rest, influences, ours_lbs, ours_dqs, repeats);
         if (!peer.ran) continue;
         const double copy = cpu_copy_bandwidth(std::size_t(56 * double(n) / 2), repeats);
-        rows.push_back({n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, peer.lbs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0});
-        rows.push_back({n, "libigl-dqs", "cpu", 0, peer.dqs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0});
+        rows.push_back({n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, peer.lbs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
+        rows.push_back({n, "libigl-dqs", "cpu", 0, peer.dqs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
         std::fprintf(stderr, "baseskin-bench: libigl at %zu points: largest distance from our LBS %.3g, from our DQS %.3g\n", n,
                      peer.lbs_difference, peer.dqs_difference);
     }
 
-    std::printf("| points | method | backend | encode points/s | deform ns/point | deform points/s | GB/s | of copy | time / LBS | frame tables kB |\n");
-    std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("| points | method | backend | encode points/s | deform ns/point | deform points/s | GB/s | of copy | time / LBS | frame tables kB | tables ms |\n");
+    std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const Row& r : rows)
-        std::printf("| %zu | %s | %s | %.3g | %.3g | %.3g | %.3g | %.2f | %.2f | %.4g |\n", r.points, r.method.c_str(),
+        std::printf("| %zu | %s | %s | %.3g | %.3g | %.3g | %.3g | %.2f | %.2f | %.4g | %.3g |\n", r.points, r.method.c_str(),
                     r.backend.c_str(), r.encode_points_per_s, r.ns_per_point(), r.points_per_s(), r.gb_per_s(), r.copy_fraction(),
-                    r.time_over_lbs(), r.frame_table_bytes / 1e3);
+                    r.time_over_lbs(), r.frame_table_bytes / 1e3, 1e3 * r.frame_table_seconds);
     std::printf("\nMemory (host heap; device: what the GpuSkinner holds; libigl rows not measured):\n\n");
     std::printf("| points | method | backend | resident B/point | encode peak B/point | frame peak kB | device B/point |\n");
     std::printf("|---:|---|---|---:|---:|---:|---:|\n");
