@@ -7,8 +7,9 @@
 // frames; the median is reported. "encode" is the one-off rest-time work on the host: automatic weights
 // for LBS and DQS (computed once per size, shared by the two), the per-point codes for baseline, the
 // nearest-sphere binding and radii for metaball. "baseline" deforms through the per-frame tables (their
-// construction on the host is part of each frame's time, and "tables ms" is that construction alone: it
-// does not grow with the points), "baseline-exact" constructs the bend per point.
+// construction on the host is part of each frame's time, and "tables ms" is that construction alone, on
+// --threads cores: it does not grow with the points; a GPU frame builds them on all the host's cores),
+// "baseline-exact" constructs the bend per point.
 // A GPU frame is timed from the host around deform() and a stream synchronisation, so it includes the
 // pose table's upload and the launch. "bytes/point" counts what a pass reads and writes per point (rest
 // point, influences or code, output); GB/s is that over the median time, and "of copy" that as a fraction

@@ -29,12 +29,6 @@ void for_each_point(std::size_t count, const F& f, Exec exec) {
     BS_CUDA_CHECK(cudaGetLastError());
 }
 
-// Table samples: one thread each, like points.
-template <class F>
-void for_each_sample(std::size_t count, const F& f, Exec exec) {
-    for_each_point(count, f, exec);
-}
-
 }  // namespace bs::cuda
 #else
 #define BS_BACKEND cpu

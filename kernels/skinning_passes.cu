@@ -1,6 +1,7 @@
 // LBS, DQS, baseline-skinning and metaball per-point passes. This one file is compiled twice: by the host compiler into bs::cpu
-// (via cpu_build.cpp) and by nvcc into bs::cuda. The functors below are the per-point work; launch.hpp
-// decides how they are run.
+// (via cpu_build.cpp) and by nvcc into bs::cuda, but for the baseline's table passes and the double-precision
+// passes, which only the CPU build has. The functors below are the per-point work; launch.hpp decides how
+// they are run.
 #include "kernels/launch.hpp"
 
 namespace bs::BS_BACKEND {

@@ -6,7 +6,8 @@
 // parent is turned back by k's swing about the parent joint, its child is turned by k's twist and the
 // child's swing. The deformed segment is the rest generator with each point turned about the axis by
 // α(σ) = θ_parent c(1 − d) + θ_child c(d), c(d) = 3d² − 2d³, d running over the rest segment (0 at its
-// parent end, 1 at its child end, clamped beyond); θ_child includes the bone's twist. At each joint the
+// parent end, 1 at its child end, clamped beyond; over at least kTurnRampFloor of the generator);
+// θ_child includes the bone's twist. At each joint the
 // posed end is rebuilt from the posed belt through the segment's moved end (V' or U'):
 //   convex  — the segment runs to the tangency point, then the posed arc to the posed anchor;
 //   concave — the posed anchor is the crossing of the generators through V' and X' (on the separator);
@@ -76,7 +77,7 @@ BS_HD inline LocalChain<T> posed_neighbourhood(const BaselineBone<T>* bones, con
 template <class T>
 struct SegmentTurn {
     T at_parent, at_child;   // target angles at the segment's two ends (θ_child includes the twist)
-    T sigma_start, sigma_end;  // the rest segment (d = 0 and d = 1)
+    T sigma_start, sigma_end;  // where the ramp runs (d = 0 and d = 1): the rest segment, at least kTurnRampFloor ω long
 
     // A product by 1 / span, which does not wait for σ: a division there lay on the per-point pass's chain.
     // segment_turn keeps the span at least kTurnRampFloor ω; a span below the smallest normal number (whose
@@ -95,8 +96,9 @@ struct SegmentTurn {
 // generator) its ends differ by rounding alone (±1e-19), and a ramp over that span is a step whose side
 // rounding picks: the segment's single point took the parent's turn or the child's, twist and all, between
 // generators 1e-4 rad apart (base-points 0.06–0.10 apart under bends up to 45°; the disc's 7e-4-long
-// generators). Over at least this span the turn is continuous in the rest ends; the ramp stays within
-// the generator, so the child's moved end at ω keeps the child's whole turn.
+// generators). Over at least this span (or up to ω, where the rest segment starts closer to it than that)
+// the turn is continuous in the rest ends, and the ramp ends by ω wherever it starts before ω, so the
+// child's moved end at ω keeps the child's whole turn as before.
 constexpr double kTurnRampFloor = 1e-6;
 
 // Targets of the rest baseline through `radial` on bone k at both its joints, plus its twist.
@@ -104,8 +106,9 @@ template <class T>
 BS_HD inline SegmentTurn<T> segment_turn(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, int k,
                                          const Section<T>& rest) {
     const BaselineBone<T>& bone = bones[k];
-    const T ramp_floor = T(kTurnRampFloor) * bone.cone.length * bone.cone.cos_theta;
-    const T ramp_end = rest.parent.sigma + ramp_floor;
+    const T omega = bone.cone.length * bone.cone.cos_theta;
+    const T floor_end = rest.parent.sigma + T(kTurnRampFloor) * omega;
+    const T ramp_end = floor_end < omega ? floor_end : omega;
     SegmentTurn<T> turn{T(0), poses[k].twist, rest.parent.sigma, rest.child.sigma > ramp_end ? rest.child.sigma : ramp_end};
     if (bone.next >= 0) {
         const Cone<T>& next = bones[bone.next].cone;
@@ -245,7 +248,8 @@ struct PosedEnd {
 // pairs as φ or the pose changes, so any one of them jumps (measured: a crop moving 2.5 of a bone's 3.9
 // for generators 1e-3 rad apart). The anchor's σ is continuous, reaches the moved end where the end turns
 // convex (λ → 0), and equals the rest crop when nothing bends (the profile's d is 1 there, so the crease
-// piece has length 0 and the twist-only section comes back). Near the end the cubic profile is flat, so
+// piece has length 0 and the twist-only section comes back; on a rest segment shorter than the turn's
+// ramp, kTurnRampFloor, d is below 1 at the crop and the crease takes the rest of the turn). Near the end the cubic profile is flat, so
 // for moderate bends the crop lies close to where the segment meets the plane.
 template <class T> BS_HD inline T anchor_sigma(const Cone<T>& cone, Vec3<T> anchor) { return cone_place(cone, anchor).sigma; }
 

@@ -433,10 +433,13 @@ TEST(BaselineBendContinuity, GeneratorsAtAJointOfMirroredConesStayTogether) {
 
 // A nearly degenerate cone, |C1 − C2| = |r1 − r2| (1 + 1e-6) (the stress test's body): a disc whose
 // generators are 7e-4 long, after a cylinder. Its rest crop is clamped to σ = 0, so its rest segment is
-// empty and its ends differ by rounding; the twist's ramp over that span was a step whose side rounding
-// picked (2026-12-04: 604 of these 18,000 pairs jumped under bends up to 45°, by up to 0.10; 1,259 under
-// bends up to 170°, by up to 1.95). The ramp now spans at least kTurnRampFloor of the generator
-// (engine/baseline/posed_section.hpp): no pair jumps under any bend the chain joints accept.
+// empty and its ends differ by rounding; the turn's ramp (bends and twist) over that span was a step whose
+// side rounding picked (2026-12-04: 680 of these 18,000 pairs jumped under bends up to 45°, by up to 0.10;
+// 1,265 under bends up to 170°, by up to 1.96). The ramp now spans at least kTurnRampFloor of the
+// generator (engine/baseline/posed_section.hpp): no pair jumps (largest gaps 0.0017 and 0.043; the latter
+// on a smooth, steep stretch of a 170° fold, 46 per radian of φ). The poses are not checked against the
+// skinner's limits: a fold whose separator misses the joint sphere, which BaselineSkinner refuses, gives
+// its joint targets 0 here, and its points must still not jump.
 TEST(BaselineBendContinuity, GeneratorsOnANearlyDegenerateConeStayTogether) {
     const Skeleton s = testing::near_degenerate_chain();
     EXPECT_LE(scan_generator_pairs(s, "near-degenerate cone", 45).largest_gap, kPairGap);

@@ -22,7 +22,7 @@
 #include "host/skinner.hpp"
 #include "tests/support/awkward.hpp"
 #include "tests/support/baseline_bend.hpp"
-#include "tests/support/junctions.hpp"
+#include "tests/support/stress_bodies.hpp"
 
 namespace bs {
 namespace {
@@ -32,14 +32,6 @@ using testing::Random;
 constexpr int kPoses = 100000;
 constexpr int kPointsPerPose = 16;
 constexpr int kTablePoses = 50;
-
-std::vector<testing::NamedChain> stress_bodies() {
-    return {{"cones", testing::straight_chain()},
-            {"ratio_1_100", testing::ratio_1_100_chain()},
-            {"near_degenerate", testing::near_degenerate_chain()},
-            {"junction", testing::three_bone_junction().skeleton},
-            {"root_junction", testing::root_junction().skeleton}};
-}
 
 // Bends up to 179° (any direction) at every joint, twists up to ±6π, a random root rotation and one of three
 // translation scales.
@@ -103,7 +95,7 @@ void expect_finite_bounded_mostly_deformed(const std::string& what, const Tally&
 
 TEST(BaselineStress, ExtremePosesGiveFiniteBoundedPointsOrTheDocumentedRefusal) {
     Random rng(901);
-    const std::vector<testing::NamedChain> bodies = stress_bodies();
+    const std::vector<testing::NamedChain> bodies = testing::stress_bodies();
     const int poses_per_body = kPoses / int(bodies.size());
     for (const auto& body : bodies) {
         const Skeleton& s = body.skeleton;
@@ -142,7 +134,7 @@ TEST(BaselineStress, ExtremePosesGiveFiniteBoundedPointsOrTheDocumentedRefusal) 
 
 TEST(BaselineStress, ExtremePosesThroughTheTablesGiveFiniteBoundedPointsOrTheDocumentedRefusal) {
     Random rng(902);
-    for (const auto& body : stress_bodies()) {
+    for (const auto& body : testing::stress_bodies()) {
         const Skeleton& s = body.skeleton;
         std::vector<Vec3<double>> points = testing::awkward_points(s, make_baseline_bones(s), rng, {200, 40, 2});
         BaselineSkinner<double> baseline(s, points, body.name);
