@@ -98,24 +98,25 @@ double gpu_copy_bandwidth(std::size_t bytes, int repeats) {
     return 2.0 * double(bytes) / s;
 }
 
-// Bytes of the per-frame tables a pose needs (what a GPU frame uploads).
-double frame_table_bytes(const bs::Skinner& skinner, const bs::Pose& pose) {
+// The per-frame tables a pose needs: their bytes (what a GPU frame uploads) and, for baseline with tables,
+// the seconds to build them on the host (median of `repeats` on `threads`), the part of a frame that does
+// not grow with the points (on either backend: the GPU front uploads them); 0 s for the other methods and
+// for baseline-exact, which builds none.
+struct FrameTableCost {
+    double bytes = 0, seconds = 0;
+};
+FrameTableCost frame_table_cost(const bs::Skinner& skinner, const bs::Pose& pose, int repeats, int threads) {
     if (const bs::BaselineSkinner<float>* baseline = skinner.baseline()) {
-        std::vector<bs::BaselineBonePose<double>> poses = baseline->frame(pose);
-        return double(baseline->frame_tables(poses).bytes() + poses.size() * sizeof(bs::BaselineBonePose<double>));
+        const std::vector<bs::BaselineBonePose<double>> poses = baseline->frame(pose);
+        bs::BaselineFrameTables tables;
+        FrameTableCost cost;
+        if (!baseline->deform_options().exact)
+            cost.seconds = median_seconds(repeats, [&] { tables = baseline->frame_tables(poses, {threads}); });
+        cost.bytes = double(tables.bytes() + poses.size() * sizeof(bs::BaselineBonePose<double>));
+        return cost;
     }
-    if (skinner.classic()) return double(pose.joints.size() * sizeof(bs::Mat34<float>));
-    return double(pose.joints.size() * sizeof(bs::Vec3<double>));
-}
-
-// Seconds to build a pose's per-frame tables on the host (median of `repeats`), the part of a baseline
-// frame that does not grow with the points (on either backend: the GPU front uploads them); 0 for the
-// other methods and for baseline-exact, which builds none.
-double frame_table_seconds(const bs::Skinner& skinner, const bs::Pose& pose, int repeats, int threads) {
-    const bs::BaselineSkinner<float>* baseline = skinner.baseline();
-    if (!baseline || baseline->deform_options().exact) return 0;
-    const std::vector<bs::BaselineBonePose<double>> poses = baseline->frame(pose);
-    return median_seconds(repeats, [&] { baseline->frame_tables(poses, {threads}); });
+    if (skinner.classic()) return {double(pose.joints.size() * sizeof(bs::Mat34<float>)), 0};
+    return {double(pose.joints.size() * sizeof(bs::Vec3<double>)), 0};
 }
 
 // The libigl peer (benchmarks/peer_libigl.py) on the same points, weights and pose: its rows, or nothing
@@ -189,7 +190,7 @@ struct Row {
     std::string method, backend;
     double encode_points_per_s, deform_seconds, bytes_per_point, copy_bandwidth, lbs_seconds;
     double frame_table_bytes;  // what a frame uploads besides nothing per point
-    double frame_table_seconds;  // building them on the host (frame_table_seconds)
+    double frame_table_seconds;  // building them on the host (frame_table_cost)
     double resident_bytes_per_point, encode_peak_bytes_per_point, frame_peak_bytes;  // host heap
     double device_bytes_per_point;  // GPU rows only, else 0
 
@@ -302,8 +303,7 @@ int main(int argc, char** argv) {
             const double resident = double(bs::bench::heap_live_bytes() - live_before_encode) / double(n);
             const double encode_peak = double(bs::bench::heap_peak_bytes() - live_before_encode) / double(n);
             double bytes = pass_bytes_per_point(method);
-            double table_bytes = frame_table_bytes(skinner, pose);
-            double table_seconds = frame_table_seconds(skinner, pose, repeats, threads);
+            const FrameTableCost tables = frame_table_cost(skinner, pose, repeats, threads);
             for (std::size_t b = 0; b < backends.size(); ++b) {
                 const bool cuda = backends[b] == "cuda";
                 if (cuda && method == bs::Method::metaball) continue;  // no GPU host path yet
@@ -334,7 +334,7 @@ int main(int argc, char** argv) {
                     copy = cpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats);
                 }
                 if (method == bs::Method::lbs) lbs_seconds[cuda] = seconds;
-                rows.push_back({n, name, backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda], table_bytes, table_seconds,
+                rows.push_back({n, name, backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda], tables.bytes, tables.seconds,
                                 resident, encode_peak, frame_peak, device});
             }
         }

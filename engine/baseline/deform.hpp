@@ -50,7 +50,7 @@ BS_HD inline PosedSection<T> make_posed_section(const LocalChain<T>& local, cons
         s.parent.flags |= kSectionCollapsed;
         // Re-pin the creases to the moved crop points.
         Vec3<T> crop = segment.at(s.parent.sigma);
-        const T omega = cone.length * cone.cos_theta;
+        const T omega = generator_length(cone);
         const SegmentTurn<T>& turn = segment.turn;
         if (s.parent.kind == EndKind::Concave)
             s.parent.crease = make_crease(cone, s.parent.crease.at(T(0)), crop, turn.at(s.parent.sigma) - turn.at(T(0)));

@@ -106,7 +106,7 @@ template <class T>
 BS_HD inline SegmentTurn<T> segment_turn(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, int k,
                                          const Section<T>& rest) {
     const BaselineBone<T>& bone = bones[k];
-    const T omega = bone.cone.length * bone.cone.cos_theta;
+    const T omega = generator_length(bone.cone);
     const T floor_end = rest.parent.sigma + T(kTurnRampFloor) * omega;
     const T ramp_end = floor_end < omega ? floor_end : omega;
     SegmentTurn<T> turn{T(0), poses[k].twist, rest.parent.sigma, rest.child.sigma > ramp_end ? rest.child.sigma : ramp_end};
@@ -169,7 +169,7 @@ template <class T> BS_HD inline Vec3<T> radial_through(const Cone<T>& cone, Vec3
 template <class T> BS_HD inline ConePlace<T> cone_place(const Cone<T>& cone, Vec3<T> x) {
     Vec3<T> radial = radial_through(cone, x);
     GeneratorLine<T> g = generator_line(cone, radial);
-    return {radial, clamp_value(dot(x - g.U, g.along), T(0), cone.length * cone.cos_theta)};
+    return {radial, clamp_value(dot(x - g.U, g.along), T(0), generator_length(cone))};
 }
 
 // A crease piece, joining the crop point of the deformed segment to the posed anchor (seed 000: "we crop
@@ -256,7 +256,7 @@ template <class T> BS_HD inline T anchor_sigma(const Cone<T>& cone, Vec3<T> anch
 template <class T>
 BS_HD inline PosedEnd<T> posed_child_end(const LocalChain<T>& local, const DeformedSegment<T>& segment) {
     const BaselineBone<T>& bone = local.bones[1];
-    const T omega = bone.cone.length * bone.cone.cos_theta;
+    const T omega = generator_length(bone.cone);
     PosedEnd<T> end{EndKind::Free, omega, {}, T(0), T(0), {}, 0u};
     if (bone.next < 0) return end;
     const Cone<T>& next = local.bones[2].cone;

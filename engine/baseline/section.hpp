@@ -54,7 +54,7 @@ namespace detail {
 template <class T>
 BS_HD inline SectionEnd<T> child_end(const BaselineBone<T>* bones, const BaselineBone<T>& bone, Vec3<T> radial) {
     const Cone<T>& cone = bone.cone;
-    const T omega = cone.length * cone.cos_theta;
+    const T omega = generator_length(cone);
     const Vec3<T> normal = cone_normal(cone, radial);
     if (bone.next < 0) return {EndKind::Free, omega, normal, {}, T(0), T(0), 0u};
     const Cone<T>& next = bones[bone.next].cone;

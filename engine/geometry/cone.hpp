@@ -42,6 +42,9 @@ template <class T> BS_HD inline Cone<T> make_cone(Sphere<T> parent, Sphere<T> ch
     return {parent, child, u / length, length, radius_drop / length, cos_theta, true};
 }
 
+// ω: the length of a generator between its tangency points with the two spheres, d cos θ.
+template <class T> BS_HD inline T generator_length(const Cone<T>& cone) { return cone.length * cone.cos_theta; }
+
 template <class T> BS_HD inline Sphere<T> end_sphere(const Cone<T>& cone, BoneEnd end) {
     return end == BoneEnd::Parent ? cone.parent : cone.child;
 }
@@ -164,7 +167,7 @@ template <class T> BS_HD inline SurfacePoint<T> closest_point_on_bone(const Cone
         return {cone.parent.centre + cone.parent.radius * n, n, parent_distance - cone.parent.radius,
                 BonePart::ParentCap, false};
     }
-    if (s > cone.length * cone.cos_theta && child_distance > T(0)) {
+    if (s > generator_length(cone) && child_distance > T(0)) {
         Vec3<T> n = from_child / child_distance;
         return {cone.child.centre + cone.child.radius * n, n, child_distance - cone.child.radius,
                 BonePart::ChildCap, false};

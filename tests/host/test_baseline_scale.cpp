@@ -47,6 +47,34 @@ std::vector<testing::NamedChain> bodies() {
     return out;
 }
 
+// kPoses random bend poses the unscaled body deforms, with their results, and the first it refuses (if
+// any of the draws is refused).
+struct DrawnPoses {
+    std::vector<Pose> deformed, refused;
+    std::vector<std::vector<Vec3<double>>> results;
+};
+
+DrawnPoses draw_poses(const BaselineSkinner<double>& unscaled, const Skeleton& s) {
+    Random rng(9);
+    testing::BendPoseOptions bend;
+    bend.max_joint_degrees = 150;
+    bend.max_twist = 2 * testing::kBaselinePi;
+    DrawnPoses drawn;
+    for (int draw = 0; draw < 50 && int(drawn.deformed.size()) < kPoses; ++draw) {
+        const Pose pose = testing::random_bend_pose(s, rng, bend);
+        std::vector<Vec3<double>> result;
+        try {
+            unscaled.deform(pose, result);
+        } catch (const UnsupportedError&) {  // a joint folded beyond the method's limit
+            if (drawn.refused.empty()) drawn.refused.push_back(pose);
+            continue;
+        }
+        drawn.deformed.push_back(pose);
+        drawn.results.push_back(std::move(result));
+    }
+    return drawn;
+}
+
 // The largest |deformed at scale f / f − deformed unscaled| over the bodies, poses and points, in units
 // of each body's diagonal, over kPoses poses each body deforms; non-finite points are counted apart. A
 // pose the unscaled body refuses (its first) must be refused at every scale.
@@ -56,65 +84,52 @@ struct ScaleReport {
     int refusals_checked = 0;  // a pose refused unscaled, refused again at a scale
 };
 
+// One body at scale f against its unscaled results (`drawn`), into `report`; returns the worst there.
+double compare_at_scale(const testing::NamedChain& body, const std::vector<Vec3<double>>& rest, const DrawnPoses& drawn,
+                        const BaselineDeformOptions& options, double f, ScaleReport& report) {
+    std::vector<Vec3<double>> scaled_rest;
+    for (const Vec3<double>& p : rest) scaled_rest.push_back(f * p);
+    BaselineSkinner<double> skinner(scaled(body.skeleton, f), scaled_rest, body.name);
+    skinner.set_deform_options(options);
+    auto at_scale = [f](Pose pose) {
+        pose.root.translation = f * pose.root.translation;
+        return pose;
+    };
+    std::vector<Vec3<double>> got;
+    for (const Pose& pose : drawn.refused) {
+        EXPECT_THROW(skinner.deform(at_scale(pose), got), UnsupportedError) << body.name << " at scale " << f;
+        ++report.refusals_checked;
+    }
+    const double diagonal = testing::diagonal(body.skeleton);
+    double worst = 0;
+    for (std::size_t p = 0; p < drawn.deformed.size(); ++p) {
+        try {
+            skinner.deform(at_scale(drawn.deformed[p]), got);
+        } catch (const std::exception& e) {
+            ADD_FAILURE() << body.name << " at scale " << f << " refuses a pose it deforms unscaled: " << e.what();
+            continue;
+        }
+        for (std::size_t i = 0; i < rest.size(); ++i) {
+            if (!all_finite(got[i])) {
+                ++report.non_finite;
+                continue;
+            }
+            worst = std::max(worst, norm(got[i] / f - drawn.results[p][i]) / diagonal);
+        }
+    }
+    return worst;
+}
+
 ScaleReport compare_scales(const BaselineDeformOptions& options) {
     ScaleReport report;
     for (const testing::NamedChain& body : bodies()) {
-        const Skeleton& s = body.skeleton;
-        const std::vector<Vec3<double>> rest = testing::points_around(s, 1500, 11, -0.5, 1.0);
-        BaselineSkinner<double> unscaled(s, rest, body.name);
+        const std::vector<Vec3<double>> rest = testing::points_around(body.skeleton, 1500, 11, -0.5, 1.0);
+        BaselineSkinner<double> unscaled(body.skeleton, rest, body.name);
         unscaled.set_deform_options(options);
-
-        // kPoses poses the unscaled body deforms (with their results), and the first refused one.
-        Random rng(9);
-        testing::BendPoseOptions bend;
-        bend.max_joint_degrees = 150;
-        bend.max_twist = 2 * testing::kBaselinePi;
-        std::vector<Pose> poses, refused;
-        std::vector<std::vector<Vec3<double>>> wanted;
-        for (int draw = 0; draw < 50 && int(poses.size()) < kPoses; ++draw) {
-            const Pose pose = testing::random_bend_pose(s, rng, bend);
-            std::vector<Vec3<double>> want;
-            try {
-                unscaled.deform(pose, want);
-            } catch (const UnsupportedError&) {  // a joint folded beyond the method's limit
-                if (refused.empty()) refused.push_back(pose);
-                continue;
-            }
-            poses.push_back(pose);
-            wanted.push_back(std::move(want));
-        }
-        EXPECT_EQ(int(poses.size()), kPoses) << body.name;
-
+        const DrawnPoses drawn = draw_poses(unscaled, body.skeleton);
+        EXPECT_EQ(int(drawn.deformed.size()), kPoses) << body.name;
         for (double f : kScales) {
-            std::vector<Vec3<double>> scaled_rest;
-            for (const Vec3<double>& p : rest) scaled_rest.push_back(f * p);
-            BaselineSkinner<double> skinner(scaled(s, f), scaled_rest, body.name);
-            skinner.set_deform_options(options);
-            auto at_scale = [f](Pose pose) {
-                pose.root.translation = f * pose.root.translation;
-                return pose;
-            };
-            std::vector<Vec3<double>> got;
-            for (const Pose& pose : refused) {
-                EXPECT_THROW(skinner.deform(at_scale(pose), got), UnsupportedError) << body.name << " at scale " << f;
-                ++report.refusals_checked;
-            }
-            double worst = 0;
-            for (std::size_t p = 0; p < poses.size(); ++p) {
-                try {
-                    skinner.deform(at_scale(poses[p]), got);
-                } catch (const std::exception& e) {
-                    ADD_FAILURE() << body.name << " at scale " << f << " refuses a pose it deforms unscaled: " << e.what();
-                    continue;
-                }
-                for (std::size_t i = 0; i < rest.size(); ++i) {
-                    if (!all_finite(got[i])) {
-                        ++report.non_finite;
-                        continue;
-                    }
-                    worst = std::max(worst, norm(got[i] / f - wanted[p][i]) / testing::diagonal(s));
-                }
-            }
+            const double worst = compare_at_scale(body, rest, drawn, options, f, report);
             std::printf("[ scale ] %-16s f %-6g %s: worst %.3g of the diagonal\n", body.name.c_str(), f,
                         options.exact ? "direct" : "tables", worst);
             report.worst = std::max(report.worst, worst);
