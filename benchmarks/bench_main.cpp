@@ -306,7 +306,6 @@ int main(int argc, char** argv) {
             const FrameTableCost tables = frame_table_cost(skinner, pose, repeats, threads);
             for (std::size_t b = 0; b < backends.size(); ++b) {
                 const bool cuda = backends[b] == "cuda";
-                if (cuda && method == bs::Method::metaball) continue;  // no GPU host path yet
                 double seconds, copy, device = 0;
                 std::function<void()> frame;
                 std::unique_ptr<bs::GpuSkinner> gpu;

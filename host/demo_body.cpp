@@ -109,7 +109,9 @@ std::vector<Vec3<double>> demo_points(const Skeleton& skeleton, std::size_t coun
     const double height = 0.15 * mean_radius, width = 0.3 * mean_radius;
     std::vector<SurfaceSample> surface = sample_surface(skeleton, count, seed);
     std::vector<Vec3<double>> points(surface.size());
-    for (std::size_t i = 0; i < surface.size(); ++i) {
+    const long long n = static_cast<long long>(surface.size());
+#pragma omp parallel for schedule(static)  // each point on its own: the same points for any thread count
+    for (long long i = 0; i < n; ++i) {
         double relief = 0;
         for (const SurfaceSample& b : bumps)
             relief += std::exp(-norm2(surface[i].position - b.position) / (2 * width * width));

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "host/errors.hpp"
+#include "kernels/coherent_order.hpp"
 
 namespace bs {
 
@@ -13,8 +14,7 @@ GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinn
         influences_ = cuda::DeviceArray<Influences>(classic->influences(), exec);
     } else if (const BaselineSkinner<float>* baseline = skinner.baseline()) {
         count_ = baseline->size();
-        rest_ = cuda::DeviceArray<Vec3<float>>(baseline->rest(), exec);
-        codes_ = cuda::DeviceArray<BaselineCode>(baseline->codes(), exec);
+        upload_in_coherent_order(*baseline, exec);
         bones_ = cuda::DeviceArray<BaselineBone<double>>(baseline->bones(), exec);
     } else {
         const MetaballSkinner<float>& metaball = *skinner.metaball();
@@ -26,9 +26,21 @@ GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinn
     cuda::synchronize(exec);  // the host copies above are temporaries
 }
 
+void GpuSkinner::upload_in_coherent_order(const BaselineSkinner<float>& baseline, cuda::Exec exec) {
+    const cuda::DeviceArray<BaselineCode> codes(baseline.codes(), exec);
+    const cuda::DeviceArray<Vec3<float>> rest(baseline.rest(), exec);
+    order_ = cuda::DeviceArray<std::uint32_t>(count_);
+    cuda::coherent_order(codes.data(), count_, order_.data(), exec);
+    codes_ = cuda::DeviceArray<BaselineCode>(count_);
+    rest_ = cuda::DeviceArray<Vec3<float>>(count_);
+    cuda::gather(codes.data(), order_.data(), count_, codes_.data(), exec);
+    cuda::gather(rest.data(), order_.data(), count_, rest_.data(), exec);
+    cuda::synchronize(exec);  // before the caller-ordered copies go
+}
+
 std::size_t GpuSkinner::device_bytes() const {
     const DeviceTables& t = tables_;
-    return rest_.bytes() + influences_.bytes() + codes_.bytes() + bones_.bytes() + lbs_frame_.bytes() + dqs_frame_.bytes() +
+    return rest_.bytes() + influences_.bytes() + codes_.bytes() + order_.bytes() + bones_.bytes() + lbs_frame_.bytes() + dqs_frame_.bytes() +
            baseline_frame_.bytes() + binding_offsets_.bytes() + binding_joints_.bytes() + metaball_frame_.bytes() +
            t.locals.bytes() + t.sections.bytes() + t.fine.bytes() + t.extents.bytes() + t.fine_extents.bytes() + t.fans.bytes() + t.fine_fans.bytes() + t.cells.bytes() +
            t.fan_cells.bytes() + t.direct.bytes() + t.fan_direct.bytes() + t.fan_angles.bytes();
@@ -48,7 +60,8 @@ BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> o
     std::vector<BaselineBonePose<double>> poses = baseline.frame(pose);
     baseline_frame_.assign(poses, exec);
     BaselineTables<double> tables = upload_tables(baseline.frame_tables(poses), exec);
-    return {{packed_scalars(rest_.data()), 3}, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables};
+    return {{packed_scalars(rest_.data()), 3}, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables,
+            order_.data()};
 }
 
 void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec) {

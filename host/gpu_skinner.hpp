@@ -1,5 +1,6 @@
 // The CUDA backend of the Skinner front (LBS, DQS, baseline): the per-point data of an encoded Skinner
-// (rest points, influences or codes, the baseline's rest bones) is uploaded once at construction; per
+// (rest points, influences or codes, the baseline's rest bones; a baseline body's points sorted into the
+// GPU's evaluation order, kernels/coherent_order.hpp, with the permutation) is uploaded once at construction; per
 // frame only the pose's tables go up (LBS, DQS: bones × 48 or 32 bytes; baseline: its per-frame tables,
 // built on the host's cores by the same passes as the CPU backend's, about 0.4 MB per bone at the default
 // grid, see BaselineFrameTables::bytes), and one launch writes the caller's device buffer.
@@ -46,6 +47,7 @@ private:
     cuda::DeviceArray<Vec3<float>> rest_;
     cuda::DeviceArray<Influences> influences_;
     cuda::DeviceArray<BaselineCode> codes_;
+    cuda::DeviceArray<std::uint32_t> order_;  // baseline: codes_ and rest_ are in this order (BaselineJob::order)
     cuda::DeviceArray<BaselineBone<double>> bones_;
     cuda::DeviceArray<Mat34<float>> lbs_frame_;
     cuda::DeviceArray<DualQuat<float>> dqs_frame_;
@@ -62,6 +64,8 @@ private:
         cuda::DeviceArray<CosSin> fan_angles;
     } tables_;
 
+    // A baseline body's codes and rest points, in the GPU's evaluation order (kernels/coherent_order.hpp).
+    void upload_in_coherent_order(const BaselineSkinner<float>& baseline, cuda::Exec exec);
     // The frame's tables on the device (none, phi_samples 0, for the direct construction).
     BaselineTables<double> upload_tables(const BaselineFrameTables& host, cuda::Exec exec);
 };

@@ -1,5 +1,6 @@
 // Linked instead of the CUDA backend when nvcc was not found at configure time: no device, and every
 // call that needs one throws CudaUnavailable.
+#include "kernels/coherent_order.hpp"
 #include "kernels/device_memory.hpp"
 #include "kernels/passes.hpp"
 
@@ -20,6 +21,10 @@ void deform_baseline(const BodiesJob<BaselineJob<float>>&, Exec) { not_built(); 
 void deform_dqs(const DqsJob<float>&, Exec) { not_built(); }
 void deform_baseline(const BaselineJob<float>&, Exec) { not_built(); }
 void deform_metaball(const MetaballJob<float>&, Exec) { not_built(); }
+
+void coherent_order(const BaselineCode*, std::size_t, std::uint32_t*, Exec) { not_built(); }
+void gather(const BaselineCode*, const std::uint32_t*, std::size_t, BaselineCode*, Exec) { not_built(); }
+void gather(const Vec3<float>*, const std::uint32_t*, std::size_t, Vec3<float>*, Exec) { not_built(); }
 
 void* allocate(std::size_t) { not_built(); }
 void release(void*) noexcept {}

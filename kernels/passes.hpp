@@ -70,6 +70,9 @@ template <class T> using DqsJob = ClassicSkinningJob<T, DualQuat<T>>;
 // square-root singularity, and float's 6e-8 would become ~2e-4 of the radius (docs/ALGORITHM.md).
 // With `tables` (phi_samples > 0, built for the same poses by build_baseline_tables) the bend is looked
 // up instead of constructed (engine/baseline/table.hpp); without, it is constructed per point.
+// With `order` (count entries, a permutation of [0, count)) the codes and rest points are in the order
+// the pass evaluates them and point i's result is written at out[order[i]] (the GPU front's coherent
+// order, kernels/coherent_order.hpp); without, at out[i].
 template <class T>
 struct BaselineJob {
     ConstPointView<T> rest;
@@ -80,6 +83,7 @@ struct BaselineJob {
     std::size_t bone_count;
     PointView<T> out;
     BaselineTables<double> tables{};
+    const std::uint32_t* order = nullptr;
 };
 
 // One frame's baseline tables, in five passes of the CPU backend (engine/baseline/table.hpp;

@@ -4,6 +4,10 @@
 // they are run.
 #include "kernels/launch.hpp"
 
+#if !defined(BASESKIN_BASELINE_MIN_BLOCKS)
+#define BASESKIN_BASELINE_MIN_BLOCKS 1
+#endif
+
 namespace bs::BS_BACKEND {
 namespace {
 
@@ -49,10 +53,18 @@ struct DqsPass {
 
 template <class T>
 struct BaselinePass {
+    // Blocks of 64 threads: with 255 registers a thread (nvcc, sm_90) a block of 256 fills a multiprocessor's
+    // register file, which then waits for the block's slowest warp before the next block starts; blocks of
+    // two warps let another start as each finishes (measured on an H200: 3.2 warps active of the 8 the
+    // registers allow, with blocks of 256; benchmarks/RESULTS.md, 2026-12-04). Fewer registers a thread for
+    // more warps at once is a build option (BASESKIN_BASELINE_MIN_BLOCKS, kernels/CMakeLists.txt): what
+    // spilling costs against what more warps hide is measured on a GPU.
+    static constexpr LaunchShape kLaunch{64, BASESKIN_BASELINE_MIN_BLOCKS};
     BaselineJob<T> job;
     BS_HD BS_FLATTEN void operator()(std::size_t i) const {
         Vec3<double> rest(load_point(job.rest, i));
-        store_point(job.out, i, Vec3<T>(deform_baseline_point(job.codes[i], rest, job.bones, job.poses, int(job.bone_count), job.tables)));
+        store_point(job.out, job.order ? job.order[i] : i,
+                    Vec3<T>(deform_baseline_point(job.codes[i], rest, job.bones, job.poses, int(job.bone_count), job.tables)));
     }
 };
 
@@ -184,7 +196,7 @@ struct BaselineSubcellCheckPass {
 // One thread per point of all the bodies: the body is found by binary search over `starts` (a few
 // bodies: a few steps), then the body's own per-point pass runs on its local index.
 template <template <class> class Pass, class Job>
-struct BodiesPass {
+struct BodiesPass : LaunchShapeOf<Pass<float>> {
     BodiesJob<Job> job;
     BS_HD void operator()(std::size_t i) const {
         int lo = 0, hi = job.body_count;  // invariant: starts[lo] <= i < starts[hi]
@@ -211,9 +223,9 @@ struct MetaballPass {
 
 void deform_lbs(const LbsJob<float>& job, Exec exec) { for_each_point(job.count, LbsPass<float>{job}, exec); }
 void deform_lbs(const SparseLbsJob<float>& job, Exec exec) { for_each_point(job.count, SparseLbsPass<float>{job}, exec); }
-void deform_lbs(const BodiesJob<LbsJob<float>>& job, Exec exec) { for_each_point(job.total, BodiesPass<LbsPass, LbsJob<float>>{job}, exec); }
+void deform_lbs(const BodiesJob<LbsJob<float>>& job, Exec exec) { for_each_point(job.total, BodiesPass<LbsPass, LbsJob<float>>{{}, job}, exec); }
 void deform_baseline(const BodiesJob<BaselineJob<float>>& job, Exec exec) {
-    for_each_point(job.total, BodiesPass<BaselinePass, BaselineJob<float>>{job}, exec);
+    for_each_point(job.total, BodiesPass<BaselinePass, BaselineJob<float>>{{}, job}, exec);
 }
 void deform_dqs(const DqsJob<float>& job, Exec exec) { for_each_point(job.count, DqsPass<float>{job}, exec); }
 void deform_baseline(const BaselineJob<float>& job, Exec exec) { for_each_point(job.count, BaselinePass<float>{job}, exec); }

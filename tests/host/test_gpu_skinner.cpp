@@ -77,7 +77,7 @@ TEST(GpuSkinnerCuda, DeviceBytesAreThePerPointDataThenTheFrameBuffersToo) {
     const std::pair<Method, std::size_t> uploads[] = {
         {Method::lbs, n * (sizeof(Vec3<float>) + sizeof(Influences))},
         {Method::dqs, n * (sizeof(Vec3<float>) + sizeof(Influences))},
-        {Method::baseline, n * (sizeof(Vec3<float>) + sizeof(BaselineCode)) + bones * sizeof(BaselineBone<double>)}};
+        {Method::baseline, n * (sizeof(Vec3<float>) + sizeof(BaselineCode) + sizeof(std::uint32_t)) + bones * sizeof(BaselineBone<double>)}};  // the order too
     for (const auto& [method, uploaded] : uploads) {
         Skinner skinner(method, s, points, {}, "test");
         GpuSkinner gpu(skinner);
