@@ -8,24 +8,17 @@
 #include "kernels/passes.hpp"
 
 namespace bs {
-// How a pass is launched on the GPU where it says so (`static constexpr LaunchShape kLaunch`): threads per
-// block, and the blocks per multiprocessor nvcc must leave registers for (__launch_bounds__). Other passes
-// get blocks of 256 threads and no bounds (nvcc's own register choice).
-struct LaunchShape {
-    unsigned threads_per_block;
-    unsigned min_blocks_per_multiprocessor;
-};
+// A pass's threads per block on the GPU: its `static constexpr unsigned kThreadsPerBlock` where it sets
+// one, else 256.
 template <class F, class = void>
-struct HasLaunchShape : std::false_type {};
-template <class F>
-struct HasLaunchShape<F, std::void_t<decltype(F::kLaunch)>> : std::true_type {};
-// A base for a pass that runs another: the inner pass's launch shape, where it has one.
-template <class Inner, bool = HasLaunchShape<Inner>::value>
-struct LaunchShapeOf {};
-template <class Inner>
-struct LaunchShapeOf<Inner, true> {
-    static constexpr LaunchShape kLaunch = Inner::kLaunch;
+struct ThreadsPerBlock {
+    static constexpr unsigned value = 256;
 };
+template <class F>
+struct ThreadsPerBlock<F, std::void_t<decltype(F::kThreadsPerBlock)>> {
+    static constexpr unsigned value = F::kThreadsPerBlock;
+};
+template <class F> constexpr unsigned threads_per_block() { return ThreadsPerBlock<F>::value; }
 }  // namespace bs
 
 #if defined(__CUDACC__)
@@ -37,33 +30,17 @@ struct LaunchShapeOf<Inner, true> {
 namespace bs::cuda {
 
 template <class F>
-__device__ void run_point(std::size_t count, const F& f) {
+__global__ void per_point_kernel(std::size_t count, F f) {
     std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < count) f(i);
 }
 
 template <class F>
-__global__ void per_point_kernel(std::size_t count, F f) {
-    run_point(count, f);
-}
-
-template <class F>
-__global__ void __launch_bounds__(F::kLaunch.threads_per_block, F::kLaunch.min_blocks_per_multiprocessor)
-    bounded_per_point_kernel(std::size_t count, F f) {
-    run_point(count, f);
-}
-
-template <class F>
 void for_each_point(std::size_t count, const F& f, Exec exec) {
     if (count == 0) return;
-    const auto stream = static_cast<cudaStream_t>(exec.stream);
-    if constexpr (HasLaunchShape<F>::value) {
-        constexpr unsigned block = F::kLaunch.threads_per_block;
-        bounded_per_point_kernel<<<unsigned((count + block - 1) / block), block, 0, stream>>>(count, f);
-    } else {
-        constexpr unsigned block = 256;
-        per_point_kernel<<<unsigned((count + block - 1) / block), block, 0, stream>>>(count, f);
-    }
+    constexpr unsigned block = threads_per_block<F>();
+    unsigned grid = unsigned((count + block - 1) / block);
+    per_point_kernel<<<grid, block, 0, static_cast<cudaStream_t>(exec.stream)>>>(count, f);
     BS_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -4,10 +4,6 @@
 // they are run.
 #include "kernels/launch.hpp"
 
-#if !defined(BASESKIN_BASELINE_MIN_BLOCKS)
-#define BASESKIN_BASELINE_MIN_BLOCKS 1
-#endif
-
 namespace bs::BS_BACKEND {
 namespace {
 
@@ -55,11 +51,11 @@ template <class T>
 struct BaselinePass {
     // Blocks of 64 threads: with 255 registers a thread (nvcc, sm_90) a block of 256 fills a multiprocessor's
     // register file, which then waits for the block's slowest warp before the next block starts; blocks of
-    // two warps let another start as each finishes (measured on an H200: 3.2 warps active of the 8 the
-    // registers allow, with blocks of 256; benchmarks/RESULTS.md, 2026-12-04). Fewer registers a thread for
-    // more warps at once is a build option (BASESKIN_BASELINE_MIN_BLOCKS, kernels/CMakeLists.txt): what
-    // spilling costs against what more warps hide is measured on a GPU.
-    static constexpr LaunchShape kLaunch{64, BASESKIN_BASELINE_MIN_BLOCKS};
+    // two warps let another start as each finishes. Measured on an H200 together with the coherent order
+    // (benchmarks/RESULTS.md, 2026-12-04): 8.5% of the warp slots occupied instead of 4.9% (12.5% is what the
+    // registers allow). Capping the registers at 128 for twice the warps (__launch_bounds__(64, 8)) made the
+    // pass 1.32x slower: it spilled, and L1's hit rate fell from 78% to 55%.
+    static constexpr unsigned kThreadsPerBlock = 64;
     BaselineJob<T> job;
     BS_HD BS_FLATTEN void operator()(std::size_t i) const {
         Vec3<double> rest(load_point(job.rest, i));
@@ -196,7 +192,8 @@ struct BaselineSubcellCheckPass {
 // One thread per point of all the bodies: the body is found by binary search over `starts` (a few
 // bodies: a few steps), then the body's own per-point pass runs on its local index.
 template <template <class> class Pass, class Job>
-struct BodiesPass : LaunchShapeOf<Pass<float>> {
+struct BodiesPass {
+    static constexpr unsigned kThreadsPerBlock = threads_per_block<Pass<float>>();
     BodiesJob<Job> job;
     BS_HD void operator()(std::size_t i) const {
         int lo = 0, hi = job.body_count;  // invariant: starts[lo] <= i < starts[hi]
@@ -223,9 +220,9 @@ struct MetaballPass {
 
 void deform_lbs(const LbsJob<float>& job, Exec exec) { for_each_point(job.count, LbsPass<float>{job}, exec); }
 void deform_lbs(const SparseLbsJob<float>& job, Exec exec) { for_each_point(job.count, SparseLbsPass<float>{job}, exec); }
-void deform_lbs(const BodiesJob<LbsJob<float>>& job, Exec exec) { for_each_point(job.total, BodiesPass<LbsPass, LbsJob<float>>{{}, job}, exec); }
+void deform_lbs(const BodiesJob<LbsJob<float>>& job, Exec exec) { for_each_point(job.total, BodiesPass<LbsPass, LbsJob<float>>{job}, exec); }
 void deform_baseline(const BodiesJob<BaselineJob<float>>& job, Exec exec) {
-    for_each_point(job.total, BodiesPass<BaselinePass, BaselineJob<float>>{{}, job}, exec);
+    for_each_point(job.total, BodiesPass<BaselinePass, BaselineJob<float>>{job}, exec);
 }
 void deform_dqs(const DqsJob<float>& job, Exec exec) { for_each_point(job.count, DqsPass<float>{job}, exec); }
 void deform_baseline(const BaselineJob<float>& job, Exec exec) { for_each_point(job.count, BaselinePass<float>{job}, exec); }
