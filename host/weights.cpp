@@ -10,26 +10,41 @@
 
 namespace bs {
 
+// The kMaxInfluences largest raw weights, largest first, ties to the lower bone (a stable sort's order),
+// found in one scan without allocating: this runs per point on every core, and four heap allocations a
+// point (the distances, an order, the raw weights, the sort's buffer) serialised the cores on the
+// allocator (measured: 2.2e6 points/s on 16 cores).
 Influences auto_influences(const Skeleton& skeleton, Vec3<double> p, const AutoWeightOptions& options) {
     const std::size_t n = skeleton.bone_count();
-    std::vector<double> s(n);
+    thread_local std::vector<double> s;  // each bone's scaled distance, reused point after point
+    s.resize(n);
     for (std::size_t k = 0; k < n; ++k) {
         const auto& bone = skeleton.bones[k];
         s[k] = scaled_axis_distance(make_cone(skeleton.spheres[bone[0]], skeleton.spheres[bone[1]]), p);
     }
-    double s_min = *std::min_element(s.begin(), s.end());
-    std::vector<int> order(n);
-    std::iota(order.begin(), order.end(), 0);
-    std::vector<double> raw(n);
-    for (std::size_t k = 0; k < n; ++k) raw[k] = smoothstep_unit(1 - (s[k] - s_min) / options.blend);
-    std::stable_sort(order.begin(), order.end(), [&](int i, int j) { return raw[i] > raw[j]; });
-
+    const double s_min = *std::min_element(s.begin(), s.end());
+    std::array<double, kMaxInfluences> top_raw{};
+    std::array<std::uint32_t, kMaxInfluences> top_bone{};
+    int kept = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+        const double raw = smoothstep_unit(1 - (s[k] - s_min) / options.blend);
+        int at = kept;  // after every kept weight >= raw: an equal one keeps its place ahead
+        while (at > 0 && top_raw[at - 1] < raw) --at;
+        if (at == kMaxInfluences) continue;
+        kept = std::min(kept + 1, kMaxInfluences);
+        for (int i = kept - 1; i > at; --i) {
+            top_raw[i] = top_raw[i - 1];
+            top_bone[i] = top_bone[i - 1];
+        }
+        top_raw[at] = raw;
+        top_bone[at] = std::uint32_t(k);
+    }
     Influences inf{};
     double total = 0;
-    for (int i = 0; i < kMaxInfluences && i < int(n); ++i) total += raw[order[i]];
-    for (int i = 0; i < kMaxInfluences && i < int(n); ++i) {
-        inf.bone[i] = std::uint32_t(order[i]);
-        inf.weight[i] = float(raw[order[i]] / total);
+    for (int i = 0; i < kept; ++i) total += top_raw[i];
+    for (int i = 0; i < kept; ++i) {
+        inf.bone[i] = top_bone[i];
+        inf.weight[i] = float(top_raw[i] / total);
     }
     return inf;
 }

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "engine/geometry/cone.hpp"
 #include "host/errors.hpp"
 #include "tests/support/chains.hpp"
 #include "tests/support/random.hpp"
@@ -64,6 +69,55 @@ TEST(AutoWeights, ContinuousInThePoint) {
         Influences a = auto_influences(s, p), b = auto_influences(s, q);
         for (int bone = 0; bone < 2; ++bone) EXPECT_LT(std::fabs(weight_of(a, bone) - weight_of(b, bone)), 1e-3) << i;
     }
+}
+
+// The weights as defined: each bone's raw weight smoothstep(1 − (s_k − s_min) / blend) from its scaled
+// axis distance, the kMaxInfluences largest kept (a stable sort: ties to the lower bone), normalised.
+Influences influences_as_defined(const Skeleton& s, Vec3<double> p, double blend) {
+    std::vector<double> scaled, raw;
+    for (const auto& bone : s.bones) scaled.push_back(scaled_axis_distance(make_cone(s.spheres[bone[0]], s.spheres[bone[1]]), p));
+    const double nearest = *std::min_element(scaled.begin(), scaled.end());
+    for (double x : scaled) raw.push_back(smoothstep_unit(1 - (x - nearest) / blend));
+    std::vector<int> order(raw.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int i, int j) { return raw[i] > raw[j]; });
+    Influences inf{};
+    const int kept = std::min<int>(kMaxInfluences, int(raw.size()));
+    double total = 0;
+    for (int i = 0; i < kept; ++i) total += raw[order[i]];
+    for (int i = 0; i < kept; ++i) {
+        inf.bone[i] = std::uint32_t(order[i]);
+        inf.weight[i] = float(raw[order[i]] / total);
+    }
+    return inf;
+}
+
+// Bones and weights equal to the definition's, bit for bit, where the selection matters: a star of nine
+// bones (up to all of them weighing near its centre, many ties at 0 far out), and chains of one and three
+// bones (fewer than kMaxInfluences).
+TEST(AutoWeights, AreTheFourLargestRawWeightsTiesToTheLowerBone) {
+    std::vector<Sphere<double>> spheres{{{0, 0, 0}, 1.0}};
+    std::vector<std::array<int, 2>> bones;
+    for (int k = 0; k < 9; ++k) {
+        const double a = 2 * 3.14159265358979 * k / 9;
+        spheres.push_back({{3 * std::cos(a), 3 * std::sin(a), 0.3 * (k % 3)}, 0.5 + 0.05 * k});
+        bones.push_back({0, k + 1});
+    }
+    const Skeleton star = make_skeleton(spheres, bones, {}, "star", SkeletonRules::Tree);
+    const Skeleton one = make_skeleton({{{0, 0, 0}, 1.0}, {{3, 0, 0}, 0.6}}, {{0, 1}}, {}, "one bone");
+    testing::Random rng(12);
+    const std::pair<const char*, Skeleton> bodies[] = {{"star", star}, {"one bone", one}, {"chain", testing::straight_chain()}};
+    for (const auto& [name, body] : bodies)
+        for (int i = 0; i < 2000; ++i) {
+            const Vec3<double> p = rng.in_box(i % 2 ? 1.5 : 6);
+            for (double blend : {0.5, 3.0}) {
+                const Influences got = auto_influences(body, p, {blend}), want = influences_as_defined(body, p, blend);
+                for (int j = 0; j < kMaxInfluences; ++j) {
+                    ASSERT_EQ(got.bone[j], want.bone[j]) << name << " point " << i << " slot " << j;
+                    ASSERT_EQ(got.weight[j], want.weight[j]) << name << " point " << i << " slot " << j;
+                }
+            }
+        }
 }
 
 TEST(AutoWeights, RejectsNonPositiveBlend) {
