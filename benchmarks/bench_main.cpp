@@ -12,7 +12,7 @@
 // "baseline-exact" constructs the bend per point.
 // A GPU frame is timed from the host around deform() and a stream synchronisation, so it includes the
 // pose table's upload and the launch. "bytes/point" counts what a pass reads and writes per point (rest
-// point, influences or code, output); GB/s is that over the median time, and "of copy" that as a fraction
+// point, influences or code — and on the GPU the baseline's evaluation order —, output); GB/s is that over the median time, and "of copy" that as a fraction
 // of the same backend's copy bandwidth (memcpy on the CPU, a device-to-device copy on the GPU, each
 // counted as bytes read + written, over a buffer of the same size as the method's traffic).
 //
@@ -69,13 +69,14 @@ bs::Pose bench_pose(const bs::Skeleton& skeleton) {
     return pose;
 }
 
-// Bytes one pass reads and writes per point (per-frame tables excluded: they are reported apart).
-double pass_bytes_per_point(bs::Method method) {
+// Bytes one pass reads and writes per point (per-frame tables excluded: they are reported apart). On the
+// GPU the baseline pass also reads its evaluation order (kernels/coherent_order.hpp).
+double pass_bytes_per_point(bs::Method method, bool cuda) {
     const double point = 3 * sizeof(float);
     switch (method) {
         case bs::Method::lbs:
         case bs::Method::dqs: return point + sizeof(bs::Influences) + point;
-        case bs::Method::baseline: return point + sizeof(bs::BaselineCode) + point;
+        case bs::Method::baseline: return point + sizeof(bs::BaselineCode) + (cuda ? sizeof(std::uint32_t) : 0) + point;
         case bs::Method::metaball: return point + 2 * sizeof(std::uint32_t) + point;  // one binding per point
     }
     return 0;
@@ -302,10 +303,10 @@ int main(int argc, char** argv) {
             double encode = double(n) / (seconds_since(start) + (classic ? influences_seconds : 0.0));
             const double resident = double(bs::bench::heap_live_bytes() - live_before_encode) / double(n);
             const double encode_peak = double(bs::bench::heap_peak_bytes() - live_before_encode) / double(n);
-            double bytes = pass_bytes_per_point(method);
             const FrameTableCost tables = frame_table_cost(skinner, pose, repeats, threads);
             for (std::size_t b = 0; b < backends.size(); ++b) {
                 const bool cuda = backends[b] == "cuda";
+                const double bytes = pass_bytes_per_point(method, cuda);
                 double seconds, copy, device = 0;
                 std::function<void()> frame;
                 std::unique_ptr<bs::GpuSkinner> gpu;

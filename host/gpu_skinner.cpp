@@ -26,16 +26,26 @@ GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinn
     cuda::synchronize(exec);  // the host copies above are temporaries
 }
 
+namespace {
+// `from` gathered into `order` on the device (kernels/coherent_order.hpp); `from` may go once it returns.
+template <class T>
+cuda::DeviceArray<T> gathered(const cuda::DeviceArray<T>& from, const cuda::DeviceArray<std::uint32_t>& order, cuda::Exec exec) {
+    cuda::DeviceArray<T> to(from.size());
+    cuda::gather(from.data(), order.data(), from.size(), to.data(), exec);
+    cuda::synchronize(exec);
+    return to;
+}
+}  // namespace
+
+// One caller-ordered array on the device at a time: at most 52 bytes a point while sorting and gathering.
 void GpuSkinner::upload_in_coherent_order(const BaselineSkinner<float>& baseline, cuda::Exec exec) {
-    const cuda::DeviceArray<BaselineCode> codes(baseline.codes(), exec);
-    const cuda::DeviceArray<Vec3<float>> rest(baseline.rest(), exec);
     order_ = cuda::DeviceArray<std::uint32_t>(count_);
-    cuda::coherent_order(codes.data(), count_, order_.data(), exec);
-    codes_ = cuda::DeviceArray<BaselineCode>(count_);
-    rest_ = cuda::DeviceArray<Vec3<float>>(count_);
-    cuda::gather(codes.data(), order_.data(), count_, codes_.data(), exec);
-    cuda::gather(rest.data(), order_.data(), count_, rest_.data(), exec);
-    cuda::synchronize(exec);  // before the caller-ordered copies go
+    {
+        const cuda::DeviceArray<BaselineCode> codes(baseline.codes(), exec);
+        cuda::coherent_order(codes.data(), count_, order_.data(), exec);
+        codes_ = gathered(codes, order_, exec);
+    }
+    rest_ = gathered(cuda::DeviceArray<Vec3<float>>(baseline.rest(), exec), order_, exec);
 }
 
 std::size_t GpuSkinner::device_bytes() const {

@@ -1,7 +1,7 @@
-// The CUDA backend of the Skinner front (LBS, DQS, baseline): the per-point data of an encoded Skinner
+// The CUDA backend of the Skinner front (LBS, DQS, baseline, metaball): the per-point data of an encoded Skinner
 // (rest points, influences or codes, the baseline's rest bones; a baseline body's points sorted into the
-// GPU's evaluation order, kernels/coherent_order.hpp, with the permutation: 40 bytes a point, and while
-// it sorts about 56 more, freed before construction returns) is uploaded once at construction; per
+// GPU's evaluation order, kernels/coherent_order.hpp, with the permutation: 40 bytes a point, at most 52
+// while construction sorts them) is uploaded once at construction; per
 // frame only the pose's tables go up (LBS, DQS: bones × 48 or 32 bytes; baseline: its per-frame tables,
 // built on the host's cores by the same passes as the CPU backend's, about 0.4 MB per bone at the default
 // grid, see BaselineFrameTables::bytes), and one launch writes the caller's device buffer.

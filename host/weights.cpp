@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <numeric>
 
 #include "engine/geometry/cone.hpp"
 #include "host/errors.hpp"

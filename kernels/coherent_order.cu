@@ -3,6 +3,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <limits>
+#include <string>
 
 #include "kernels/coherent_order.hpp"
 #include "kernels/device_memory.hpp"

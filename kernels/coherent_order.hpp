@@ -41,7 +41,6 @@ BS_HD inline std::uint32_t key_band(double x, int bands) {
 // blended toward a rigid motion: rigid_blend > 0, which computes that motion too); t's band (4 bits); φ's
 // band (10 bits).
 BS_HD inline std::uint32_t coherence_key(const BaselineCode& code) {
-    constexpr double kTwoPi = 6.283185307179586476925286766559;
     const bool cap = (code.flags & (kCodeParentCap | kCodeChildCap)) != 0;
     const std::uint32_t region = cap ? 1u : code.rigid_blend > 0 ? 2u : 0u;
     const double t = cap ? double(code.t) / (kTwoPi / 2) : double(code.t);

@@ -33,12 +33,17 @@ std::vector<Body> bodies() {
     return out;
 }
 
+// Each body's points taken in reverse order (BaselineJob::order, as the GPU front's coherent order does):
+// a body's local index, not the combined one, must pick its order entry and its output.
 TEST(BodiesPass, OneCallEqualsEachBodyOnItsOwn) {
     std::vector<Body> set = bodies();
     std::vector<std::unique_ptr<BaselineSkinner<float>>> skinners;
     std::vector<std::vector<BaselineBonePose<double>>> frames;
     std::vector<BaselineFrameTables> tables;
     std::vector<std::vector<Vec3<float>>> together(set.size()), alone(set.size());
+    std::vector<std::vector<std::uint32_t>> orders(set.size());
+    std::vector<std::vector<BaselineCode>> codes(set.size());
+    std::vector<std::vector<Vec3<float>>> rests(set.size());
     std::vector<BaselineJob<float>> jobs;
     std::vector<std::size_t> starts{0};
     for (std::size_t b = 0; b < set.size(); ++b) {
@@ -47,11 +52,17 @@ TEST(BodiesPass, OneCallEqualsEachBodyOnItsOwn) {
         frames.push_back(skinners[b]->frame(set[b].pose));
         tables.push_back(skinners[b]->frame_tables(frames[b]));
         together[b].assign(set[b].points.size(), Vec3<float>{NAN, NAN, NAN});
+        const std::size_t n = skinners[b]->size();
+        for (std::size_t i = 0; i < n; ++i) {
+            orders[b].push_back(std::uint32_t(n - 1 - i));
+            codes[b].push_back(skinners[b]->codes()[n - 1 - i]);
+            rests[b].push_back(skinners[b]->rest()[n - 1 - i]);
+        }
     }
     for (std::size_t b = 0; b < set.size(); ++b) {
         const BaselineSkinner<float>& s = *skinners[b];
-        jobs.push_back({{packed_scalars(s.rest().data()), 3}, s.codes().data(), s.size(), s.bones().data(), frames[b].data(), frames[b].size(),
-                        {packed_scalars(together[b].data()), 3}, tables[b].view()});
+        jobs.push_back({{packed_scalars(rests[b].data()), 3}, codes[b].data(), s.size(), s.bones().data(), frames[b].data(), frames[b].size(),
+                        {packed_scalars(together[b].data()), 3}, tables[b].view(), orders[b].data()});
         starts.push_back(starts.back() + s.size());
     }
     cpu::deform_baseline(BodiesJob<BaselineJob<float>>{jobs.data(), starts.data(), int(jobs.size()), starts.back()}, {});

@@ -43,14 +43,32 @@ TEST(CoherenceKey, OrdersByBoneThenRegionThenTThenPhi) {
 
 TEST(CoherenceKey, OutOfRangeAndNaNFieldsStayInTheirBands) {
     const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
-    const std::uint32_t bone_bits = coherence_key(code(7, 0, 0, 0)) & 0xffff0000u;
-    for (double phi : {nan, inf, -inf, 1e30})
-        for (double t : {nan, -1.0, 2.0, inf}) {
-            const std::uint32_t key = coherence_key(code(7, 0, phi, t));
-            EXPECT_EQ(key & 0xffff0000u, bone_bits) << phi << ' ' << t << ": the bone and region fields are kept";
-        }
+    constexpr std::uint32_t bone_and_region = 0xffffc000u;
+    for (const BaselineCode& base : {code(7, 0, 0, 0), code(7, kCodeChildCap, 0, 0), code(7, 0, 0, 0, 0.5)}) {
+        const std::uint32_t kept = coherence_key(base) & bone_and_region;
+        for (double phi : {nan, inf, -inf, 1e30})
+            for (double t : {nan, -1.0, 2.0, inf}) {
+                BaselineCode c = base;
+                c.phi = float(phi);
+                c.t = float(t);
+                EXPECT_EQ(coherence_key(c) & bone_and_region, kept) << base.flags << ' ' << phi << ' ' << t << ": bone and region kept";
+            }
+    }
+    EXPECT_NE(coherence_key(code(7, 0, 0, 0)) & bone_and_region, coherence_key(code(7, kCodeChildCap, 0, 0)) & bone_and_region);
+    EXPECT_NE(coherence_key(code(7, 0, 0, 0)) & bone_and_region, coherence_key(code(7, 0, 0, 0, 0.5)) & bone_and_region);
+    EXPECT_EQ(coherence_key(code(7, 0, 0, 0, nan)) & bone_and_region, coherence_key(code(7, 0, 0, 0)) & bone_and_region)
+        << "a NaN blend is not a blend";
     EXPECT_EQ(coherence_key(code(7, 0, 0, 2.0)) >> 10 & 0xfu, unsigned(kTBands - 1)) << "t beyond 1: the last band";
     EXPECT_EQ(coherence_key(code(7, 0, 0, -1.0)) >> 10 & 0xfu, 0u) << "t below 0: the first band";
+}
+
+// [0, codes.size()) sorted stably by the codes' coherence_key, on the host.
+std::vector<std::uint32_t> order_by_key(const std::vector<BaselineCode>& codes) {
+    std::vector<std::uint32_t> order(codes.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return coherence_key(codes[a]) < coherence_key(codes[b]); });
+    return order;
 }
 
 // The per-point pass with BaselineJob::order, on the CPU build: codes and rest points permuted, each
@@ -66,10 +84,7 @@ TEST(CoherentOrder, ThePassWritesEachPointAtItsCallersIndex) {
     skinner.deform(pose, want);
 
     const std::size_t n = points.size();
-    std::vector<std::uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return coherence_key(skinner.codes()[a]) < coherence_key(skinner.codes()[b]); });
+    const std::vector<std::uint32_t> order = order_by_key(skinner.codes());
     ASSERT_FALSE(std::is_sorted(order.begin(), order.end())) << "the caller's order must differ from the key's, or this proves nothing";
     std::vector<BaselineCode> codes(n);
     std::vector<Vec3<float>> rest(n);
@@ -95,9 +110,7 @@ TEST(CoherentOrderCuda, TheDevicesOrderIsTheStableSortByKey) {
     Skeleton s = testing::bent_chain();
     BaselineSkinner<float> skinner(s, testing::points_around(s, 20000, 23), "order test");
     const std::vector<BaselineCode>& codes = skinner.codes();
-    std::vector<std::uint32_t> want(codes.size());
-    std::iota(want.begin(), want.end(), 0u);
-    std::stable_sort(want.begin(), want.end(), [&](std::uint32_t a, std::uint32_t b) { return coherence_key(codes[a]) < coherence_key(codes[b]); });
+    const std::vector<std::uint32_t> want = order_by_key(codes);
 
     const cuda::DeviceArray<BaselineCode> device_codes(codes, {});
     cuda::DeviceArray<std::uint32_t> order(codes.size());
