@@ -12,9 +12,10 @@
 // "baseline-exact" constructs the bend per point.
 // A GPU frame is timed from the host around deform() and a stream synchronisation, so it includes the
 // pose table's upload and the launch. "bytes/point" counts what a pass reads and writes per point (rest
-// point, influences or code — and on the GPU the baseline's evaluation order —, output); GB/s is that over the median time, and "of copy" that as a fraction
-// of the same backend's copy bandwidth (memcpy on the CPU, a device-to-device copy on the GPU, each
-// counted as bytes read + written, over a buffer of the same size as the method's traffic).
+// point, influences or code, on the GPU the baseline's evaluation order too, output); GB/s is that over the
+// median time, and "of copy" that as a fraction of the same backend's copy bandwidth (memcpy on the CPU, a
+// device-to-device copy on the GPU, each counted as bytes read + written, over a buffer of the same size
+// as the method's traffic).
 //
 // Memory (benchmarks/heap_counter.hpp counts the host heap): "resident" is what the skinner holds after
 // encoding, per point (its copy of the rest points, influences or codes, the binding); "encode peak" the
