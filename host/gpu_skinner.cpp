@@ -15,6 +15,7 @@ GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinn
     } else if (const BaselineSkinner<float>* baseline = skinner.baseline()) {
         count_ = baseline->size();
         upload_in_coherent_order(*baseline, exec);
+        split_ = cuda::DeviceArray<std::uint32_t>(count_ + 1);
         bones_ = cuda::DeviceArray<BaselineBone<double>>(baseline->bones(), exec);
     } else {
         const MetaballSkinner<float>& metaball = *skinner.metaball();
@@ -50,7 +51,7 @@ void GpuSkinner::upload_in_coherent_order(const BaselineSkinner<float>& baseline
 
 std::size_t GpuSkinner::device_bytes() const {
     const DeviceTables& t = tables_;
-    return rest_.bytes() + influences_.bytes() + codes_.bytes() + order_.bytes() + bones_.bytes() + lbs_frame_.bytes() + dqs_frame_.bytes() +
+    return rest_.bytes() + influences_.bytes() + codes_.bytes() + order_.bytes() + split_.bytes() + bones_.bytes() + lbs_frame_.bytes() + dqs_frame_.bytes() +
            baseline_frame_.bytes() + binding_offsets_.bytes() + binding_joints_.bytes() + metaball_frame_.bytes() +
            t.locals.bytes() + t.sections.bytes() + t.fine.bytes() + t.extents.bytes() + t.fine_extents.bytes() + t.fans.bytes() + t.fine_fans.bytes() + t.cells.bytes() +
            t.fan_cells.bytes() + t.direct.bytes() + t.fan_direct.bytes() + t.fan_angles.bytes();
@@ -71,7 +72,7 @@ BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> o
     baseline_frame_.assign(poses, exec);
     BaselineTables<double> tables = upload_tables(baseline.frame_tables(poses), exec);
     return {{packed_scalars(rest_.data()), 3}, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables,
-            order_.data()};
+            order_.data(), {split_.data(), split_.data() + count_}};
 }
 
 void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec) {

@@ -1,10 +1,12 @@
 // The CUDA backend of the Skinner front (LBS, DQS, baseline, metaball): the per-point data of an encoded Skinner
 // (rest points, influences or codes, the baseline's rest bones; a baseline body's points sorted into the
-// GPU's evaluation order, kernels/coherent_order.hpp, with the permutation: 40 bytes a point, at most 52
-// while construction sorts them) is uploaded once at construction; per
+// GPU's evaluation order, kernels/coherent_order.hpp, with the permutation and room for the points its
+// common path leaves, kernels/launch.hpp's for_each_point_split: 44 bytes a point, at most 52 while
+// construction sorts them) is uploaded once at construction; per
 // frame only the pose's tables go up (LBS, DQS: bones × 48 or 32 bytes; baseline: its per-frame tables,
 // built on the host's cores by the same passes as the CPU backend's, about 0.4 MB per bone at the default
-// grid, see BaselineFrameTables::bytes), and one launch writes the caller's device buffer.
+// grid, see BaselineFrameTables::bytes), and one launch writes the caller's device buffer (baseline: two,
+// its common path's and the other points').
 //
 // deform() is asynchronous on the caller's stream (cuda::Exec::stream; nullptr: the default stream) and
 // never synchronises: the caller waits for its stream when it needs the points. The table of the frame
@@ -49,6 +51,7 @@ private:
     cuda::DeviceArray<Influences> influences_;
     cuda::DeviceArray<BaselineCode> codes_;
     cuda::DeviceArray<std::uint32_t> order_;  // baseline: codes_ and rest_ are in this order (BaselineJob::order)
+    cuda::DeviceArray<std::uint32_t> split_;  // baseline: the points its common path leaves, then their count (BaselineJob::split)
     cuda::DeviceArray<BaselineBone<double>> bones_;
     cuda::DeviceArray<Mat34<float>> lbs_frame_;
     cuda::DeviceArray<DualQuat<float>> dqs_frame_;

@@ -63,6 +63,14 @@ struct SparseLbsJob {
 };
 template <class T> using DqsJob = ClassicSkinningJob<T, DualQuat<T>>;
 
+// Room for the points a split pass's common path leaves to its second launch (kernels/launch.hpp,
+// for_each_point_split): `indices` holds as many entries as the job has points, `count` one; device memory
+// owned by the caller, reset and filled by each pass. Null: one launch runs every point the long way.
+struct SplitScratch {
+    std::uint32_t* indices = nullptr;
+    std::uint32_t* count = nullptr;
+};
+
 // One baseline-skinning job: codes from the encoder, the rest bones (BaselineBone, uploaded once) and the
 // per-frame bone poses; `rest` feeds only the rigid fallback blend. Points are read and written in T; the
 // baseline geometry is evaluated in double whatever T is: where the plane of the sheaf is nearly tangent
@@ -72,7 +80,9 @@ template <class T> using DqsJob = ClassicSkinningJob<T, DualQuat<T>>;
 // up instead of constructed (engine/baseline/table.hpp); without, it is constructed per point.
 // With `order` (count entries, a permutation of [0, count)) the codes and rest points are in the order
 // the pass evaluates them and point i's result is written at out[order[i]] (the GPU front's coherent
-// order, kernels/coherent_order.hpp); without, at out[i].
+// order, kernels/coherent_order.hpp); without, at out[i]. With `split` (bs::cuda only; the CPU ignores it) the
+// GPU runs the common path (deform_common_baseline_point) in a launch of its own and the other points in a
+// second one.
 template <class T>
 struct BaselineJob {
     ConstPointView<T> rest;
@@ -84,6 +94,7 @@ struct BaselineJob {
     PointView<T> out;
     BaselineTables<double> tables{};
     const std::uint32_t* order = nullptr;
+    SplitScratch split{};
 };
 
 // One frame's baseline tables, in five passes of the CPU backend (engine/baseline/table.hpp;

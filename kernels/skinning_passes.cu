@@ -62,6 +62,14 @@ struct BaselinePass {
         store_point(job.out, job.order ? job.order[i] : i,
                     Vec3<T>(deform_baseline_point(job.codes[i], rest, job.bones, job.poses, int(job.bone_count), job.tables)));
     }
+    // The common path alone (for_each_point_split): true where it wrote point i.
+    BS_HD BS_FLATTEN bool common(std::size_t i) const {
+        Vec3<double> posed;
+        if (!deform_common_baseline_point(job.codes[i], Vec3<double>(load_point(job.rest, i)), job.bones, job.poses, job.tables, posed))
+            return false;
+        store_point(job.out, job.order ? job.order[i] : i, Vec3<T>(posed));
+        return true;
+    }
 };
 
 #if !defined(__CUDACC__)
@@ -225,7 +233,10 @@ void deform_baseline(const BodiesJob<BaselineJob<float>>& job, Exec exec) {
     for_each_point(job.total, BodiesPass<BaselinePass, BaselineJob<float>>{job}, exec);
 }
 void deform_dqs(const DqsJob<float>& job, Exec exec) { for_each_point(job.count, DqsPass<float>{job}, exec); }
-void deform_baseline(const BaselineJob<float>& job, Exec exec) { for_each_point(job.count, BaselinePass<float>{job}, exec); }
+void deform_baseline(const BaselineJob<float>& job, Exec exec) {
+    if (job.split.indices && job.tables.phi_samples > 0) return for_each_point_split(job.count, BaselinePass<float>{job}, job.split, exec);
+    for_each_point(job.count, BaselinePass<float>{job}, exec);
+}
 void deform_metaball(const MetaballJob<float>& job, Exec exec) { for_each_point(job.count, MetaballPass<float>{job}, exec); }
 #if !defined(__CUDACC__)  // the CPU build only: the tables' passes and the double-precision ones
 void build_baseline_tables(const BaselineTableJob& job, Exec exec) {

@@ -544,6 +544,28 @@ BS_NOINLINE BS_HD PosedBase<T> direct_posed_base(const BaselineCode& code, const
     return posed_coordinates(poses[code.bone], posed_base(code, bones, poses));
 }
 
+// Where a (non-cap) code's ratio falls on its combined section: the extent stencil at its φ, the combined
+// extent, the arc length ell of its ratio and the piece that holds it. False where the φ table may not be
+// interpolated there (a sub-cell marked for the direct construction, or one whose samples differ in structure).
+template <class T>
+struct TabulatedPlace {
+    Stencil<SectionExtent<T>> stencil;
+    bool in_fine;
+    SectionExtent<T> extent;
+    T ell;
+    SectionPiece piece;
+};
+template <class T>
+BS_HD inline bool tabulated_place(const BaselineCode& code, const BaselineTables<T>& tables, TabulatedPlace<T>& out) {
+    if (!stencil_at(bracket(double(code.phi), tables.phi_samples), int(code.bone), tables.phi_samples, tables.extents, tables.cells,
+                    tables.fine_extents, tables.direct, out.stencil, out.in_fine))
+        return false;
+    out.extent = combine_extents(out.stencil);
+    out.ell = T(code.t) * out.extent.length();
+    out.piece = out.extent.piece_at(out.ell);
+    return true;
+}
+
 // The posed base-point of a (non-cap) code in posed coordinates, from the tables, or from the direct
 // construction where the tables may not be interpolated (see the top of this file). A point whose t falls
 // on the deformed segment needs the combined extent alone, and is placed in posed coordinates at once; one
@@ -552,17 +574,12 @@ template <class T>
 BS_HD inline PosedBase<T> tabulated_posed_base(const BaselineCode& code, const BaselineTables<T>& tables,
                                                const BaselineBone<T>* bones, const BaselineBonePose<T>* poses) {
     const int k = code.bone;
-    Stencil<SectionExtent<T>> st;
-    bool in_fine;
-    if (stencil_at(bracket(double(code.phi), tables.phi_samples), k, tables.phi_samples, tables.extents, tables.cells, tables.fine_extents, tables.direct, st,
-                   in_fine)) {
-        const SectionExtent<T> extent = combine_extents(st);
-        const T ell = T(code.t) * extent.length();
-        const SectionPiece piece = extent.piece_at(ell);
+    TabulatedPlace<T> at;
+    if (tabulated_place(code, tables, at)) {
         PosedBase<T> p;
-        if (piece == SectionPiece::Segment) {
-            if (place_on_tabulated_segment(tables, k, extent, T(code.phi), extent.segment_sigma(ell), poses[k].axes, p)) return p;
-        } else if (place_on_tabulated_end(code, tables, bones[k], st, in_fine, extent, piece, p)) {
+        if (at.piece == SectionPiece::Segment) {
+            if (place_on_tabulated_segment(tables, k, at.extent, T(code.phi), at.extent.segment_sigma(at.ell), poses[k].axes, p)) return p;
+        } else if (place_on_tabulated_end(code, tables, bones[k], at.stencil, at.in_fine, at.extent, at.piece, p)) {
             return posed_coordinates(poses[k], p);
         }
     }
@@ -639,21 +656,46 @@ BS_NOINLINE BS_HD Vec3<T> direct_baseline_point(const BaselineCode& code, Vec3<T
     return deform_baseline_point(code, rest, bones, poses, bone_count);
 }
 
+// A cap code's point from the tables: cos and sin of t and φ from the fan grid (angle_on_grid), where two
+// library sincos were a cap point's cost and most of its chain of dependent steps.
+template <class T>
+BS_HD inline Vec3<T> tabulated_cap_point(const BaselineCode& code, const BaselineBone<T>* bones, const BaselineBonePose<T>* poses,
+                                         const BaselineTables<T>& tables) {
+    auto on_grid = [&](double angle) { return angle_on_grid(angle, bracket(angle, tables.fan_samples), tables.fan_samples, tables.fan_angles); };
+    return deform_cap_point(code, bones[code.bone], poses[code.bone], on_grid(code.t), on_grid(code.phi));
+}
+
 // deform_baseline_point with the tables (tables.phi_samples > 0) or directly.
 template <class T>
 BS_HD inline Vec3<T> deform_baseline_point(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
                                            const BaselineBonePose<T>* poses, int bone_count, const BaselineTables<T>& tables) {
     if (tables.phi_samples == 0) return direct_baseline_point(code, rest, bones, poses, bone_count);
-    if (code.flags & (kCodeParentCap | kCodeChildCap)) {
-        // cos and sin of t and φ from the fan grid (angle_on_grid): a cap point's two library sincos were its
-        // cost and most of its chain of dependent steps.
-        auto on_grid = [&](double angle) {
-            return angle_on_grid(angle, bracket(angle, tables.fan_samples), tables.fan_samples, tables.fan_angles);
-        };
-        return with_rigid_blend(code, rest, bones, poses, bone_count,
-                                deform_cap_point(code, bones[code.bone], poses[code.bone], on_grid(code.t), on_grid(code.phi)));
-    }
+    if (code.flags & (kCodeParentCap | kCodeChildCap))
+        return with_rigid_blend(code, rest, bones, poses, bone_count, tabulated_cap_point(code, bones, poses, tables));
     return deform_from_base(code, rest, bones, poses, bone_count, tabulated_posed_base(code, tables, bones, poses));
+}
+
+// The common path of deform_baseline_point with tables: a code with no rigid blend whose point lies on a
+// cap, or on its deformed segment where the tables may be interpolated (most points of a body). Writes
+// exactly what deform_baseline_point gives and returns true there; returns false for every other point (an
+// end piece, the direct construction, the rigid field) without writing. The GPU runs this path apart
+// (kernels/launch.hpp, for_each_point_split): with the rest of the construction left out it needs a fraction of
+// the registers, so more warps share a multiprocessor.
+template <class T>
+BS_HD inline bool deform_common_baseline_point(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
+                                               const BaselineBonePose<T>* poses, const BaselineTables<T>& tables, Vec3<T>& out) {
+    if (tables.phi_samples == 0 || code.rigid_blend != 0.0f) return false;
+    const int k = code.bone;
+    if (code.flags & (kCodeParentCap | kCodeChildCap)) {
+        out = tabulated_cap_point(code, bones, poses, tables);
+        return true;
+    }
+    TabulatedPlace<T> at;
+    if (!tabulated_place(code, tables, at) || at.piece != SectionPiece::Segment) return false;
+    PosedBase<T> p;
+    if (!place_on_tabulated_segment(tables, k, at.extent, T(code.phi), at.extent.segment_sigma(at.ell), poses[k].axes, p)) return false;
+    out = detail_point(code, rest, bones[k].cone, poses[k].axes, p);
+    return true;
 }
 
 }  // namespace bs

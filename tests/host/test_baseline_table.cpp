@@ -23,6 +23,7 @@
 #include "host/baseline_skinner.hpp"
 #include "host/errors.hpp"
 #include "tests/support/baseline_bend.hpp"
+#include "tests/support/junctions.hpp"
 
 namespace bs {
 namespace {
@@ -232,21 +233,18 @@ TEST(BaselineTable, ASegmentPointFromTheExtentsIsTheWholeSectionsPoint) {
             for (const BaselineCode& code : skinner.codes()) {
                 if (code.flags & (kCodeParentCap | kCodeChildCap)) continue;
                 const int k = code.bone;
-                Stencil<SectionExtent<double>> st;
-                bool in_fine;
-                if (!stencil_at(bracket(double(code.phi), view.phi_samples), k, view.phi_samples, view.extents, view.cells, view.fine_extents, view.direct, st,
-                                in_fine))
-                    continue;
-                const SectionExtent<double> extent = combine_extents(st);
-                const double ell = double(code.t) * extent.length();
-                if (extent.piece_at(ell) != SectionPiece::Segment) continue;
+                TabulatedPlace<double> at;
+                if (!tabulated_place(code, view, at) || at.piece != SectionPiece::Segment) continue;
+                const Stencil<SectionExtent<double>>& st = at.stencil;
+                const SectionExtent<double>& extent = at.extent;
+                const double ell = at.ell;
                 PosedBase<double> fast, whole;
                 if (!place_on_tabulated_segment(view, k, extent, double(code.phi), extent.segment_sigma(ell), rest_axes(skinner.bones()[k]), fast))
                     continue;
                 const BaselineBone<double>& bone = skinner.bones()[k];
                 GeneratorLine<double> rest = generator_line(bone.cone, generator_radial(bone, double(code.phi)));
                 Stencil<PosedSection<double>> sections =
-                    in_fine ? stencil_on(st, view.fine_extents, view.fine) : stencil_on(st, view.extents, view.sections);
+                    at.in_fine ? stencil_on(st, view.fine_extents, view.fine) : stencil_on(st, view.extents, view.sections);
                 PosedSection<double> mixed = combine_sections(sections, extent, rest.U, rest.along);
                 ASSERT_EQ(mixed.piece_at(ell), SectionPiece::Segment);
                 if (!place_on_tabulated_section(view, k, mixed, double(code.t), whole)) continue;
@@ -267,6 +265,53 @@ TEST(BaselineTable, ASegmentPointFromTheExtentsIsTheWholeSectionsPoint) {
         EXPECT_LE(worst_base, 1e-12) << chain.name;
         EXPECT_LE(worst_direction, 1e-9) << chain.name;
         EXPECT_LE(worst_posed, 1e-12) << chain.name;
+    }
+}
+
+// The GPU's common path (deform_common_baseline_point, run in a launch of its own) gives a point exactly what
+// the whole pass gives it, bit for bit, wherever it takes the point; it leaves every point with a rigid
+// blend, and everything without tables; and it takes most of the other points (more than 70%): caps and
+// deformed-segment points where the tables may be interpolated, under random bends and twists, on the four
+// chains and a junction.
+TEST(BaselineTable, TheCommonPathIsTheWholePassWhereItTakesAPoint) {
+    std::vector<testing::NamedChain> bodies = testing::all_chains();
+    const testing::NamedJunction junction = testing::four_bone_junction();
+    bodies.push_back({junction.name, junction.skeleton});
+    for (const testing::NamedChain& body : bodies) {
+        Random rng(47);
+        const std::vector<Vec3<double>> points = testing::points_around(body.skeleton, 4000, 47, -0.6, 0.6);
+        BaselineSkinner<double> skinner(body.skeleton, points, body.name);
+        const std::vector<BaselineBone<double>>& bones = skinner.bones();
+        std::size_t taken = 0, blended = 0, segment = 0, on_end = 0, total = 0;
+        for (int i = 0; i < 6; ++i) {
+            const std::vector<BaselineBonePose<double>> frame = skinner.frame(testing::random_bend_pose(body.skeleton, rng));
+            const BaselineFrameTables tables = skinner.frame_tables(frame);
+            const BaselineTables<double> view = tables.view();
+            for (std::size_t p = 0; p < points.size(); ++p) {
+                const BaselineCode& code = skinner.codes()[p];
+                Vec3<double> common{};
+                const bool took = deform_common_baseline_point(code, points[p], bones.data(), frame.data(), view, common);
+                Vec3<double> unused{};
+                ASSERT_FALSE(deform_common_baseline_point(code, points[p], bones.data(), frame.data(), BaselineTables<double>{}, unused))
+                    << "without tables every point takes the direct construction";
+                ++total;
+                blended += code.rigid_blend != 0.0f;
+                TabulatedPlace<double> at;
+                on_end += !(code.flags & (kCodeParentCap | kCodeChildCap)) && tabulated_place(code, view, at) && at.piece != SectionPiece::Segment;
+                if (!took) continue;
+                ASSERT_EQ(code.rigid_blend, 0.0f) << body.name << " point " << p << ": a blended point needs the rigid field";
+                const Vec3<double> whole = deform_baseline_point(code, points[p], bones.data(), frame.data(), int(bones.size()), view);
+                ASSERT_TRUE(common.x == whole.x && common.y == whole.y && common.z == whole.z) << body.name << " point " << p;
+                ++taken;
+                segment += !(code.flags & (kCodeParentCap | kCodeChildCap));
+            }
+        }
+        auto percent = [total](std::size_t n) { return 100.0 * double(n) / double(total); };
+        std::printf("  %-12s the common path takes %.1f%% of the points (%.1f%% on a deformed segment); %.1f%% have a rigid blend, "
+                    "%.1f%% lie on an end piece\n",
+                    body.name.c_str(), percent(taken), percent(segment), percent(blended), percent(on_end));
+        EXPECT_GT(double(taken), 0.7 * double(total - blended)) << body.name;
+        EXPECT_GT(double(segment), 0.3 * double(total)) << body.name;
     }
 }
 
