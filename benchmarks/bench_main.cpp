@@ -71,7 +71,9 @@ bs::Pose bench_pose(const bs::Skeleton& skeleton) {
 }
 
 // Bytes one pass reads and writes per point (per-frame tables excluded: they are reported apart). On the
-// GPU the baseline pass also reads its evaluation order (kernels/coherent_order.hpp).
+// GPU the baseline pass also reads its evaluation order (kernels/coherent_order.hpp). Not counted: what the
+// GPU's second baseline launch reads again for the points the first left (their codes, rest points and order,
+// and 8 bytes of index written and read), so "of copy" is a lower bound there.
 double pass_bytes_per_point(bs::Method method, bool cuda) {
     const double point = 3 * sizeof(float);
     switch (method) {
@@ -100,6 +102,22 @@ double gpu_copy_bandwidth(std::size_t bytes, int repeats) {
     return 2.0 * double(bytes) / s;
 }
 
+// What share of the points the GPU's first launch takes (its common path, deform_common_baseline_point;
+// the rest go to the second, kernels/launch.hpp), counted on the host over the first million points.
+void note_common_path_share(const bs::BaselineSkinner<float>& baseline, const std::vector<bs::BaselineBonePose<double>>& poses,
+                            const bs::BaselineFrameTables& tables) {
+    const std::size_t counted = std::min<std::size_t>(baseline.size(), 1000000);
+    const bs::BaselineTables<double> view = tables.view();
+    std::size_t taken = 0;
+    for (std::size_t i = 0; i < counted; ++i) {
+        bs::Vec3<double> posed;
+        taken += bs::deform_common_baseline_point(baseline.codes()[i], bs::Vec3<double>(baseline.rest()[i]), baseline.bones().data(),
+                                                  poses.data(), view, posed);
+    }
+    std::fprintf(stderr, "baseskin-bench: baseline at %zu points: the GPU's common path takes %.1f%% of the points\n", baseline.size(),
+                 100.0 * double(taken) / double(counted));
+}
+
 // The per-frame tables a pose needs: their bytes (what a GPU frame uploads) and, for baseline with tables,
 // the seconds to build them on the host (median of `repeats` on `threads`), the part of a frame that does
 // not grow with the points (on either backend: the GPU front uploads them); 0 s for the other methods and
@@ -112,8 +130,10 @@ FrameTableCost frame_table_cost(const bs::Skinner& skinner, const bs::Pose& pose
         const std::vector<bs::BaselineBonePose<double>> poses = baseline->frame(pose);
         bs::BaselineFrameTables tables;
         FrameTableCost cost;
-        if (!baseline->deform_options().exact)
+        if (!baseline->deform_options().exact) {
             cost.seconds = median_seconds(repeats, [&] { tables = baseline->frame_tables(poses, {threads}); });
+            note_common_path_share(*baseline, poses, tables);
+        }
         cost.bytes = double(tables.bytes() + poses.size() * sizeof(bs::BaselineBonePose<double>));
         return cost;
     }

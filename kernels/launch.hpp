@@ -71,6 +71,7 @@ __global__ void left_points_kernel(F f, SplitScratch scratch) {
 
 template <class F>
 void for_each_point_split(std::size_t count, const F& f, SplitScratch scratch, Exec exec) {
+    if (!scratch.indices || !scratch.count) return for_each_point(count, f, exec);  // no room: one launch, the long way
     if (count == 0) return;
     constexpr unsigned block = threads_per_block<F>();
     static_assert(block % 32 == 0, "the common path's ballot needs whole warps");
@@ -105,11 +106,13 @@ void for_each_point(std::size_t count, const F& f, Exec exec) {
     }
 }
 
-// The CPU has no warps to hold in step: every point takes F's long path, which gives it what the common
-// path would (see the CUDA build's for_each_point_split).
+// On the CPU each point tries the common path and takes the long one where it must, in one loop: there are
+// no warps to hold in step, so no list is needed. It costs what the whole pass did (the bench chain: 262.7M
+// instructions against 263.5M, callgrind, benchmarks/RESULTS.md 2026-12-04), and the CPU runs the very
+// path the GPU's first launch runs.
 template <class F>
 void for_each_point_split(std::size_t count, const F& f, SplitScratch, Exec exec) {
-    for_each_point(count, f, exec);
+    for_each_point(count, [&f](std::size_t i) { if (!f.common(i)) f(i); }, exec);
 }
 
 // Table samples: a few thousand items whose costs differ by 10× between the ranges of one pass (a section

@@ -80,9 +80,9 @@ struct SplitScratch {
 // up instead of constructed (engine/baseline/table.hpp); without, it is constructed per point.
 // With `order` (count entries, a permutation of [0, count)) the codes and rest points are in the order
 // the pass evaluates them and point i's result is written at out[order[i]] (the GPU front's coherent
-// order, kernels/coherent_order.hpp); without, at out[i]. With `split` (bs::cuda only; the CPU ignores it) the
-// GPU runs the common path (deform_common_baseline_point) in a launch of its own and the other points in a
-// second one.
+// order, kernels/coherent_order.hpp); without, at out[i]. With tables, each point tries the common path
+// (deform_common_baseline_point) first; given `split` (bs::cuda only; the CPU needs none), the GPU runs that
+// path in a launch of its own and the points it leaves in a second one (kernels/launch.hpp).
 template <class T>
 struct BaselineJob {
     ConstPointView<T> rest;
