@@ -1,0 +1,61 @@
+// The demo's surface sampler (host/demo_body): drawn in blocks on all cores, it must give the same samples
+// for any thread count, keep the serial loop's samples for sets of up to one block, and draw each block
+// from a generator of its own.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include "host/demo_body.hpp"
+
+namespace bs {
+namespace {
+
+constexpr std::size_t kBlock = std::size_t(1) << 16;  // the sampler's block (host/demo_body.cpp)
+
+bool same_sample(const SurfaceSample& a, const SurfaceSample& b) {
+    return a.position.x == b.position.x && a.position.y == b.position.y && a.position.z == b.position.z && a.normal.x == b.normal.x &&
+           a.normal.y == b.normal.y && a.normal.z == b.normal.z;
+}
+
+struct ThreadCountGuard {
+    int saved = omp_get_max_threads();
+    ~ThreadCountGuard() { omp_set_num_threads(saved); }
+};
+
+TEST(DemoBody, SurfaceSamplesAreTheSameForAnyThreadCount) {
+    ThreadCountGuard guard;
+    const Skeleton s = demo_chain();
+    const std::size_t count = 3 * kBlock + 1234;  // several blocks and a partial one
+    omp_set_num_threads(1);
+    const std::vector<SurfaceSample> one = sample_surface(s, count, 11);
+    for (int threads : {2, 3}) {
+        omp_set_num_threads(threads);
+        const std::vector<SurfaceSample> many = sample_surface(s, count, 11);
+        ASSERT_EQ(many.size(), count);
+        for (std::size_t i = 0; i < count; ++i) ASSERT_TRUE(same_sample(one[i], many[i])) << threads << " threads, sample " << i;
+    }
+    for (const SurfaceSample& x : one) {
+        ASSERT_TRUE(std::isfinite(x.position.x) && std::isfinite(x.position.y) && std::isfinite(x.position.z));
+        ASSERT_NEAR(norm(x.normal), 1.0, 1e-12);
+    }
+}
+
+TEST(DemoBody, ASmallSetIsTheFrontOfALargeOneAndBlocksDrawAfresh) {
+    const Skeleton s = demo_chain();
+    const std::vector<SurfaceSample> small = sample_surface(s, 1000, 5), large = sample_surface(s, 2 * kBlock + 10, 5);
+    for (std::size_t i = 0; i < small.size(); ++i) ASSERT_TRUE(same_sample(small[i], large[i])) << i;
+    // A block that reused block 0's generator would repeat its samples.
+    for (std::size_t b = 1; b <= 2; ++b) {
+        std::size_t repeated = 0;
+        for (std::size_t i = 0; i < 10; ++i) repeated += same_sample(large[i], large[b * kBlock + i]);
+        EXPECT_EQ(repeated, 0u) << "block " << b;
+    }
+    // Another seed, other samples.
+    EXPECT_FALSE(same_sample(sample_surface(s, 1, 6)[0], small[0]));
+}
+
+}  // namespace
+}  // namespace bs
