@@ -49,6 +49,15 @@ std::vector<LocalChain<double>> local_chains(const std::vector<BaselineBone<doub
     return locals;
 }
 
+std::vector<CosSin> fan_grid_angles(int fan_samples) {
+    std::vector<CosSin> angles(static_cast<std::size_t>(fan_samples));
+    for (int j = 0; j < fan_samples; ++j) {
+        const double angle = grid_angle(j, fan_samples);
+        angles[std::size_t(j)] = {std::cos(angle), std::sin(angle)};
+    }
+    return angles;
+}
+
 void validate_deform_options(const BaselineDeformOptions& options) {
     for (int samples : {options.phi_samples, options.fan_samples})
         if (samples < kMinTableSamples || samples > kMaxTableSamples)
@@ -142,11 +151,7 @@ BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& 
     tables.fine_extents = extents_of(tables.fine);
     mark_coarse_stencils(tables.sections, options.phi_samples, tables.cells);
     mark_coarse_stencils(tables.fans, options.fan_samples, tables.fan_cells);
-    tables.fan_angles.resize(std::size_t(options.fan_samples));
-    for (int j = 0; j < options.fan_samples; ++j) {
-        const double angle = grid_angle(j, options.fan_samples);
-        tables.fan_angles[std::size_t(j)] = {std::cos(angle), std::sin(angle)};
-    }
+    tables.fan_angles = fan_grid_angles(options.fan_samples);
     return tables;
 }
 

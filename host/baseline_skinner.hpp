@@ -72,6 +72,9 @@ struct BaselineFrameTables {
     std::size_t bytes() const;
 };
 
+// cos and sin of the fan grid's angles (BaselineTables::fan_angles): the same for every bone and frame.
+std::vector<CosSin> fan_grid_angles(int fan_samples);
+
 // Each bone's posed neighbourhood for a frame (one LocalChain per bone).
 std::vector<LocalChain<double>> local_chains(const std::vector<BaselineBone<double>>& bones,
                                              const std::vector<BaselineBonePose<double>>& poses);

@@ -54,7 +54,8 @@ std::size_t GpuSkinner::device_bytes() const {
     return rest_.bytes() + influences_.bytes() + codes_.bytes() + order_.bytes() + split_.bytes() + bones_.bytes() + lbs_frame_.bytes() + dqs_frame_.bytes() +
            baseline_frame_.bytes() + binding_offsets_.bytes() + binding_joints_.bytes() + metaball_frame_.bytes() +
            t.locals.bytes() + t.sections.bytes() + t.fine.bytes() + t.extents.bytes() + t.fine_extents.bytes() + t.fans.bytes() + t.fine_fans.bytes() + t.cells.bytes() +
-           t.fan_cells.bytes() + t.direct.bytes() + t.fan_direct.bytes() + t.fan_angles.bytes();
+           t.fan_cells.bytes() + t.direct.bytes() + t.fan_direct.bytes() + t.fan_angles.bytes() + t.middles.bytes() + t.fan_checks.bytes() +
+           t.verdicts.bytes();
 }
 
 LbsJob<float> GpuSkinner::lbs_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {
@@ -70,7 +71,8 @@ BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> o
     const BaselineSkinner<float>& baseline = *skinner_.baseline();
     std::vector<BaselineBonePose<double>> poses = baseline.frame(pose);
     baseline_frame_.assign(poses, exec);
-    BaselineTables<double> tables = upload_tables(baseline.frame_tables(poses), exec);
+    BaselineTables<double> tables = tables_on_device_ && !baseline.deform_options().exact ? build_tables_on_device(poses, exec)
+                                                                                           : upload_tables(baseline.frame_tables(poses), exec);
     return {{packed_scalars(rest_.data()), 3}, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables,
             order_.data(), {split_.data(), split_.data() + count_}};
 }
@@ -158,6 +160,41 @@ BaselineTables<double> GpuSkinner::upload_tables(const BaselineFrameTables& host
     d.fan_angles.assign(host.fan_angles, exec);
     return {host.phi_samples, host.fan_samples,         d.locals.data(), d.sections.data(),  d.extents.data(),   d.fans.data(),
             d.cells.data(),   d.fine.data(),            d.fine_extents.data(), d.direct.data(), d.fan_cells.data(), d.fine_fans.data(),
+            d.fan_direct.data(), d.fan_angles.data()};
+}
+
+BaselineTables<double> GpuSkinner::build_tables_on_device(const std::vector<BaselineBonePose<double>>& poses, cuda::Exec exec) {
+    const BaselineSkinner<float>& baseline = *skinner_.baseline();
+    const BaselineDeformOptions& options = baseline.deform_options();
+    const std::vector<BaselineBone<double>>& bones = baseline.bones();
+    const std::size_t sections = bones.size() * std::size_t(options.phi_samples), fans = bones.size() * std::size_t(options.fan_samples);
+    DeviceTables& d = tables_;
+    d.locals.assign(local_chains(bones, poses), exec);
+    if (d.fan_angles.size() != std::size_t(options.fan_samples)) {
+        d.fan_angles = cuda::DeviceArray<CosSin>();
+        d.fan_angles.assign(fan_grid_angles(options.fan_samples), exec);
+    }
+    d.sections.reserve_at_least(sections);
+    d.middles.reserve_at_least(sections);
+    d.extents.reserve_at_least(sections);
+    d.cells.reserve_at_least(sections);
+    d.fans.reserve_at_least(fans);
+    d.fan_cells.reserve_at_least(fans);
+    d.fan_checks.reserve_at_least(fans * kCellChecks);
+    d.verdicts.reserve_at_least(sections + fans);
+    d.fine.reserve_at_least(sections * kSamplesPerRefinedCell);
+    d.fine_extents.reserve_at_least(sections * kSamplesPerRefinedCell);
+    d.fine_fans.reserve_at_least(fans * kSamplesPerRefinedCell);
+    d.direct.reserve_at_least(sections * kRefineFactor);
+    d.fan_direct.reserve_at_least(fans * kRefineFactor);
+    const BaselineTableJob samples{bones_.data(),          baseline_frame_.data(), d.locals.data(),   bones.size(),
+                                   options.phi_samples,    options.fan_samples,    d.sections.data(), d.middles.data(),
+                                   d.fans.data(),          d.fan_checks.data()};
+    cuda::build_baseline_tables_in_place({samples, options.cell_tolerance, d.verdicts.data(), d.extents.data(), d.cells.data(), d.fan_cells.data(),
+                                          d.fine.data(), d.fine_extents.data(), d.fine_fans.data(), d.direct.data(), d.fan_direct.data()},
+                                         exec);
+    return {options.phi_samples, options.fan_samples,   d.locals.data(), d.sections.data(),  d.extents.data(),   d.fans.data(),
+            d.cells.data(),      d.fine.data(),         d.fine_extents.data(), d.direct.data(), d.fan_cells.data(), d.fine_fans.data(),
             d.fan_direct.data(), d.fan_angles.data()};
 }
 

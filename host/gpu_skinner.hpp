@@ -38,6 +38,13 @@ public:
     Method method() const { return skinner_.method(); }
     void deform(const Pose& pose, PointView<float> out, cuda::Exec exec = {});
 
+    // Baseline: where a frame's tables are built. On the host's cores (the default), uploaded then; or on the
+    // device by the same passes, run in place (kernels/table_passes.cu: every cell has room for its refined
+    // samples, about 9 MB a bone at the default grid, so nothing goes back to the host between launches), with
+    // only the frame's poses and each bone's posed neighbourhood going up.
+    void set_tables_on_device(bool on_device) { tables_on_device_ = on_device; }
+    bool tables_on_device() const { return tables_on_device_; }
+
     // The frame's job, its tables uploaded on `exec`, without launching it: what deform() launches and
     // what GpuBodies gathers into one launch. lbs_job for Method::lbs, baseline_job for Method::baseline
     // (InputError otherwise).
@@ -66,12 +73,19 @@ private:
         cuda::DeviceArray<int> cells, fan_cells;
         cuda::DeviceArray<unsigned char> direct, fan_direct;
         cuda::DeviceArray<CosSin> fan_angles;
+        // Built on the device only: the passes' scratch.
+        cuda::DeviceArray<PosedSection<double>> middles;
+        cuda::DeviceArray<FanSample<double>> fan_checks;
+        cuda::DeviceArray<int> verdicts;
     } tables_;
+    bool tables_on_device_ = false;
 
     // A baseline body's codes and rest points, in the GPU's evaluation order (kernels/coherent_order.hpp).
     void upload_in_coherent_order(const BaselineSkinner<float>& baseline, cuda::Exec exec);
     // The frame's tables on the device (none, phi_samples 0, for the direct construction).
     BaselineTables<double> upload_tables(const BaselineFrameTables& host, cuda::Exec exec);
+    // The frame's tables built on the device (set_tables_on_device); `poses` are already in baseline_frame_.
+    BaselineTables<double> build_tables_on_device(const std::vector<BaselineBonePose<double>>& poses, cuda::Exec exec);
 };
 
 // CUDA–OpenGL interop (kernels/gl_interop.hpp): maps `buffer` on exec's stream, deforms into it at `stride`

@@ -74,6 +74,10 @@ public:
         if (host.size() > size_) *this = DeviceArray(host.size());
         upload(host, exec);
     }
+    // Room for at least `size` elements: reallocated (contents lost) only when it grows.
+    void reserve_at_least(std::size_t size) {
+        if (size > size_) *this = DeviceArray(size);
+    }
     std::vector<T> download(Exec exec) const {
         std::vector<T> host(size_);
         copy_to_host(host.data(), data_, bytes(), exec);

@@ -44,6 +44,12 @@ void for_each_point(std::size_t count, const F& f, Exec exec) {
     BS_CUDA_CHECK(cudaGetLastError());
 }
 
+// Table samples: one thread each, like points.
+template <class F>
+void for_each_sample(std::size_t count, const F& f, Exec exec) {
+    for_each_point(count, f, exec);
+}
+
 // A pass F whose points mostly take a short common path, F::common(i) (true where it wrote point i), and
 // the rest a long one, F::operator()(i), which gives every point what the short path gives it. A kernel's
 // registers are those of its longest path, so one launch would run the short path at the long one's

@@ -165,6 +165,28 @@ struct BaselineRefineJob {
     double tolerance;               // as BaselineCellCheckJob's
 };
 
+// One frame's tables built in place (kernels/table_passes.cu): every pass over every cell, and every cell with
+// room for its refined samples, so that a GPU builds them with nothing going back to the host. `samples` is the
+// first pass's job (bones, poses, locals, counts, and where the samples, the middles, the fans and their
+// checks go). With S = bone_count × phi_samples section cells and F = bone_count × fan_samples fan cells:
+// extents and cells hold S entries, fan_cells F, verdicts S + F, fine and fine_extents S × kSamplesPerRefinedCell,
+// fine_fans F × kSamplesPerRefinedCell, direct S × kRefineFactor, fan_direct F × kRefineFactor. A refined cell's
+// ordinal (BaselineTables::cells) is its own number; the entries of cells left coarse are never written in
+// fine, fine_extents, fine_fans, direct, fan_direct (nor read).
+struct BaselineInPlaceTablesJob {
+    BaselineTableJob samples;
+    double tolerance;  // as BaselineCellCheckJob's
+    int* verdicts;
+    SectionExtent<double>* extents;
+    int* cells;
+    int* fan_cells;
+    PosedSection<double>* fine;
+    SectionExtent<double>* fine_extents;
+    FanSample<double>* fine_fans;
+    unsigned char* direct;
+    unsigned char* fan_direct;
+};
+
 // One metaball job (seed 001 §1.3): point i is bound to the joints
 // binding_joints[binding_offsets[i] .. binding_offsets[i + 1]) (offsets: count + 1 entries, starting at 0
 // and non-decreasing; every joint index < joint_count; checked on the host when binding). The joint table
@@ -212,6 +234,7 @@ void check_baseline_cells(const BaselineCellCheckJob& job, Exec exec);
 void check_baseline_quarters(const BaselineQuarterCheckJob& job, Exec exec);
 void refine_baseline_cells(const BaselineRefineJob& job, Exec exec);
 void check_baseline_subcells(const BaselineRefineJob& job, Exec exec);
+void build_baseline_tables_in_place(const BaselineInPlaceTablesJob& job, Exec exec);
 void deform_metaball(const MetaballJob<float>& job, Exec exec);
 void deform_metaball(const MetaballJob<double>& job, Exec exec);
 }  // namespace cpu
@@ -227,6 +250,7 @@ void deform_baseline(const BodiesJob<BaselineJob<float>>& job, Exec exec);
 void deform_dqs(const DqsJob<float>& job, Exec exec);
 void deform_baseline(const BaselineJob<float>& job, Exec exec);
 void deform_metaball(const MetaballJob<float>& job, Exec exec);
+void build_baseline_tables_in_place(const BaselineInPlaceTablesJob& job, Exec exec);
 
 // Number of usable CUDA devices; 0 when the backend is not built, or there is no driver or device.
 int device_count();

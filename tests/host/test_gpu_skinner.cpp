@@ -68,6 +68,31 @@ TEST(GpuSkinnerCuda, MatchesTheCpuIntoAPoisonedStridedBufferOnItsStream) {
 #endif
 }
 
+// A baseline body whose tables the device builds in place (set_tables_on_device): the CPU's points within
+// 1e-5 of the diagonal, every point written, over random bends that refine cells; then back to host tables.
+TEST(GpuSkinnerCuda, TablesBuiltOnTheDeviceGiveTheCpusPoints) {
+    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
+    Skeleton s = testing::bent_chain();
+    const std::vector<Vec3<double>> points = testing::points_around(s, 20000, 47);
+    Skinner skinner(Method::baseline, s, points, {}, "test");
+    GpuSkinner gpu(skinner);
+    const double tolerance = 1e-5 * testing::diagonal(s);
+    cuda::DeviceArray<float> out(3 * points.size());
+    unsigned seed = 8;
+    for (bool on_device : {true, true, false}) {  // twice on the device: the second frame reuses its buffers
+        gpu.set_tables_on_device(on_device);
+        cuda::fill_bytes(out.data(), 0xff, out.bytes(), {});  // NaN everywhere
+        const Pose pose = random_bent_pose(s, seed++);
+        gpu.deform(pose, {out.data(), 3});
+        const std::vector<float> got = out.download({});
+        std::vector<Vec3<float>> want;
+        skinner.deform(pose, want);
+        for (std::size_t i = 0; i < points.size(); ++i)
+            ASSERT_LT(norm(Vec3<double>{got[3 * i], got[3 * i + 1], got[3 * i + 2]} - Vec3<double>(want[i])), tolerance)
+                << (on_device ? "device" : "host") << " tables, point " << i;
+    }
+}
+
 TEST(GpuSkinnerCuda, DeviceBytesAreThePerPointDataThenTheFrameBuffersToo) {
     if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
     Skeleton s = testing::bent_chain();

@@ -1,0 +1,267 @@
+// The per-frame tables' passes (engine/baseline/table.hpp). Compiled twice like skinning_passes.cu: by the host
+// compiler into bs::cpu (cpu_build.cpp) and by nvcc into bs::cuda. Two ways to run them:
+//   - with lists (the CPU backend's, host/baseline_skinner.cpp build_frame_tables): the host lists the cells
+//     to check at their quarters and the cells to refine between the passes, and the tables hold refined
+//     samples for those cells alone; the CPU build only;
+//   - in place (BaselineInPlaceTablesJob, both builds): every pass runs over every cell, and every cell has
+//     room for refined samples, so a GPU builds a frame's tables with nothing going back to the host between
+//     its launches (host/gpu_skinner.cpp).
+// Both make the same samples, verdicts and marks with the same functions.
+#include "kernels/launch.hpp"
+
+namespace bs::BS_BACKEND {
+namespace {
+
+// Where entry e of one kind of table sample lies (`cells` = bone_count × samples; entries 0 … cells − 1 are
+// the samples themselves, the next `checks` × cells the cells' check samples, checks first_check,
+// first_check + 1, …): the array slot, the bone, and the sample's index on its grid (cell_check_index).
+struct TableEntry {
+    bool check;
+    std::size_t slot;  // into the samples or into the check samples
+    int bone, index, grid;
+};
+
+BS_HD inline TableEntry table_entry(std::size_t e, std::size_t cells, int samples, int checks, int first_check) {
+    if (e < cells) return {false, e, int(e / samples), int(e % samples), samples};
+    const std::size_t slot = e - cells, c = slot / checks;
+    return {true, slot, int(c / samples), cell_check_index(int(c % samples), first_check + int(slot % checks)),
+            cell_check_grid(samples)};
+}
+
+constexpr int kSectionFirstChecks = 1;  // a section cell's middle, kMiddleCheck (the second stage: BaselineQuarterCheckPass)
+
+// Entry e of a frame's tables: the section samples of every bone and their cells' middles, then the fan
+// samples and their cells' check samples.
+struct BaselineTablePass {
+    BaselineTableJob job;
+    BS_HD BS_FLATTEN void operator()(std::size_t e) const {
+        const std::size_t sections = job.bone_count * std::size_t(job.phi_samples);
+        if (e < (kSectionFirstChecks + 1) * sections) {
+            const TableEntry t = table_entry(e, sections, job.phi_samples, kSectionFirstChecks, kMiddleCheck);
+            (t.check ? job.middles : job.sections)[t.slot] =
+                section_sample(job.bones, job.poses, job.locals[t.bone], t.bone, t.index, t.grid);
+            return;
+        }
+        const TableEntry t =
+            table_entry(e - (kSectionFirstChecks + 1) * sections, job.bone_count * std::size_t(job.fan_samples), job.fan_samples, kCellChecks, 0);
+        (t.check ? job.fan_checks : job.fans)[t.slot] = fan_sample(job.locals[t.bone], t.index, t.grid);
+    }
+};
+
+struct BaselineCellCheckPass {
+    BaselineCellCheckJob job;
+    // A section cell from its middle: refined beyond the tolerance, smooth well inside it (kMiddleMargin),
+    // its other quarter points checked in between.
+    BS_HD int section_verdict(int k, int j) const {
+        const int n = job.phi_samples;
+        const double miss = cell_deviation(coarse_stencil(job.sections + std::size_t(k) * n, n, j, cell_check_weight(kMiddleCheck)),
+                                           job.middles[std::size_t(k) * n + j], job.bones[k]);
+        if (!deviation_within(miss, job.tolerance)) return kCellRefine;
+        return job.tolerance < INFINITY && miss <= kMiddleMargin * job.tolerance ? kCellSmooth : kCellCheckQuarters;
+    }
+    // A fan cell against its kCellChecks check samples.
+    BS_HD int fan_verdict(int k, int j) const {
+        const int n = job.fan_samples;
+        const FanSample<double>* checks = job.fan_checks + (std::size_t(k) * n + j) * kCellChecks;
+        for (int m = 0; m < kCellChecks; ++m)
+            if (!cell_is_smooth(coarse_stencil(job.fans + std::size_t(k) * n, n, j, cell_check_weight(m)), checks[m], job.bones[k],
+                                job.tolerance))
+                return kCellRefine;
+        return kCellSmooth;
+    }
+    BS_HD void operator()(std::size_t c) const {
+        const std::size_t sections = job.bone_count * std::size_t(job.phi_samples);
+        job.verdicts[c] = c < sections ? section_verdict(int(c / job.phi_samples), int(c % job.phi_samples))
+                                       : fan_verdict(int((c - sections) / job.fan_samples), int((c - sections) % job.fan_samples));
+    }
+};
+
+// A section cell's final verdict from its quarter points other than the middle, their samples built here.
+BS_HD inline int quarter_verdict(const BaselineBone<double>* bones, const BaselineBonePose<double>* poses, const LocalChain<double>* locals,
+                                 int phi_samples, const PosedSection<double>* sections, double tolerance, int cell) {
+    const int n = phi_samples, k = cell / n, j = cell % n;
+    for (int m = 0; m < kCellChecks; ++m) {
+        if (m == kMiddleCheck) continue;
+        const PosedSection<double> check = section_sample(bones, poses, locals[k], k, cell_check_index(j, m), cell_check_grid(n));
+        if (!cell_is_smooth(coarse_stencil(sections + std::size_t(k) * n, n, j, cell_check_weight(m)), check, bones[k], tolerance))
+            return kCellRefine;
+    }
+    return kCellSmooth;
+}
+
+#if !defined(__CUDACC__)  // the list-driven passes: the CPU build only
+// One listed section cell at its quarter points.
+struct BaselineQuarterCheckPass {
+    BaselineQuarterCheckJob job;
+    BS_HD void operator()(std::size_t r) const {
+        const int cell = job.cells[r];
+        job.verdicts[cell] = quarter_verdict(job.bones, job.poses, job.locals, job.phi_samples, job.sections, job.tolerance, cell);
+    }
+};
+#endif
+
+// Sample q of a refined cell's kSamplesPerRefinedCell (sub-cell ends and middles, interleaved), section or fan.
+constexpr int kRefinedSteps = 2 * kRefineFactor;
+BS_HD inline PosedSection<double> refined_section_sample(const BaselineBone<double>* bones, const BaselineBonePose<double>* poses,
+                                                        const LocalChain<double>* locals, int phi_samples, int cell, int q) {
+    const int k = cell / phi_samples, j = cell % phi_samples;
+    return section_sample(bones, poses, locals[k], k, j * kRefinedSteps + q, phi_samples * kRefinedSteps);
+}
+BS_HD inline FanSample<double> refined_fan_sample(const LocalChain<double>* locals, int fan_samples, int cell, int q) {
+    return fan_sample(locals[cell / fan_samples], (cell % fan_samples) * kRefinedSteps + q, fan_samples * kRefinedSteps);
+}
+
+// Whether sub-cell m of a refined cell (its samples `fine`, on a grid of `samples` per bone) goes to the direct
+// construction: 1 where the interpolation misses its middle sample.
+template <class Sample>
+BS_HD inline unsigned char subcell_direct(const Sample* fine, int m, int samples, const BaselineBone<double>& bone, double tolerance) {
+    const Sample* s = fine + 2 * m;
+    return cell_is_smooth(linear_stencil(s, s + 2, 0.5, kTwoPi / samples / kRefineFactor), s[1], bone, tolerance) ? 0 : 1;
+}
+
+#if !defined(__CUDACC__)
+// Sample q of listed refined cell r: the section cells' samples, then the fan cells'.
+struct BaselineRefinePass {
+    BaselineRefineJob job;
+    BS_HD BS_FLATTEN void operator()(std::size_t e) const {
+        constexpr int per_cell = kSamplesPerRefinedCell;
+        const std::size_t sections = job.count * per_cell;
+        if (e < sections) {
+            job.fine[e] = refined_section_sample(job.bones, job.poses, job.locals, job.phi_samples, job.cells[e / per_cell], int(e % per_cell));
+            return;
+        }
+        e -= sections;
+        job.fine_fans[e] = refined_fan_sample(job.locals, job.fan_samples, job.fan_cells[e / per_cell], int(e % per_cell));
+    }
+};
+
+// Sub-cell m of listed refined cell r, checked against its middle sample.
+struct BaselineSubcellCheckPass {
+    BaselineRefineJob job;
+    BS_HD void operator()(std::size_t e) const {
+        const std::size_t r = e / kRefineFactor;
+        const int m = int(e % kRefineFactor);
+        if (r < job.count) {
+            job.direct[e] = subcell_direct(job.fine + r * kSamplesPerRefinedCell, m, job.phi_samples, job.bones[job.cells[r] / job.phi_samples],
+                                           job.tolerance);
+            return;
+        }
+        const std::size_t f = r - job.count;
+        job.fan_direct[e - job.count * kRefineFactor] = subcell_direct(job.fine_fans + f * kSamplesPerRefinedCell, m, job.fan_samples,
+                                                                       job.bones[job.fan_cells[f] / job.fan_samples], job.tolerance);
+    }
+};
+#endif
+
+// The same tables built in place (BaselineInPlaceTablesJob): every pass runs over every cell, and a cell's
+// refined samples, sub-cell checks and extents are made only where its verdict refines it.
+struct InPlaceQuarterPass {
+    BaselineInPlaceTablesJob job;
+    BS_HD void operator()(std::size_t cell) const {
+        if (job.verdicts[cell] != kCellCheckQuarters) return;
+        const BaselineTableJob& t = job.samples;
+        job.verdicts[cell] = quarter_verdict(t.bones, t.poses, t.locals, t.phi_samples, t.sections, job.tolerance, int(cell));
+    }
+};
+
+struct InPlaceRefinePass {
+    BaselineInPlaceTablesJob job;
+    BS_HD BS_FLATTEN void operator()(std::size_t e) const {
+        constexpr int per_cell = kSamplesPerRefinedCell;
+        const BaselineTableJob& t = job.samples;
+        const std::size_t sections = t.bone_count * std::size_t(t.phi_samples) * per_cell;
+        if (e < sections) {
+            const std::size_t cell = e / per_cell;
+            if (job.verdicts[cell] != kCellSmooth)
+                job.fine[e] = refined_section_sample(t.bones, t.poses, t.locals, t.phi_samples, int(cell), int(e % per_cell));
+            return;
+        }
+        e -= sections;
+        const std::size_t cell = e / per_cell;
+        if (job.verdicts[t.bone_count * std::size_t(t.phi_samples) + cell] != kCellSmooth)
+            job.fine_fans[e] = refined_fan_sample(t.locals, t.fan_samples, int(cell), int(e % per_cell));
+    }
+};
+
+struct InPlaceSubcellPass {
+    BaselineInPlaceTablesJob job;
+    BS_HD void operator()(std::size_t e) const {
+        const BaselineTableJob& t = job.samples;
+        const std::size_t section_cells = t.bone_count * std::size_t(t.phi_samples), cell = e / kRefineFactor;
+        const int m = int(e % kRefineFactor);
+        if (job.verdicts[cell] == kCellSmooth) return;
+        if (cell < section_cells) {
+            job.direct[e] = subcell_direct(job.fine + cell * kSamplesPerRefinedCell, m, t.phi_samples, t.bones[cell / t.phi_samples],
+                                           job.tolerance);
+            return;
+        }
+        const std::size_t f = cell - section_cells;
+        job.fan_direct[f * kRefineFactor + m] =
+            subcell_direct(job.fine_fans + f * kSamplesPerRefinedCell, m, t.fan_samples, t.bones[f / t.fan_samples], job.tolerance);
+    }
+};
+
+// Each cell's entry in BaselineTables::cells (a refined cell's ordinal is its own number; a coarse cell's
+// stencil kind, as the host's list build marks it), and the section samples' extents.
+struct InPlaceCellsPass {
+    BaselineInPlaceTablesJob job;
+    template <class Sample>
+    BS_HD int cell_entry(const Sample* samples, int per_bone, std::size_t cell, int verdict) const {
+        if (verdict != kCellSmooth) return int(cell);
+        const Sample* bone_samples = samples + cell / per_bone * per_bone;
+        return cubic_cell(bone_samples, per_bone, int(cell % per_bone)) ? kCoarseCubicCell : kCoarseLinearCell;
+    }
+    BS_HD void operator()(std::size_t c) const {
+        const BaselineTableJob& t = job.samples;
+        const std::size_t section_cells = t.bone_count * std::size_t(t.phi_samples);
+        if (c >= section_cells) {
+            job.fan_cells[c - section_cells] = cell_entry(t.fans, t.fan_samples, c - section_cells, job.verdicts[c]);
+            return;
+        }
+        job.extents[c] = section_extent(t.sections[c]);
+        job.cells[c] = cell_entry(t.sections, t.phi_samples, c, job.verdicts[c]);
+        if (job.verdicts[c] == kCellSmooth) return;
+        for (int q = 0; q < kSamplesPerRefinedCell; ++q) {
+            const std::size_t e = c * kSamplesPerRefinedCell + q;
+            job.fine_extents[e] = section_extent(job.fine[e]);
+        }
+    }
+};
+
+}  // namespace
+
+void build_baseline_tables_in_place(const BaselineInPlaceTablesJob& job, Exec exec) {
+    const BaselineTableJob& t = job.samples;
+    const std::size_t section_cells = t.bone_count * std::size_t(t.phi_samples), fan_cells = t.bone_count * std::size_t(t.fan_samples);
+    const std::size_t entries = (kSectionFirstChecks + 1) * section_cells + (kCellChecks + 1) * fan_cells;
+    for_each_sample(entries, BaselineTablePass{t}, exec);
+    for_each_sample(section_cells + fan_cells,
+                    BaselineCellCheckPass{{t.bones, t.bone_count, t.phi_samples, t.fan_samples, t.sections, t.middles, t.fans, t.fan_checks,
+                                           job.tolerance, job.verdicts}},
+                    exec);
+    for_each_sample(section_cells, InPlaceQuarterPass{job}, exec);
+    for_each_sample((section_cells + fan_cells) * std::size_t(kSamplesPerRefinedCell), InPlaceRefinePass{job}, exec);
+    for_each_sample((section_cells + fan_cells) * std::size_t(kRefineFactor), InPlaceSubcellPass{job}, exec);
+    for_each_sample(section_cells + fan_cells, InPlaceCellsPass{job}, exec);
+}
+
+#if !defined(__CUDACC__)  // the list-driven passes: the CPU build only
+void build_baseline_tables(const BaselineTableJob& job, Exec exec) {
+    const std::size_t entries = (kSectionFirstChecks + 1) * std::size_t(job.phi_samples) + (kCellChecks + 1) * std::size_t(job.fan_samples);
+    for_each_sample(job.bone_count * entries, BaselineTablePass{job}, exec);
+}
+void check_baseline_cells(const BaselineCellCheckJob& job, Exec exec) {
+    for_each_sample(job.bone_count * std::size_t(job.phi_samples + job.fan_samples), BaselineCellCheckPass{job}, exec);
+}
+void check_baseline_quarters(const BaselineQuarterCheckJob& job, Exec exec) {
+    for_each_sample(job.count, BaselineQuarterCheckPass{job}, exec);
+}
+void refine_baseline_cells(const BaselineRefineJob& job, Exec exec) {
+    for_each_sample((job.count + job.fan_count) * std::size_t(kSamplesPerRefinedCell), BaselineRefinePass{job}, exec);
+}
+void check_baseline_subcells(const BaselineRefineJob& job, Exec exec) {
+    for_each_sample((job.count + job.fan_count) * std::size_t(kRefineFactor), BaselineSubcellCheckPass{job}, exec);
+}
+#endif
+
+}  // namespace bs::BS_BACKEND
