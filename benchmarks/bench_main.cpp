@@ -278,6 +278,11 @@ int main(int argc, char** argv) {
     std::string peer_python;
     app.add_option("--peer-python", peer_python, "a Python with libigl 2.5 (pip install libigl==2.5.1 'numpy<2'): "
                                                  "adds libigl's LBS and DQS as peer rows on the CPU");
+    std::string gpu_tables = "host";
+    app.add_option("--gpu-tables", gpu_tables, "where the GPU rows build baseline's per-frame tables: host (uploaded) or device "
+                                               "(their rows are labelled cuda-device-tables)")
+        ->check(CLI::IsMember({"host", "device"}))
+        ->capture_default_str();
     bool quality = false;
     app.add_flag("--quality", quality, "instead of throughput: deformation quality of baseline, LBS and DQS (DESIGN §6)");
     std::size_t quality_points = 40000;
@@ -335,6 +340,7 @@ int main(int argc, char** argv) {
                 std::vector<bs::Vec3<float>> cpu_out;
                 if (cuda) {
                     gpu = std::make_unique<bs::GpuSkinner>(skinner);
+                    gpu->set_tables_on_device(gpu_tables == "device");
                     gpu_out = bs::cuda::DeviceArray<float>(3 * n);
                     frame = [&] {
                         gpu->deform(pose, {gpu_out.data(), 3}, {});
@@ -355,7 +361,8 @@ int main(int argc, char** argv) {
                     copy = cpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats);
                 }
                 if (method == bs::Method::lbs) lbs_seconds[cuda] = seconds;
-                rows.push_back({n, name, backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda], tables.bytes, tables.seconds,
+                const std::string backend = cuda && gpu_tables == "device" ? "cuda-device-tables" : backends[b];
+                rows.push_back({n, name, backend, encode, seconds, bytes, copy, lbs_seconds[cuda], tables.bytes, tables.seconds,
                                 resident, encode_peak, frame_peak, device});
             }
         }
@@ -385,7 +392,7 @@ int main(int argc, char** argv) {
         if (r.method.rfind("libigl", 0) != 0)
             std::printf("| %zu | %s | %s | %.1f | %.1f | %.4g | %s |\n", r.points, r.method.c_str(), r.backend.c_str(),
                         r.resident_bytes_per_point, r.encode_peak_bytes_per_point, r.frame_peak_bytes / 1e3,
-                        r.backend == "cuda" ? std::to_string(r.device_bytes_per_point).c_str() : "-");
+                        r.backend != "cpu" ? std::to_string(r.device_bytes_per_point).c_str() : "-");
     if (!json_path.empty()) {
         nlohmann::json doc = nlohmann::json::array();
         for (const Row& r : rows) doc.push_back(to_json(r));

@@ -40,7 +40,7 @@ public:
 
     // Baseline: where a frame's tables are built. On the host's cores (the default), uploaded then; or on the
     // device by the same passes, run in place (kernels/table_passes.cu: every cell has room for its refined
-    // samples, about 9 MB a bone at the default grid, so nothing goes back to the host between launches), with
+    // samples, 9.8 MB a bone at the default grid, so nothing goes back to the host between launches), with
     // only the frame's poses and each bone's posed neighbourhood going up.
     void set_tables_on_device(bool on_device) { tables_on_device_ = on_device; }
     bool tables_on_device() const { return tables_on_device_; }
