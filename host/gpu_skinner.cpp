@@ -167,26 +167,26 @@ BaselineTables<double> GpuSkinner::build_tables_on_device(const std::vector<Base
     const BaselineSkinner<float>& baseline = *skinner_.baseline();
     const BaselineDeformOptions& options = baseline.deform_options();
     const std::vector<BaselineBone<double>>& bones = baseline.bones();
-    const std::size_t sections = bones.size() * std::size_t(options.phi_samples), fans = bones.size() * std::size_t(options.fan_samples);
+    const InPlaceTableSizes size = in_place_table_sizes(bones.size(), options.phi_samples, options.fan_samples);
     DeviceTables& d = tables_;
     d.locals.assign(local_chains(bones, poses), exec);
     if (d.fan_angles.size() != std::size_t(options.fan_samples)) {
         d.fan_angles = cuda::DeviceArray<CosSin>();
         d.fan_angles.assign(fan_grid_angles(options.fan_samples), exec);
     }
-    d.sections.reserve_at_least(sections);
-    d.middles.reserve_at_least(sections);
-    d.extents.reserve_at_least(sections);
-    d.cells.reserve_at_least(sections);
-    d.fans.reserve_at_least(fans);
-    d.fan_cells.reserve_at_least(fans);
-    d.fan_checks.reserve_at_least(fans * kCellChecks);
-    d.verdicts.reserve_at_least(sections + fans);
-    d.fine.reserve_at_least(sections * kSamplesPerRefinedCell);
-    d.fine_extents.reserve_at_least(sections * kSamplesPerRefinedCell);
-    d.fine_fans.reserve_at_least(fans * kSamplesPerRefinedCell);
-    d.direct.reserve_at_least(sections * kRefineFactor);
-    d.fan_direct.reserve_at_least(fans * kRefineFactor);
+    d.sections.reserve_at_least(size.sections);
+    d.middles.reserve_at_least(size.sections);
+    d.extents.reserve_at_least(size.sections);
+    d.cells.reserve_at_least(size.sections);
+    d.fans.reserve_at_least(size.fans);
+    d.fan_cells.reserve_at_least(size.fans);
+    d.fan_checks.reserve_at_least(size.fan_checks);
+    d.verdicts.reserve_at_least(size.verdicts);
+    d.fine.reserve_at_least(size.fine);
+    d.fine_extents.reserve_at_least(size.fine);
+    d.fine_fans.reserve_at_least(size.fine_fans);
+    d.direct.reserve_at_least(size.direct);
+    d.fan_direct.reserve_at_least(size.fan_direct);
     const BaselineTableJob samples{bones_.data(),          baseline_frame_.data(), d.locals.data(),   bones.size(),
                                    options.phi_samples,    options.fan_samples,    d.sections.data(), d.middles.data(),
                                    d.fans.data(),          d.fan_checks.data()};

@@ -187,6 +187,16 @@ struct BaselineInPlaceTablesJob {
     unsigned char* fan_direct;
 };
 
+// How many entries each array of a BaselineInPlaceTablesJob holds (the list above).
+struct InPlaceTableSizes {
+    std::size_t sections, fans;  // cells: sections, middles, extents, cells; fans, fan_cells
+    std::size_t fan_checks, verdicts, fine, fine_fans, direct, fan_direct;
+};
+inline InPlaceTableSizes in_place_table_sizes(std::size_t bone_count, int phi_samples, int fan_samples) {
+    const std::size_t s = bone_count * std::size_t(phi_samples), f = bone_count * std::size_t(fan_samples);
+    return {s, f, f * kCellChecks, s + f, s * kSamplesPerRefinedCell, f * kSamplesPerRefinedCell, s * kRefineFactor, f * kRefineFactor};
+}
+
 // One metaball job (seed 001 §1.3): point i is bound to the joints
 // binding_joints[binding_offsets[i] .. binding_offsets[i + 1]) (offsets: count + 1 entries, starting at 0
 // and non-decreasing; every joint index < joint_count; checked on the host when binding). The joint table

@@ -21,21 +21,21 @@ BaselineFrameTables tables_in_place(const std::vector<BaselineBone<double>>& bon
     t.phi_samples = options.phi_samples;
     t.fan_samples = options.fan_samples;
     t.locals = local_chains(bones, poses);
-    const std::size_t sections = bones.size() * std::size_t(options.phi_samples), fans = bones.size() * std::size_t(options.fan_samples);
-    t.sections.resize(sections);
-    t.extents.resize(sections);
-    t.cells.resize(sections);
-    t.fans.resize(fans);
-    t.fan_cells.resize(fans);
-    t.fine.resize(sections * kSamplesPerRefinedCell);
-    t.fine_extents.resize(sections * kSamplesPerRefinedCell);
-    t.fine_fans.resize(fans * kSamplesPerRefinedCell);
-    t.direct.resize(sections * kRefineFactor);
-    t.fan_direct.resize(fans * kRefineFactor);
+    const InPlaceTableSizes size = in_place_table_sizes(bones.size(), options.phi_samples, options.fan_samples);
+    t.sections.resize(size.sections);
+    t.extents.resize(size.sections);
+    t.cells.resize(size.sections);
+    t.fans.resize(size.fans);
+    t.fan_cells.resize(size.fans);
+    t.fine.resize(size.fine);
+    t.fine_extents.resize(size.fine);
+    t.fine_fans.resize(size.fine_fans);
+    t.direct.resize(size.direct);
+    t.fan_direct.resize(size.fan_direct);
     t.fan_angles = fan_grid_angles(options.fan_samples);
-    std::vector<PosedSection<double>> middles(sections);
-    std::vector<FanSample<double>> fan_checks(fans * kCellChecks);
-    std::vector<int> verdicts(sections + fans);
+    std::vector<PosedSection<double>> middles(size.sections);
+    std::vector<FanSample<double>> fan_checks(size.fan_checks);
+    std::vector<int> verdicts(size.verdicts);
     const BaselineTableJob samples{bones.data(),       poses.data(),      t.locals.data(), bones.size(),   options.phi_samples,
                                    options.fan_samples, t.sections.data(), middles.data(),  t.fans.data(), fan_checks.data()};
     cpu::build_baseline_tables_in_place({samples, options.cell_tolerance, verdicts.data(), t.extents.data(), t.cells.data(),
