@@ -82,7 +82,7 @@ void mark_coarse_stencils(const std::vector<Sample>& samples, int per_bone, std:
         if (!same_structure(*around.a, *around.b))
             throw std::logic_error("baseline tables: coarse cell " + std::to_string(j) + " of bone " + std::to_string(c / per_bone) +
                                    " joins two samples of different structure (its check must refine it)");
-        cells[c] = cubic_cell(bone_samples, per_bone, j) ? kCoarseCubicCell : kCoarseLinearCell;
+        cells[c] = coarse_cell_kind(bone_samples, per_bone, j);
     }
 }
 

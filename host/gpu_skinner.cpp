@@ -15,7 +15,7 @@ GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinn
     } else if (const BaselineSkinner<float>* baseline = skinner.baseline()) {
         count_ = baseline->size();
         upload_in_coherent_order(*baseline, exec);
-        split_ = cuda::DeviceArray<std::uint32_t>(count_ + 1);
+        if (!baseline->deform_options().exact) split_ = cuda::DeviceArray<std::uint32_t>(count_ + 1);  // no tables, no split
         bones_ = cuda::DeviceArray<BaselineBone<double>>(baseline->bones(), exec);
     } else {
         const MetaballSkinner<float>& metaball = *skinner.metaball();
@@ -74,7 +74,7 @@ BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> o
     BaselineTables<double> tables = tables_on_device_ && !baseline.deform_options().exact ? build_tables_on_device(poses, exec)
                                                                                            : upload_tables(baseline.frame_tables(poses), exec);
     return {{packed_scalars(rest_.data()), 3}, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables,
-            order_.data(), {split_.data(), split_.data() + count_}};
+            order_.data(), split_.size() ? SplitScratch{split_.data(), split_.data() + count_} : SplitScratch{}};
 }
 
 void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec) {

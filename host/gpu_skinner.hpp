@@ -4,9 +4,9 @@
 // common path leaves, kernels/launch.hpp's for_each_point_split: 44 bytes a point, at most 52 while
 // construction sorts them) is uploaded once at construction; per
 // frame only the pose's tables go up (LBS, DQS: bones × 48 or 32 bytes; baseline: its per-frame tables,
-// built on the host's cores by the same passes as the CPU backend's, about 0.4 MB per bone at the default
-// grid, see BaselineFrameTables::bytes), and one launch writes the caller's device buffer (baseline: two,
-// its common path's and the other points').
+// by default built on the host's cores by the same passes as the CPU backend's, about 0.4 MB per bone at the
+// default grid, see BaselineFrameTables::bytes; or only the poses, set_tables_on_device), and one launch
+// writes the caller's device buffer (baseline with tables: two, its common path's and the other points').
 //
 // deform() is asynchronous on the caller's stream (cuda::Exec::stream; nullptr: the default stream) and
 // never synchronises: the caller waits for its stream when it needs the points. The table of the frame
@@ -42,6 +42,7 @@ public:
     // device by the same passes, run in place (kernels/table_passes.cu: every cell has room for its refined
     // samples, 9.8 MB a bone at the default grid, so nothing goes back to the host between launches), with
     // only the frame's poses and each bone's posed neighbourhood going up.
+    // Other methods and baseline's exact construction have no tables: for them this changes nothing.
     void set_tables_on_device(bool on_device) { tables_on_device_ = on_device; }
     bool tables_on_device() const { return tables_on_device_; }
 

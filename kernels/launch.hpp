@@ -55,7 +55,8 @@ void for_each_sample(std::size_t count, const F& f, Exec exec) {
 // registers are those of its longest path, so one launch would run the short path at the long one's
 // occupancy. The common path runs alone, and each warp appends the points it left to `scratch` with one
 // atomic; a second launch of as many blocks as fit the device at once runs the long path over those.
-// Both launches and the reset of the count are queued on the stream: nothing waits.
+// Both launches and the reset of the count are queued on the stream: nothing waits. Without room (a null
+// scratch, or more points than a 32-bit index holds) one launch runs every point the long way.
 template <class F>
 __global__ void common_path_kernel(std::size_t count, F f, SplitScratch scratch) {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -69,29 +70,48 @@ __global__ void common_path_kernel(std::size_t count, F f, SplitScratch scratch)
     if (left) scratch.indices[first + __popc(lanes & ((1u << lane) - 1))] = std::uint32_t(i);
 }
 
+// The long path over the listed points (`indices`, as many as *listed says on the device), or, without a
+// list, over points 0 … count − 1: one kernel for both, so that nvcc compiles the long path once.
 template <class F>
-__global__ void left_points_kernel(F f, SplitScratch scratch) {
-    const std::uint32_t count = *scratch.count, stride = gridDim.x * blockDim.x;
-    for (std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < count; j += stride) f(scratch.indices[j]);
+__global__ void long_path_kernel(F f, const std::uint32_t* indices, const std::uint32_t* listed, std::size_t count) {
+    const std::size_t n = listed ? std::size_t(*listed) : count, stride = std::size_t(gridDim.x) * blockDim.x;
+    for (std::size_t j = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < n; j += stride) f(indices ? std::size_t(indices[j]) : j);
+}
+
+// Blocks of the long path that the current device holds at once (asked again only when the device changes).
+template <class F>
+std::size_t resident_long_path_blocks(unsigned block) {
+    thread_local int device_seen = -1;
+    thread_local std::size_t resident = 0;
+    int device = 0;
+    BS_CUDA_CHECK(cudaGetDevice(&device));
+    if (device != device_seen) {
+        int multiprocessors = 0, per_multiprocessor = 0;
+        BS_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+        BS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, long_path_kernel<F>, int(block), 0));
+        resident = std::size_t(multiprocessors) * std::size_t(per_multiprocessor > 0 ? per_multiprocessor : 1);
+        device_seen = device;
+    }
+    return resident;
 }
 
 template <class F>
 void for_each_point_split(std::size_t count, const F& f, SplitScratch scratch, Exec exec) {
-    if (!scratch.indices || !scratch.count) return for_each_point(count, f, exec);  // no room: one launch, the long way
     if (count == 0) return;
     constexpr unsigned block = threads_per_block<F>();
     static_assert(block % 32 == 0, "the common path's ballot needs whole warps");
     const auto stream = static_cast<cudaStream_t>(exec.stream);
+    const std::size_t blocks = (count + block - 1) / block, most_blocks = 0x7fffffff;
+    if (!scratch.indices || !scratch.count || count > 0xffffffffu) {
+        long_path_kernel<<<unsigned(blocks < most_blocks ? blocks : most_blocks), block, 0, stream>>>(f, nullptr, nullptr, count);
+        BS_CUDA_CHECK(cudaGetLastError());
+        return;
+    }
     BS_CUDA_CHECK(cudaMemsetAsync(scratch.count, 0, sizeof(std::uint32_t), stream));
-    common_path_kernel<<<unsigned((count + block - 1) / block), block, 0, stream>>>(count, f, scratch);
+    common_path_kernel<<<unsigned(blocks), block, 0, stream>>>(count, f, scratch);
     BS_CUDA_CHECK(cudaGetLastError());
-    int device = 0, multiprocessors = 0, per_multiprocessor = 0;
-    BS_CUDA_CHECK(cudaGetDevice(&device));
-    BS_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    BS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, left_points_kernel<F>, int(block), 0));
-    const std::size_t resident = std::size_t(multiprocessors) * std::size_t(per_multiprocessor > 0 ? per_multiprocessor : 1);
-    const std::size_t needed = (count + block - 1) / block;
-    left_points_kernel<<<unsigned(needed < resident ? needed : resident), block, 0, stream>>>(f, scratch);
+    const std::size_t resident = resident_long_path_blocks<F>(block);
+    long_path_kernel<<<unsigned(blocks < resident ? blocks : resident), block, 0, stream>>>(f, scratch.indices, scratch.count, 0);
     BS_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -65,7 +65,8 @@ template <class T> using DqsJob = ClassicSkinningJob<T, DualQuat<T>>;
 
 // Room for the points a split pass's common path leaves to its second launch (kernels/launch.hpp,
 // for_each_point_split): `indices` holds as many entries as the job has points, `count` one; device memory
-// owned by the caller, reset and filled by each pass. Null: one launch runs every point the long way.
+// owned by the caller, reset and filled by each pass. Null, or a job of more than 2^32 − 1 points (a 32-bit
+// index each): one launch runs every point the long way.
 struct SplitScratch {
     std::uint32_t* indices = nullptr;
     std::uint32_t* count = nullptr;
@@ -97,8 +98,9 @@ struct BaselineJob {
     SplitScratch split{};
 };
 
-// One frame's baseline tables, in five passes of the CPU backend (engine/baseline/table.hpp;
-// host/baseline_skinner.cpp's build_frame_tables runs them; the GPU path uploads what they built):
+// One frame's baseline tables, in five passes driven by lists the host makes between them
+// (kernels/table_passes.cu, the CPU build only; host/baseline_skinner.cpp's build_frame_tables runs them, and
+// the GPU front uploads what they built unless it builds them in place, BaselineInPlaceTablesJob below):
 //   1. BaselineTableJob: the section and fan samples of every bone, each section cell's middle and each
 //      fan cell's kCellChecks check samples (at its quarter points), from the bones, the frame's poses and
 //      each bone's posed neighbourhood (`locals`, one per bone, from posed_neighbourhood; small, built on

@@ -109,19 +109,16 @@ void deform_baseline(const BodiesJob<BaselineJob<float>>& job, Exec exec) {
     for_each_point(job.total, BodiesPass<BaselinePass, BaselineJob<float>>{job}, exec);
 }
 void deform_dqs(const DqsJob<float>& job, Exec exec) { for_each_point(job.count, DqsPass<float>{job}, exec); }
+// Without tables every point takes the long path (the direct construction): the split's launch without room.
 void deform_baseline(const BaselineJob<float>& job, Exec exec) {
-    if (job.tables.phi_samples > 0) return for_each_point_split(job.count, BaselinePass<float>{job}, job.split, exec);
-    for_each_point(job.count, BaselinePass<float>{job}, exec);
+    for_each_point_split(job.count, BaselinePass<float>{job}, job.tables.phi_samples > 0 ? job.split : SplitScratch{}, exec);
 }
 void deform_metaball(const MetaballJob<float>& job, Exec exec) { for_each_point(job.count, MetaballPass<float>{job}, exec); }
 #if !defined(__CUDACC__)  // the CPU build only: the double-precision passes
 void deform_lbs(const LbsJob<double>& job, Exec exec) { for_each_point(job.count, LbsPass<double>{job}, exec); }
 void deform_lbs(const SparseLbsJob<double>& job, Exec exec) { for_each_point(job.count, SparseLbsPass<double>{job}, exec); }
 void deform_dqs(const DqsJob<double>& job, Exec exec) { for_each_point(job.count, DqsPass<double>{job}, exec); }
-void deform_baseline(const BaselineJob<double>& job, Exec exec) {
-    if (job.tables.phi_samples > 0) return for_each_point_split(job.count, BaselinePass<double>{job}, job.split, exec);
-    for_each_point(job.count, BaselinePass<double>{job}, exec);
-}
+void deform_baseline(const BaselineJob<double>& job, Exec exec) { for_each_point_split(job.count, BaselinePass<double>{job}, job.split, exec); }
 void deform_metaball(const MetaballJob<double>& job, Exec exec) { for_each_point(job.count, MetaballPass<double>{job}, exec); }
 #endif
 

@@ -202,14 +202,15 @@ struct InPlaceSubcellPass {
 };
 
 // Each cell's entry in BaselineTables::cells (a refined cell's ordinal is its own number; a coarse cell's
-// stencil kind, as the host's list build marks it), and the section samples' extents.
+// stencil kind, as the host's list build marks it), and the section samples' extents. The list build also
+// checks that a coarse cell's two samples share their structure (its check refines the cell otherwise, so
+// this cannot fail but by a bug) and throws; a device has no one to tell, so this build relies on it.
 struct InPlaceCellsPass {
     BaselineInPlaceTablesJob job;
     template <class Sample>
     BS_HD int cell_entry(const Sample* samples, int per_bone, std::size_t cell, int verdict) const {
         if (verdict != kCellSmooth) return int(cell);
-        const Sample* bone_samples = samples + cell / per_bone * per_bone;
-        return cubic_cell(bone_samples, per_bone, int(cell % per_bone)) ? kCoarseCubicCell : kCoarseLinearCell;
+        return coarse_cell_kind(samples + cell / per_bone * per_bone, per_bone, int(cell % per_bone));
     }
     BS_HD void operator()(std::size_t c) const {
         const BaselineTableJob& t = job.samples;

@@ -287,6 +287,11 @@ template <class Sample> BS_HD inline bool cubic_cell(const Sample* bone_samples,
     return same_structure(*c.before, *c.a) && same_structure(*c.a, *c.b) && same_structure(*c.b, *c.after);
 }
 
+// A coarse cell's entry in BaselineTables::cells: the kind of stencil its points take, decided once a frame.
+template <class Sample> BS_HD inline int coarse_cell_kind(const Sample* bone_samples, int samples, int j) {
+    return cubic_cell(bone_samples, samples, j) ? kCoarseCubicCell : kCoarseLinearCell;
+}
+
 // Cubic (Lagrange, uniform grid) where the four samples around a coarse cell share one structure, linear
 // otherwise: in a smooth stretch the cubic's error is O(Δφ⁴), so the rest pose and slow turns come out
 // exact to far below the tolerance.

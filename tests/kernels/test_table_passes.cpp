@@ -1,10 +1,12 @@
 // The baseline's per-frame tables built in place (kernels/table_passes.cu, every pass over every cell, what
 // the GPU runs) against the list-driven build of the CPU backend (host/baseline_skinner.cpp), both on the CPU:
-// the same cells refined, and every point deformed through either to the same bits, on the four chains and
-// the junctions under random bends and twists.
+// every cell of the same coarse kind or refined with the same sub-cells sent to the direct construction, and
+// every point deformed through either to the same bits, on the four chains and the junctions under random
+// bends and twists. The in-place arrays start poisoned, so an entry the build forgets shows.
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "host/baseline_skinner.hpp"
@@ -14,7 +16,14 @@
 namespace bs {
 namespace {
 
-// A frame's tables in the in-place layout (BaselineInPlaceTablesJob), on the host.
+// `v` resized to n entries of 0xFF bytes (NaN for doubles, −1 for ints): what the build leaves unwritten
+// shows.
+template <class T> void poisoned(std::vector<T>& v, std::size_t n) {
+    v.resize(n);
+    std::memset(static_cast<void*>(v.data()), 0xff, n * sizeof(T));
+}
+
+// A frame's tables in the in-place layout (BaselineInPlaceTablesJob), on the host, every array poisoned first.
 BaselineFrameTables tables_in_place(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
                                     const BaselineDeformOptions& options) {
     BaselineFrameTables t;
@@ -22,20 +31,23 @@ BaselineFrameTables tables_in_place(const std::vector<BaselineBone<double>>& bon
     t.fan_samples = options.fan_samples;
     t.locals = local_chains(bones, poses);
     const InPlaceTableSizes size = in_place_table_sizes(bones.size(), options.phi_samples, options.fan_samples);
-    t.sections.resize(size.sections);
-    t.extents.resize(size.sections);
-    t.cells.resize(size.sections);
-    t.fans.resize(size.fans);
-    t.fan_cells.resize(size.fans);
-    t.fine.resize(size.fine);
-    t.fine_extents.resize(size.fine);
-    t.fine_fans.resize(size.fine_fans);
-    t.direct.resize(size.direct);
-    t.fan_direct.resize(size.fan_direct);
+    poisoned(t.sections, size.sections);
+    poisoned(t.extents, size.sections);
+    poisoned(t.cells, size.sections);
+    poisoned(t.fans, size.fans);
+    poisoned(t.fan_cells, size.fans);
+    poisoned(t.fine, size.fine);
+    poisoned(t.fine_extents, size.fine);
+    poisoned(t.fine_fans, size.fine_fans);
+    poisoned(t.direct, size.direct);
+    poisoned(t.fan_direct, size.fan_direct);
     t.fan_angles = fan_grid_angles(options.fan_samples);
-    std::vector<PosedSection<double>> middles(size.sections);
-    std::vector<FanSample<double>> fan_checks(size.fan_checks);
-    std::vector<int> verdicts(size.verdicts);
+    std::vector<PosedSection<double>> middles;
+    std::vector<FanSample<double>> fan_checks;
+    std::vector<int> verdicts;
+    poisoned(middles, size.sections);
+    poisoned(fan_checks, size.fan_checks);
+    poisoned(verdicts, size.verdicts);
     const BaselineTableJob samples{bones.data(),       poses.data(),      t.locals.data(), bones.size(),   options.phi_samples,
                                    options.fan_samples, t.sections.data(), middles.data(),  t.fans.data(), fan_checks.data()};
     cpu::build_baseline_tables_in_place({samples, options.cell_tolerance, verdicts.data(), t.extents.data(), t.cells.data(),
@@ -49,6 +61,22 @@ std::size_t refined(const std::vector<int>& cells) {
     std::size_t n = 0;
     for (int c : cells) n += !is_coarse(c);
     return n;
+}
+
+// Cell by cell: the same coarse kind, or both refined with the same sub-cells marked for the direct
+// construction (the list build numbers its refined cells in order, the in-place one by the cell).
+void expect_same_cells(const std::vector<int>& listed, const std::vector<unsigned char>& listed_direct, const std::vector<int>& in_place,
+                       const std::vector<unsigned char>& in_place_direct, const std::string& what) {
+    ASSERT_EQ(listed.size(), in_place.size()) << what;
+    for (std::size_t c = 0; c < listed.size(); ++c) {
+        if (is_coarse(listed[c])) {
+            ASSERT_EQ(in_place[c], listed[c]) << what << " cell " << c;
+            continue;
+        }
+        ASSERT_EQ(in_place[c], int(c)) << what << " cell " << c << ": a refined cell's ordinal is its own number";
+        for (int m = 0; m < kRefineFactor; ++m)
+            ASSERT_EQ(in_place_direct[c * kRefineFactor + m], listed_direct[std::size_t(listed[c]) * kRefineFactor + m]) << what << " cell " << c;
+    }
 }
 
 std::vector<Vec3<double>> deform_with(const BaselineSkinner<double>& skinner, const std::vector<Vec3<double>>& points,
@@ -72,10 +100,8 @@ TEST(TablePasses, InPlaceTablesDeformEveryPointAsTheListBuildDoes) {
             const std::vector<BaselineBonePose<double>> poses = skinner.frame(testing::random_bend_pose(body.skeleton, rng));
             const BaselineFrameTables listed = skinner.frame_tables(poses);
             const BaselineFrameTables in_place = tables_in_place(skinner.bones(), poses, skinner.deform_options());
-            ASSERT_EQ(refined(in_place.cells), refined(listed.cells)) << body.name;
-            ASSERT_EQ(refined(in_place.fan_cells), refined(listed.fan_cells)) << body.name;
-            for (std::size_t c = 0; c < listed.cells.size(); ++c)
-                ASSERT_EQ(is_coarse(in_place.cells[c]) ? in_place.cells[c] : 0, is_coarse(listed.cells[c]) ? listed.cells[c] : 0) << c;
+            expect_same_cells(listed.cells, listed.direct, in_place.cells, in_place.direct, body.name + " sections");
+            expect_same_cells(listed.fan_cells, listed.fan_direct, in_place.fan_cells, in_place.fan_direct, body.name + " fans");
             refined_cells += refined(listed.cells);
             refined_fans += refined(listed.fan_cells);
             const std::vector<Vec3<double>> want = deform_with(skinner, points, poses, listed), got = deform_with(skinner, points, poses, in_place);
