@@ -681,11 +681,12 @@ BS_HD inline Vec3<T> deform_baseline_point(const BaselineCode& code, Vec3<T> res
 }
 
 // The common path of deform_baseline_point with tables: a code with no rigid blend whose point lies on a
-// cap, or on its deformed segment where the tables may be interpolated (most points of a body). Writes
-// exactly what deform_baseline_point gives and returns true there; returns false for every other point (an
-// end piece, the direct construction, the rigid field) without writing. The GPU runs this path apart
-// (kernels/launch.hpp, for_each_point_split): with the rest of the construction left out it needs a fraction of
-// the registers, so more warps share a multiprocessor.
+// cap, or on its deformed segment where the tables may be interpolated (96% of the bench chain's points,
+// 62-64% of the human demo's: benchmarks/RESULTS.md). Writes exactly what deform_baseline_point gives and
+// returns true there; returns false for every other point (an end piece, the direct construction, the rigid
+// field) without writing. The GPU runs this path apart (kernels/launch.hpp, for_each_point_split): with the
+// rest of the construction left out it needs 100 registers instead of 255, so more warps share a
+// multiprocessor.
 template <class T>
 BS_HD inline bool deform_common_baseline_point(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
                                                const BaselineBonePose<T>* poses, const BaselineTables<T>& tables, Vec3<T>& out) {
