@@ -144,6 +144,11 @@ void GpuBodies::deform(const std::vector<GpuSkinner*>& bodies, const std::vector
     cuda::deform_baseline(BodiesJob<BaselineJob<float>>{baseline_jobs_.data(), starts_.data(), count, starts.back()}, exec);
 }
 
+BaselineTables<double> GpuSkinner::DeviceTables::view(int phi_samples, int fan_samples) const {
+    return {phi_samples,    fan_samples, locals.data(),       sections.data(), extents.data(),   fans.data(),       cells.data(),
+            fine.data(),    fine_extents.data(), direct.data(), fan_cells.data(), fine_fans.data(), fan_direct.data(), fan_angles.data()};
+}
+
 BaselineTables<double> GpuSkinner::upload_tables(const BaselineFrameTables& host, cuda::Exec exec) {
     DeviceTables& d = tables_;
     d.locals.assign(host.locals, exec);
@@ -158,9 +163,7 @@ BaselineTables<double> GpuSkinner::upload_tables(const BaselineFrameTables& host
     d.direct.assign(host.direct, exec);
     d.fan_direct.assign(host.fan_direct, exec);
     d.fan_angles.assign(host.fan_angles, exec);
-    return {host.phi_samples, host.fan_samples,         d.locals.data(), d.sections.data(),  d.extents.data(),   d.fans.data(),
-            d.cells.data(),   d.fine.data(),            d.fine_extents.data(), d.direct.data(), d.fan_cells.data(), d.fine_fans.data(),
-            d.fan_direct.data(), d.fan_angles.data()};
+    return d.view(host.phi_samples, host.fan_samples);
 }
 
 BaselineTables<double> GpuSkinner::build_tables_on_device(const std::vector<BaselineBonePose<double>>& poses, cuda::Exec exec) {
@@ -193,9 +196,7 @@ BaselineTables<double> GpuSkinner::build_tables_on_device(const std::vector<Base
     cuda::build_baseline_tables_in_place({samples, options.cell_tolerance, d.verdicts.data(), d.extents.data(), d.cells.data(), d.fan_cells.data(),
                                           d.fine.data(), d.fine_extents.data(), d.fine_fans.data(), d.direct.data(), d.fan_direct.data()},
                                          exec);
-    return {options.phi_samples, options.fan_samples,   d.locals.data(), d.sections.data(),  d.extents.data(),   d.fans.data(),
-            d.cells.data(),      d.fine.data(),         d.fine_extents.data(), d.direct.data(), d.fan_cells.data(), d.fine_fans.data(),
-            d.fan_direct.data(), d.fan_angles.data()};
+    return d.view(options.phi_samples, options.fan_samples);
 }
 
 }  // namespace bs

@@ -78,6 +78,8 @@ private:
         cuda::DeviceArray<PosedSection<double>> middles;
         cuda::DeviceArray<FanSample<double>> fan_checks;
         cuda::DeviceArray<int> verdicts;
+        // What a per-point pass reads of them.
+        BaselineTables<double> view(int phi_samples, int fan_samples) const;
     } tables_;
     bool tables_on_device_ = false;
 
