@@ -1,8 +1,9 @@
 // Per-point deformation passes, declared once for both backends.
 //
 // bs::cpu:: runs on all host cores (OpenMP); bs::cuda:: launches one GPU thread per point on the caller's
-// stream and never synchronises. Both are built from kernels/skinning_passes.cu. Pointers in a job are
-// host pointers for bs::cpu and device pointers for bs::cuda; the caller owns every buffer.
+// stream and never synchronises. Both are built from kernels/skinning_passes.cu (per point) and
+// kernels/table_passes.cu (per table sample). Pointers in a job are host pointers for bs::cpu and device
+// pointers for bs::cuda; the caller owns every buffer.
 // Output is identical for any CPU thread count: each point is computed independently.
 #pragma once
 
