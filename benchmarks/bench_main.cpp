@@ -102,10 +102,10 @@ double gpu_copy_bandwidth(std::size_t bytes, int repeats) {
     return 2.0 * double(bytes) / s;
 }
 
-// What share of the points the GPU's first launch takes (its common path, deform_common_baseline_point;
-// the rest go to the second, kernels/launch.hpp), counted on the host over the first million points.
-void note_common_path_share(const bs::BaselineSkinner<float>& baseline, const std::vector<bs::BaselineBonePose<double>>& poses,
-                            const bs::BaselineFrameTables& tables) {
+// The share of the points the GPU's first launch takes (its common path, deform_common_baseline_point; the
+// rest go to the second, kernels/launch.hpp), counted on the host over the first million points.
+double common_path_share(const bs::BaselineSkinner<float>& baseline, const std::vector<bs::BaselineBonePose<double>>& poses,
+                         const bs::BaselineFrameTables& tables) {
     const std::size_t counted = std::min<std::size_t>(baseline.size(), 1000000);
     const bs::BaselineTables<double> view = tables.view();
     std::size_t taken = 0;
@@ -114,8 +114,7 @@ void note_common_path_share(const bs::BaselineSkinner<float>& baseline, const st
         taken += bs::deform_common_baseline_point(baseline.codes()[i], bs::Vec3<double>(baseline.rest()[i]), baseline.bones().data(),
                                                   poses.data(), view, posed);
     }
-    std::fprintf(stderr, "baseskin-bench: baseline at %zu points: the GPU's common path takes %.1f%% of the points\n", baseline.size(),
-                 100.0 * double(taken) / double(counted));
+    return double(taken) / double(counted);
 }
 
 // The per-frame tables a pose needs: their bytes (what a GPU frame uploads) and, for baseline with tables,
@@ -124,6 +123,7 @@ void note_common_path_share(const bs::BaselineSkinner<float>& baseline, const st
 // for baseline-exact, which builds none.
 struct FrameTableCost {
     double bytes = 0, seconds = 0;
+    double common_path_share = -1;  // baseline with tables: common_path_share; -1 otherwise
 };
 FrameTableCost frame_table_cost(const bs::Skinner& skinner, const bs::Pose& pose, int repeats, int threads) {
     if (const bs::BaselineSkinner<float>* baseline = skinner.baseline()) {
@@ -132,7 +132,7 @@ FrameTableCost frame_table_cost(const bs::Skinner& skinner, const bs::Pose& pose
         FrameTableCost cost;
         if (!baseline->deform_options().exact) {
             cost.seconds = median_seconds(repeats, [&] { tables = baseline->frame_tables(poses, {threads}); });
-            note_common_path_share(*baseline, poses, tables);
+            cost.common_path_share = common_path_share(*baseline, poses, tables);
         }
         cost.bytes = double(tables.bytes() + poses.size() * sizeof(bs::BaselineBonePose<double>));
         return cost;
@@ -332,6 +332,9 @@ int main(int argc, char** argv) {
             const double resident = double(bs::bench::heap_live_bytes() - live_before_encode) / double(n);
             const double encode_peak = double(bs::bench::heap_peak_bytes() - live_before_encode) / double(n);
             const FrameTableCost tables = frame_table_cost(skinner, pose, repeats, threads);
+            if (tables.common_path_share >= 0)
+                std::fprintf(stderr, "baseskin-bench: baseline at %zu points: the GPU's common path takes %.1f%% of the points\n", n,
+                             100.0 * tables.common_path_share);
             for (std::size_t b = 0; b < backends.size(); ++b) {
                 const bool cuda = backends[b] == "cuda";
                 const double bytes = pass_bytes_per_point(method, cuda);
@@ -365,11 +368,11 @@ int main(int argc, char** argv) {
                 if (method == bs::Method::lbs) lbs_seconds[cuda] = seconds;
                 // A GPU baseline row with its tables built on the device: labelled so, and what a frame uploads
                 // is its poses and posed neighbourhoods; the tables' build is inside the frame's time.
-                const bool device_tables = cuda && gpu && gpu->tables_on_device() && tables.seconds > 0;
+                const bool device_tables = cuda && gpu_tables == "device" && method == bs::Method::baseline && !exact;
                 FrameTableCost row_tables = tables;
-                if (device_tables) row_tables = {double(skinner.baseline()->bones().size() *
-                                                        (sizeof(bs::BaselineBonePose<double>) + sizeof(bs::LocalChain<double>))),
-                                                 0};
+                if (device_tables)
+                    row_tables = {double(skinner.baseline()->bones().size() * (sizeof(bs::BaselineBonePose<double>) + sizeof(bs::LocalChain<double>))),
+                                  0};
                 rows.push_back({n, name, device_tables ? "cuda-device-tables" : backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda],
                                 row_tables.bytes, row_tables.seconds, resident, encode_peak, frame_peak, device});
             }

@@ -173,10 +173,8 @@ BaselineTables<double> GpuSkinner::build_tables_on_device(const std::vector<Base
     const InPlaceTableSizes size = in_place_table_sizes(bones.size(), options.phi_samples, options.fan_samples);
     DeviceTables& d = tables_;
     d.locals.assign(local_chains(bones, poses), exec);
-    if (d.fan_angles.size() != std::size_t(options.fan_samples)) {
-        d.fan_angles = cuda::DeviceArray<CosSin>();
-        d.fan_angles.assign(fan_grid_angles(options.fan_samples), exec);
-    }
+    if (d.fan_angles.size() != std::size_t(options.fan_samples))  // the same every frame: uploaded once
+        d.fan_angles = cuda::DeviceArray<CosSin>(fan_grid_angles(options.fan_samples), exec);
     d.sections.reserve_at_least(size.sections);
     d.middles.reserve_at_least(size.sections);
     d.extents.reserve_at_least(size.sections);

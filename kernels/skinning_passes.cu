@@ -58,18 +58,18 @@ struct BaselinePass {
     static constexpr unsigned kThreadsPerBlock = 64;
     BaselineJob<T> job;
     BS_HD BS_FLATTEN void operator()(std::size_t i) const {
-        Vec3<double> rest(load_point(job.rest, i));
-        store_point(job.out, job.order ? job.order[i] : i,
-                    Vec3<T>(deform_baseline_point(job.codes[i], rest, job.bones, job.poses, int(job.bone_count), job.tables)));
+        store(i, deform_baseline_point(job.codes[i], rest(i), job.bones, job.poses, int(job.bone_count), job.tables));
     }
     // The common path alone (for_each_point_split): true where it wrote point i.
     BS_HD BS_FLATTEN bool common(std::size_t i) const {
         Vec3<double> posed;
-        if (!deform_common_baseline_point(job.codes[i], Vec3<double>(load_point(job.rest, i)), job.bones, job.poses, job.tables, posed))
-            return false;
-        store_point(job.out, job.order ? job.order[i] : i, Vec3<T>(posed));
+        if (!deform_common_baseline_point(job.codes[i], rest(i), job.bones, job.poses, job.tables, posed)) return false;
+        store(i, posed);
         return true;
     }
+    BS_HD Vec3<double> rest(std::size_t i) const { return Vec3<double>(load_point(job.rest, i)); }
+    // Point i's result, at its place in the caller's order.
+    BS_HD void store(std::size_t i, Vec3<double> posed) const { store_point(job.out, job.order ? job.order[i] : i, Vec3<T>(posed)); }
 };
 
 
