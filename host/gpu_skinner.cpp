@@ -58,21 +58,32 @@ std::size_t GpuSkinner::device_bytes() const {
            t.verdicts.bytes();
 }
 
+void GpuSkinner::require_writable(PointView<float> out) const {
+    if (count_ == 0) return;
+    if (out.stride < 3) throw InputError("GpuSkinner: an output stride of " + std::to_string(out.stride) + " floats; xyz needs at least 3");
+    if (!out.data || cuda::device_cannot_write(out.data))
+        throw InputError(std::string("GpuSkinner: the output ") + (out.data ? "is host memory the device cannot write" : "is a null pointer") +
+                         "; give a device buffer (cudaMalloc), managed or page-locked memory");
+}
+
 LbsJob<float> GpuSkinner::lbs_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {
     if (skinner_.method() != Method::lbs) throw InputError(std::string("lbs_job of a ") + method_name(skinner_.method()) + " skinner");
-    std::vector<Mat34<float>> frame = skinner_.classic()->lbs_frame(pose);
-    lbs_frame_.assign(frame, exec);
+    require_writable(out);
+    const std::vector<Mat34<float>> frame = skinner_.classic()->lbs_frame(pose);
+    uploads_.frame(exec).upload(lbs_frame_, frame);
     return {{packed_scalars(rest_.data()), 3}, influences_.data(), count_, lbs_frame_.data(), frame.size(), out};
 }
 
 BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {
     if (skinner_.method() != Method::baseline)
         throw InputError(std::string("baseline_job of a ") + method_name(skinner_.method()) + " skinner");
+    require_writable(out);
     const BaselineSkinner<float>& baseline = *skinner_.baseline();
+    cuda::FrameUploads::Frame frame = uploads_.frame(exec);
     std::vector<BaselineBonePose<double>> poses = baseline.frame(pose);
-    baseline_frame_.assign(poses, exec);
-    BaselineTables<double> tables = tables_on_device_ && !baseline.deform_options().exact ? build_tables_on_device(poses, exec)
-                                                                                           : upload_tables(baseline.frame_tables(poses), exec);
+    frame.upload(baseline_frame_, poses);
+    BaselineTables<double> tables = tables_on_device_ && !baseline.deform_options().exact ? build_tables_on_device(poses, frame, exec)
+                                                                                           : upload_tables(baseline.frame_tables(poses), frame);
     return {{packed_scalars(rest_.data()), 3}, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables,
             order_.data(), split_.size() ? SplitScratch{split_.data(), split_.data() + count_} : SplitScratch{}};
 }
@@ -82,13 +93,15 @@ void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec)
         case Method::lbs: return cuda::deform_lbs(lbs_job(pose, out, exec), exec);
         case Method::baseline: return cuda::deform_baseline(baseline_job(pose, out, exec), exec);
         case Method::dqs: {
-            std::vector<DualQuat<float>> frame = skinner_.classic()->dqs_frame(pose);
-            dqs_frame_.assign(frame, exec);
+            require_writable(out);
+            const std::vector<DualQuat<float>> frame = skinner_.classic()->dqs_frame(pose);
+            uploads_.frame(exec).upload(dqs_frame_, frame);
             return cuda::deform_dqs({{packed_scalars(rest_.data()), 3}, influences_.data(), count_, dqs_frame_.data(), frame.size(), out}, exec);
         }
         case Method::metaball: {
-            std::vector<MetaballJoint<float>> joints = skinner_.metaball()->joint_table(pose);
-            metaball_frame_.assign(joints, exec);
+            require_writable(out);
+            const std::vector<MetaballJoint<float>> joints = skinner_.metaball()->joint_table(pose);
+            uploads_.frame(exec).upload(metaball_frame_, joints);
             return cuda::deform_metaball({{packed_scalars(rest_.data()), 3}, binding_offsets_.data(), binding_joints_.data(), count_,
                                           metaball_frame_.data(), joints.size(), out},
                                          exec);
@@ -129,19 +142,23 @@ void GpuBodies::deform(const std::vector<GpuSkinner*>& bodies, const std::vector
             throw InputError("GpuBodies::deform: body " + std::to_string(b) + " appears twice (one GpuSkinner per posed body)");
         starts.push_back(starts.back() + body->size());
     }
-    starts_.assign(starts, exec);
+    cuda::FrameUploads::Frame frame = uploads_.frame(exec);
+    frame.upload(starts_, starts);
     const int count = int(bodies.size());
     if (method == Method::lbs) {
         std::vector<LbsJob<float>> jobs;
         for (int b = 0; b < count; ++b) jobs.push_back(bodies[b]->lbs_job(poses[b], outs[b], exec));
-        lbs_jobs_.assign(jobs, exec);
+        frame.upload(lbs_jobs_, jobs);
         return cuda::deform_lbs(BodiesJob<LbsJob<float>>{lbs_jobs_.data(), starts_.data(), count, starts.back()}, exec);
     }
     if (method != Method::baseline) throw UnsupportedError("GpuBodies: several bodies in one launch are LBS or baseline bodies");
     std::vector<BaselineJob<float>> jobs;
     for (int b = 0; b < count; ++b) jobs.push_back(bodies[b]->baseline_job(poses[b], outs[b], exec));
-    baseline_jobs_.assign(jobs, exec);
-    cuda::deform_baseline(BodiesJob<BaselineJob<float>>{baseline_jobs_.data(), starts_.data(), count, starts.back()}, exec);
+    frame.upload(baseline_jobs_, jobs);
+    split_.reserve_at_least(starts.back() + 1);
+    cuda::deform_baseline(BodiesJob<BaselineJob<float>>{baseline_jobs_.data(), starts_.data(), count, starts.back(),
+                                                        {split_.data(), split_.data() + starts.back()}},
+                          exec);
 }
 
 BaselineTables<double> GpuSkinner::DeviceTables::view(int phi_samples, int fan_samples) const {
@@ -149,32 +166,33 @@ BaselineTables<double> GpuSkinner::DeviceTables::view(int phi_samples, int fan_s
             fine.data(),    fine_extents.data(), direct.data(), fan_cells.data(), fine_fans.data(), fan_direct.data(), fan_angles.data()};
 }
 
-BaselineTables<double> GpuSkinner::upload_tables(const BaselineFrameTables& host, cuda::Exec exec) {
+BaselineTables<double> GpuSkinner::upload_tables(const BaselineFrameTables& host, cuda::FrameUploads::Frame& frame) {
     DeviceTables& d = tables_;
-    d.locals.assign(host.locals, exec);
-    d.sections.assign(host.sections, exec);
-    d.fine.assign(host.fine, exec);
-    d.extents.assign(host.extents, exec);
-    d.fine_extents.assign(host.fine_extents, exec);
-    d.fans.assign(host.fans, exec);
-    d.fine_fans.assign(host.fine_fans, exec);
-    d.cells.assign(host.cells, exec);
-    d.fan_cells.assign(host.fan_cells, exec);
-    d.direct.assign(host.direct, exec);
-    d.fan_direct.assign(host.fan_direct, exec);
-    d.fan_angles.assign(host.fan_angles, exec);
+    frame.upload(d.locals, host.locals);
+    frame.upload(d.sections, host.sections);
+    frame.upload(d.fine, host.fine);
+    frame.upload(d.extents, host.extents);
+    frame.upload(d.fine_extents, host.fine_extents);
+    frame.upload(d.fans, host.fans);
+    frame.upload(d.fine_fans, host.fine_fans);
+    frame.upload(d.cells, host.cells);
+    frame.upload(d.fan_cells, host.fan_cells);
+    frame.upload(d.direct, host.direct);
+    frame.upload(d.fan_direct, host.fan_direct);
+    frame.upload(d.fan_angles, host.fan_angles);
     return d.view(host.phi_samples, host.fan_samples);
 }
 
-BaselineTables<double> GpuSkinner::build_tables_on_device(const std::vector<BaselineBonePose<double>>& poses, cuda::Exec exec) {
+BaselineTables<double> GpuSkinner::build_tables_on_device(const std::vector<BaselineBonePose<double>>& poses,
+                                                          cuda::FrameUploads::Frame& frame, cuda::Exec exec) {
     const BaselineSkinner<float>& baseline = *skinner_.baseline();
     const BaselineDeformOptions& options = baseline.deform_options();
     const std::vector<BaselineBone<double>>& bones = baseline.bones();
     const InPlaceTableSizes size = in_place_table_sizes(bones.size(), options.phi_samples, options.fan_samples);
     DeviceTables& d = tables_;
-    d.locals.assign(local_chains(bones, poses), exec);
+    frame.upload(d.locals, local_chains(bones, poses));
     if (d.fan_angles.size() != std::size_t(options.fan_samples))  // the same every frame: uploaded once
-        d.fan_angles = cuda::DeviceArray<CosSin>(fan_grid_angles(options.fan_samples), exec);
+        frame.upload(d.fan_angles, fan_grid_angles(options.fan_samples));
     d.sections.reserve_at_least(size.sections);
     d.middles.reserve_at_least(size.sections);
     d.extents.reserve_at_least(size.sections);

@@ -9,10 +9,15 @@
 // writes the caller's device buffer (baseline with tables: two, its common path's and the other points').
 //
 // deform() is asynchronous on the caller's stream (cuda::Exec::stream; nullptr: the default stream) and
-// never synchronises: the caller waits for its stream when it needs the points. The table of the frame
-// is copied from pageable host memory, which CUDA stages before the call returns, so the next deform()
-// may run at once. `out` is a device pointer view (float xyz at a stride of 3, or xyzw at 4, ...) with
-// room for size() points, owned by the caller.
+// does not wait for it: the caller waits for its stream when it needs the points. The frame's tables go
+// up from page-locked staging memory (kernels/frame_uploads.hpp), which CUDA copies without waiting for
+// the stream, as it may from pageable memory; the host blocks only when it runs more than
+// FrameUploads::kFramesInFlight frames of this skinner ahead of the device (then until the oldest frame's
+// copies are done), and when a frame needs larger buffers than every frame before it (allocating may
+// synchronise the device). Page-locked host memory held: about kFramesInFlight times a frame's tables.
+// `out` is a device pointer view (float xyz at a stride of 3, or xyzw at 4, ...) with room for size()
+// points, owned by the caller: InputError for a null pointer, a stride below 3, or host memory the device
+// cannot write (cuda::device_cannot_write), before anything is queued; its size cannot be checked.
 //
 // The frame's table lives in one device buffer reused by every deform(): calls on one stream are ordered;
 // a caller alternating streams orders them itself (or keeps one GpuSkinner per stream).
@@ -23,6 +28,7 @@
 
 #include "host/skinner.hpp"
 #include "kernels/device_memory.hpp"
+#include "kernels/frame_uploads.hpp"
 #include "kernels/gl_interop.hpp"
 
 namespace bs {
@@ -82,13 +88,17 @@ private:
         BaselineTables<double> view(int phi_samples, int fan_samples) const;
     } tables_;
     bool tables_on_device_ = false;
+    cuda::FrameUploads uploads_;  // every per-frame copy goes up through it
 
+    // InputError unless `out` can take size() points (see the top of this file).
+    void require_writable(PointView<float> out) const;
     // A baseline body's codes and rest points, in the GPU's evaluation order (kernels/coherent_order.hpp).
     void upload_in_coherent_order(const BaselineSkinner<float>& baseline, cuda::Exec exec);
     // The frame's tables on the device (none, phi_samples 0, for the direct construction).
-    BaselineTables<double> upload_tables(const BaselineFrameTables& host, cuda::Exec exec);
+    BaselineTables<double> upload_tables(const BaselineFrameTables& host, cuda::FrameUploads::Frame& frame);
     // The frame's tables built on the device (set_tables_on_device); `poses` are already in baseline_frame_.
-    BaselineTables<double> build_tables_on_device(const std::vector<BaselineBonePose<double>>& poses, cuda::Exec exec);
+    BaselineTables<double> build_tables_on_device(const std::vector<BaselineBonePose<double>>& poses, cuda::FrameUploads::Frame& frame,
+                                                  cuda::Exec exec);
 };
 
 // CUDA–OpenGL interop (kernels/gl_interop.hpp): maps `buffer` on exec's stream, deforms into it at `stride`
@@ -112,6 +122,8 @@ private:
     cuda::DeviceArray<LbsJob<float>> lbs_jobs_;
     cuda::DeviceArray<BaselineJob<float>> baseline_jobs_;
     cuda::DeviceArray<std::size_t> starts_;
+    cuda::DeviceArray<std::uint32_t> split_;  // baseline: the points the bodies' common paths leave, then their count
+    cuda::FrameUploads uploads_;
 };
 
 }  // namespace bs

@@ -54,4 +54,44 @@ void fill_bytes(void* device, int value, std::size_t bytes, Exec exec) {
 
 void synchronize(Exec exec) { BS_CUDA_CHECK(cudaStreamSynchronize(stream_of(exec))); }
 
+bool device_cannot_write(const void* pointer) {
+    require_device();
+    cudaPointerAttributes attributes{};
+    if (cudaPointerGetAttributes(&attributes, pointer) != cudaSuccess) {
+        cudaGetLastError();  // not sticky; cleared so that the next checked call does not report it
+        return false;
+    }
+    if (attributes.type != cudaMemoryTypeUnregistered) return false;
+    int device = 0, pageable = 0;
+    BS_CUDA_CHECK(cudaGetDevice(&device));
+    BS_CUDA_CHECK(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device));
+    return pageable == 0;
+}
+
+void* allocate_pinned(std::size_t bytes) {
+    require_device();
+    void* host = nullptr;
+    if (bytes > 0) BS_CUDA_CHECK(cudaMallocHost(&host, bytes));
+    return host;
+}
+
+void release_pinned(void* host) noexcept {
+    if (host) cudaFreeHost(host);  // as release(): a failure is sticky for the next call
+}
+
+void* create_event() {
+    require_device();
+    cudaEvent_t event = nullptr;
+    BS_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+    return event;
+}
+
+void destroy_event(void* event) noexcept {
+    if (event) cudaEventDestroy(static_cast<cudaEvent_t>(event));
+}
+
+void record_event(void* event, Exec exec) { BS_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(event), stream_of(exec))); }
+
+void wait_for_event(void* event) { BS_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(event))); }
+
 }  // namespace bs::cuda

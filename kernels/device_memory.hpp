@@ -36,6 +36,24 @@ void copy_on_device(void* to, const void* from, std::size_t bytes, Exec exec);
 void fill_bytes(void* device, int value, std::size_t bytes, Exec exec);
 void synchronize(Exec exec);
 
+// Whether CUDA says `pointer` is host memory that kernels on the current device cannot reach: memory it
+// does not know of (pageable host memory, or no memory at all), where the device does not read pageable
+// memory (no HMM or ATS). A kernel writing there would fault and end the context. False for device, managed
+// and page-locked memory, and where CUDA cannot tell (cudaPointerGetAttributes fails).
+bool device_cannot_write(const void* pointer);
+
+// Page-locked host memory (cudaMallocHost): copies from it to the device are fully asynchronous, where copies
+// from pageable memory may first wait for the stream (kernels/frame_uploads.hpp).
+void* allocate_pinned(std::size_t bytes);
+void release_pinned(void* host) noexcept;
+
+// An event marks a place in a stream's queue: wait_for_event blocks the host until the work queued on that
+// stream before record_event is done (at once if it is, or if the event was never recorded).
+void* create_event();
+void destroy_event(void* event) noexcept;
+void record_event(void* event, Exec exec);
+void wait_for_event(void* event);
+
 template <class T>
 class DeviceArray {
     static_assert(std::is_trivially_copyable_v<T>, "device arrays hold plain data");
@@ -68,11 +86,6 @@ public:
     void upload(const std::vector<T>& host, Exec exec) {
         if (host.size() > size_) throw std::length_error("DeviceArray::upload: more elements than the array holds");
         copy_to_device(data_, host.data(), host.size() * sizeof(T), exec);
-    }
-    // Resizes to `host.size()` only when it grows (a per-frame table of fixed size is allocated once).
-    void assign(const std::vector<T>& host, Exec exec) {
-        if (host.size() > size_) *this = DeviceArray(host.size());
-        upload(host, exec);
     }
     // Room for at least `size` elements: reallocated (contents lost) only when it grows.
     void reserve_at_least(std::size_t size) {

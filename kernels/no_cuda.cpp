@@ -34,5 +34,12 @@ void copy_to_host(void*, const void*, std::size_t, Exec) { not_built(); }
 void copy_on_device(void*, const void*, std::size_t, Exec) { not_built(); }
 void fill_bytes(void*, int, std::size_t, Exec) { not_built(); }
 void synchronize(Exec) { not_built(); }
+bool device_cannot_write(const void*) { not_built(); }
+void* allocate_pinned(std::size_t) { not_built(); }
+void release_pinned(void*) noexcept {}
+void* create_event() { not_built(); }
+void destroy_event(void*) noexcept {}
+void record_event(void*, Exec) { not_built(); }
+void wait_for_event(void*) { not_built(); }
 
 }  // namespace bs::cuda

@@ -220,12 +220,16 @@ struct MetaballJob {
 // starts has body_count + 1 entries, starts[0] = 0, non-decreasing, starts[b + 1] − starts[b] = jobs[b].count.
 // `jobs` and `starts` are host pointers for bs::cpu and device pointers for bs::cuda (the jobs' own
 // pointers likewise).
+// Baseline bodies run as one body does (BaselineJob::split): each point tries its body's common path in
+// a first launch and the points left take the long path in a second, listed in `split` (total + 1
+// entries, combined indices; bs::cuda only); the bodies' own split rooms are not used.
 template <class Job>
 struct BodiesJob {
     const Job* jobs;
     const std::size_t* starts;
     int body_count;
     std::size_t total;  // starts[body_count]
+    SplitScratch split{};
 };
 
 namespace cpu {

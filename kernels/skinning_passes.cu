@@ -74,18 +74,27 @@ struct BaselinePass {
 
 
 // One thread per point of all the bodies: the body is found by binary search over `starts` (a few
-// bodies: a few steps), then the body's own per-point pass runs on its local index.
+// bodies: a few steps), then the body's own per-point pass runs on its local index (and its common path,
+// for for_each_point_split, where the pass has one).
 template <template <class> class Pass, class Job>
 struct BodiesPass {
     static constexpr unsigned kThreadsPerBlock = threads_per_block<Pass<float>>();
     BodiesJob<Job> job;
     BS_HD void operator()(std::size_t i) const {
+        const int b = body_of(i);
+        Pass<float>{job.jobs[b]}(i - job.starts[b]);
+    }
+    BS_HD bool common(std::size_t i) const {
+        const int b = body_of(i);
+        return Pass<float>{job.jobs[b]}.common(i - job.starts[b]);
+    }
+    BS_HD int body_of(std::size_t i) const {
         int lo = 0, hi = job.body_count;  // invariant: starts[lo] <= i < starts[hi]
         while (hi - lo > 1) {
             int mid = (lo + hi) / 2;
             if (job.starts[mid] <= i) lo = mid; else hi = mid;
         }
-        Pass<float>{job.jobs[lo]}(i - job.starts[lo]);
+        return lo;
     }
 };
 
@@ -106,7 +115,7 @@ void deform_lbs(const LbsJob<float>& job, Exec exec) { for_each_point(job.count,
 void deform_lbs(const SparseLbsJob<float>& job, Exec exec) { for_each_point(job.count, SparseLbsPass<float>{job}, exec); }
 void deform_lbs(const BodiesJob<LbsJob<float>>& job, Exec exec) { for_each_point(job.total, BodiesPass<LbsPass, LbsJob<float>>{job}, exec); }
 void deform_baseline(const BodiesJob<BaselineJob<float>>& job, Exec exec) {
-    for_each_point(job.total, BodiesPass<BaselinePass, BaselineJob<float>>{job}, exec);
+    for_each_point_split(job.total, BodiesPass<BaselinePass, BaselineJob<float>>{job}, job.split, exec);
 }
 void deform_dqs(const DqsJob<float>& job, Exec exec) { for_each_point(job.count, DqsPass<float>{job}, exec); }
 // Without tables every point takes the long path (the direct construction): the split's launch without room.

@@ -3,9 +3,13 @@
 // one, constructing it must fail with CudaUnavailable (the signal "auto" falls back on).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstring>
+#include <thread>
 
+#include "host/errors.hpp"
 #include "host/gpu_skinner.hpp"
 #include "tests/support/chains.hpp"
 #include "tests/support/cuda_buffers.hpp"
@@ -91,6 +95,104 @@ TEST(GpuSkinnerCuda, TablesBuiltOnTheDeviceGiveTheCpusPoints) {
             ASSERT_LT(norm(Vec3<double>{got[3 * i], got[3 * i + 1], got[3 * i + 2]} - Vec3<double>(want[i])), tolerance)
                 << (on_device ? "device" : "host") << " tables, point " << i;
     }
+}
+
+#if defined(BASESKIN_HAVE_CUDA)
+// A host function that holds its stream until the test opens it, or for 5 s at most (then it says so).
+struct StreamGate {
+    std::atomic<bool> open{false}, gave_up{false};
+    static void CUDART_CB hold(void* self) {
+        StreamGate& gate = *static_cast<StreamGate*>(self);
+        const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (!gate.open.load()) {
+            if (std::chrono::steady_clock::now() > limit) {
+                gate.gave_up = true;
+                return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    }
+};
+#endif
+
+// deform() queues its copies and launches without waiting for the stream: with the stream held by a host
+// function, as many frames as FrameUploads keeps in flight are queued, and only then is the stream let go.
+// A deform() that waited for the stream (as a copy from pageable memory may) would hold the gate until it
+// gave up. The frames still come out as the CPU's.
+TEST(GpuSkinnerCuda, DeformDoesNotWaitForItsStream) {
+    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
+#if defined(BASESKIN_HAVE_CUDA)
+    Skeleton s = testing::bent_chain();
+    const std::vector<Vec3<double>> points = testing::points_around(s, 20000, 53);
+    cudaStream_t stream;
+    ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+    const cuda::Exec exec{stream};
+    const double tolerance = 1e-5 * testing::diagonal(s);
+    constexpr int frames = cuda::FrameUploads::kFramesInFlight;
+    for (Method method : {Method::lbs, Method::baseline}) {
+        Skinner skinner(method, s, points, {}, "test");
+        GpuSkinner gpu(skinner, exec);
+        std::vector<Pose> poses;
+        std::vector<cuda::DeviceArray<float>> outs;
+        for (int f = 0; f < frames; ++f) {
+            poses.push_back(random_bent_pose(s, 60 + f));
+            outs.emplace_back(3 * points.size());
+        }
+        // The same frames once without the gate, so that every buffer already has its size (a buffer that
+        // grows is reallocated, which may synchronise the device).
+        for (int f = 0; f < frames; ++f) gpu.deform(poses[f], {outs[f].data(), 3}, exec);
+        cuda::synchronize(exec);
+        StreamGate gate;
+        ASSERT_EQ(cudaLaunchHostFunc(stream, StreamGate::hold, &gate), cudaSuccess);
+        for (int f = 0; f < frames; ++f) {
+            cuda::fill_bytes(outs[f].data(), 0xff, outs[f].bytes(), exec);  // NaN everywhere
+            gpu.deform(poses[f], {outs[f].data(), 3}, exec);
+        }
+        gate.open = true;
+        cuda::synchronize(exec);
+        EXPECT_FALSE(gate.gave_up) << method_name(method) << ": deform() waited for its stream";
+        for (int f = 0; f < frames; ++f) {
+            const std::vector<float> got = outs[f].download(exec);
+            std::vector<Vec3<float>> want;
+            skinner.deform(poses[f], want);
+            for (std::size_t i = 0; i < points.size(); ++i)
+                ASSERT_LT(norm(Vec3<double>{got[3 * i], got[3 * i + 1], got[3 * i + 2]} - Vec3<double>(want[i])), tolerance)
+                    << method_name(method) << " frame " << f << " point " << i;
+        }
+    }
+    cudaStreamDestroy(stream);
+#endif
+}
+
+// An output the device cannot write is refused with InputError before anything is queued, for every
+// method: a null pointer, a stride below 3, pageable host memory (where the device does not read it); the
+// context is left whole, so a good buffer works afterwards.
+TEST(GpuSkinnerCuda, AnOutputItCannotWriteIsRefused) {
+    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
+#if defined(BASESKIN_HAVE_CUDA)
+    Skeleton s = testing::bent_chain();
+    const std::vector<Vec3<double>> points = testing::points_around(s, 2000, 59);
+    int device = 0, pageable = 0;
+    ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+    ASSERT_EQ(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device), cudaSuccess);
+    std::vector<float> host(3 * points.size());
+    const Pose pose = random_bent_pose(s, 9);
+    for (Method method : {Method::lbs, Method::dqs, Method::baseline, Method::metaball}) {
+        Skinner skinner(method, s, points, {}, "test");
+        GpuSkinner gpu(skinner);
+        cuda::DeviceArray<float> out(3 * points.size());
+        EXPECT_THROW(gpu.deform(pose, {nullptr, 3}), InputError) << method_name(method);
+        EXPECT_THROW(gpu.deform(pose, {out.data(), 2}), InputError) << method_name(method);
+        if (!pageable) EXPECT_THROW(gpu.deform(pose, {host.data(), 3}), InputError) << method_name(method);
+        gpu.deform(pose, {out.data(), 3});
+        const std::vector<float> got = out.download({});
+        std::vector<Vec3<float>> want;
+        skinner.deform(pose, want);
+        for (std::size_t i = 0; i < points.size(); ++i)
+            ASSERT_LT(norm(Vec3<double>{got[3 * i], got[3 * i + 1], got[3 * i + 2]} - Vec3<double>(want[i])), 1e-5 * testing::diagonal(s))
+                << method_name(method) << " point " << i;
+    }
+#endif
 }
 
 TEST(GpuSkinnerCuda, DeviceBytesAreThePerPointDataThenTheFrameBuffersToo) {
