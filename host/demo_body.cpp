@@ -128,8 +128,12 @@ std::vector<Vec3<double>> demo_points(const Skeleton& skeleton, std::size_t coun
 #pragma omp parallel for schedule(static)  // each point on its own: the same points for any thread count
     for (long long i = 0; i < n; ++i) {
         double relief = 0;
-        for (const SurfaceSample& b : bumps)
-            relief += std::exp(-norm2(surface[i].position - b.position) / (2 * width * width));
+        for (const SurfaceSample& b : bumps) {
+            // Bumps further than 9 widths weigh below exp(-40) = 4e-18 (48 of them: 2e-16 of a relief of
+            // at most 1, times a height of 0.15 radii): left out, as 48 exps a point were 12% of the demo.
+            const double exponent = norm2(surface[i].position - b.position) / (2 * width * width);
+            if (exponent < 40) relief += std::exp(-exponent);
+        }
         points[i] = surface[i].position + height * std::min(relief, 1.0) * surface[i].normal;
     }
     return points;

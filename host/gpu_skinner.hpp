@@ -110,9 +110,11 @@ void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Po
 
 // Several bodies deformed in one launch: every body a GpuSkinner of one method (LBS or baseline), each
 // with its own pose and output buffer. Each body uploads its frame's tables, then one kernel covers all
-// their points (a body is found per thread from the bodies' point ranges). A GpuSkinner appears at most
-// once per call (its frame tables are its own buffers; InputError otherwise). Asynchronous on `exec`, as
-// GpuSkinner::deform; the jobs array is kept between calls (it grows when more bodies come).
+// their points (a body is found per thread from the bodies' point ranges; baseline with tables: two, the
+// bodies' common paths, then the points they leave, as GpuSkinner). A GpuSkinner appears at most once per
+// call (its frame tables are its own buffers; InputError otherwise). Asynchronous on `exec`, as
+// GpuSkinner::deform; the jobs array and the baseline's list of left points (4 bytes a point of all the
+// bodies) are kept between calls (they grow when more bodies or points come).
 class GpuBodies {
 public:
     void deform(const std::vector<GpuSkinner*>& bodies, const std::vector<Pose>& poses, const std::vector<PointView<float>>& outs,
