@@ -68,7 +68,6 @@ void GpuSkinner::require_writable(PointView<float> out) const {
 
 LbsJob<float> GpuSkinner::lbs_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {
     if (skinner_.method() != Method::lbs) throw InputError(std::string("lbs_job of a ") + method_name(skinner_.method()) + " skinner");
-    require_writable(out);
     const std::vector<Mat34<float>> frame = skinner_.classic()->lbs_frame(pose);
     uploads_.frame(exec).upload(lbs_frame_, frame);
     return {{packed_scalars(rest_.data()), 3}, influences_.data(), count_, lbs_frame_.data(), frame.size(), out};
@@ -77,7 +76,6 @@ LbsJob<float> GpuSkinner::lbs_job(const Pose& pose, PointView<float> out, cuda::
 BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {
     if (skinner_.method() != Method::baseline)
         throw InputError(std::string("baseline_job of a ") + method_name(skinner_.method()) + " skinner");
-    require_writable(out);
     const BaselineSkinner<float>& baseline = *skinner_.baseline();
     cuda::FrameUploads::Frame frame = uploads_.frame(exec);
     std::vector<BaselineBonePose<double>> poses = baseline.frame(pose);
@@ -89,17 +87,20 @@ BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> o
 }
 
 void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec) {
+    require_writable(out);
+    deform_unchecked(pose, out, exec);
+}
+
+void GpuSkinner::deform_unchecked(const Pose& pose, PointView<float> out, cuda::Exec exec) {
     switch (skinner_.method()) {
         case Method::lbs: return cuda::deform_lbs(lbs_job(pose, out, exec), exec);
         case Method::baseline: return cuda::deform_baseline(baseline_job(pose, out, exec), exec);
         case Method::dqs: {
-            require_writable(out);
             const std::vector<DualQuat<float>> frame = skinner_.classic()->dqs_frame(pose);
             uploads_.frame(exec).upload(dqs_frame_, frame);
             return cuda::deform_dqs({{packed_scalars(rest_.data()), 3}, influences_.data(), count_, dqs_frame_.data(), frame.size(), out}, exec);
         }
         case Method::metaball: {
-            require_writable(out);
             const std::vector<MetaballJoint<float>> joints = skinner_.metaball()->joint_table(pose);
             uploads_.frame(exec).upload(metaball_frame_, joints);
             return cuda::deform_metaball({{packed_scalars(rest_.data()), 3}, binding_offsets_.data(), binding_joints_.data(), count_,
@@ -118,7 +119,7 @@ void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Po
             throw InputError("deform_into_gl_buffer: the buffer holds " + std::to_string(bytes) + " bytes; " +
                              std::to_string(skinner.size()) + " points at a stride of " + std::to_string(stride) +
                              " floats (at least 3) need " + std::to_string(needed));
-        skinner.deform(pose, {mapped, stride}, exec);
+        skinner.deform_unchecked(pose, {mapped, stride}, exec);  // CUDA's own mapping of the buffer: device memory
     } catch (...) {
         buffer.unmap(exec);
         throw;
@@ -133,6 +134,8 @@ void GpuBodies::deform(const std::vector<GpuSkinner*>& bodies, const std::vector
         throw InputError("GpuBodies::deform: " + std::to_string(bodies.size()) + " bodies, " + std::to_string(poses.size()) +
                          " poses and " + std::to_string(outs.size()) + " outputs");
     const Method method = bodies[0]->method();
+    if (method != Method::lbs && method != Method::baseline)
+        throw UnsupportedError("GpuBodies: several bodies in one launch are LBS or baseline bodies");
     std::vector<std::size_t> starts{0};
     for (std::size_t b = 0; b < bodies.size(); ++b) {
         GpuSkinner* body = bodies[b];
@@ -140,25 +143,31 @@ void GpuBodies::deform(const std::vector<GpuSkinner*>& bodies, const std::vector
         // A body's frame tables live in its own buffers: a second pose of it would overwrite the first.
         if (std::find(bodies.begin(), bodies.begin() + b, body) != bodies.begin() + b)
             throw InputError("GpuBodies::deform: body " + std::to_string(b) + " appears twice (one GpuSkinner per posed body)");
+        body->require_writable(outs[b]);
         starts.push_back(starts.back() + body->size());
     }
-    cuda::FrameUploads::Frame frame = uploads_.frame(exec);
-    frame.upload(starts_, starts);
     const int count = int(bodies.size());
+    // Each body uploads its frame's tables through its own FrameUploads, then this call's frame the jobs.
     if (method == Method::lbs) {
         std::vector<LbsJob<float>> jobs;
         for (int b = 0; b < count; ++b) jobs.push_back(bodies[b]->lbs_job(poses[b], outs[b], exec));
+        cuda::FrameUploads::Frame frame = uploads_.frame(exec);
+        frame.upload(starts_, starts);
         frame.upload(lbs_jobs_, jobs);
         return cuda::deform_lbs(BodiesJob<LbsJob<float>>{lbs_jobs_.data(), starts_.data(), count, starts.back()}, exec);
     }
-    if (method != Method::baseline) throw UnsupportedError("GpuBodies: several bodies in one launch are LBS or baseline bodies");
     std::vector<BaselineJob<float>> jobs;
     for (int b = 0; b < count; ++b) jobs.push_back(bodies[b]->baseline_job(poses[b], outs[b], exec));
+    cuda::FrameUploads::Frame frame = uploads_.frame(exec);
+    frame.upload(starts_, starts);
     frame.upload(baseline_jobs_, jobs);
-    split_.reserve_at_least(starts.back() + 1);
-    cuda::deform_baseline(BodiesJob<BaselineJob<float>>{baseline_jobs_.data(), starts_.data(), count, starts.back(),
-                                                        {split_.data(), split_.data() + starts.back()}},
-                          exec);
+    // Without tables (exact bodies) every point takes the long path: one launch, as for one body.
+    SplitScratch split{};
+    if (std::any_of(jobs.begin(), jobs.end(), [](const BaselineJob<float>& job) { return job.tables.phi_samples > 0; })) {
+        split_.reserve_at_least(starts.back() + 1);
+        split = {split_.data(), split_.data() + starts.back()};
+    }
+    cuda::deform_baseline(BodiesJob<BaselineJob<float>>{baseline_jobs_.data(), starts_.data(), count, starts.back(), split}, exec);
 }
 
 BaselineTables<double> GpuSkinner::DeviceTables::view(int phi_samples, int fan_samples) const {

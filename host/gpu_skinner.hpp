@@ -14,10 +14,12 @@
 // the stream, as it may from pageable memory; the host blocks only when it runs more than
 // FrameUploads::kFramesInFlight frames of this skinner ahead of the device (then until the oldest frame's
 // copies are done), and when a frame needs larger buffers than every frame before it (allocating may
-// synchronise the device). Page-locked host memory held: about kFramesInFlight times a frame's tables.
+// synchronise the device). Page-locked host memory held: up to about twice kFramesInFlight times a frame's
+// tables.
 // `out` is a device pointer view (float xyz at a stride of 3, or xyzw at 4, ...) with room for size()
 // points, owned by the caller: InputError for a null pointer, a stride below 3, or host memory the device
-// cannot write (cuda::device_cannot_write), before anything is queued; its size cannot be checked.
+// cannot write (cuda::device_cannot_write), before anything is queued (GpuBodies: before any body's);
+// its size cannot be checked.
 //
 // The frame's table lives in one device buffer reused by every deform(): calls on one stream are ordered;
 // a caller alternating streams orders them itself (or keeps one GpuSkinner per stream).
@@ -53,8 +55,8 @@ public:
     bool tables_on_device() const { return tables_on_device_; }
 
     // The frame's job, its tables uploaded on `exec`, without launching it: what deform() launches and
-    // what GpuBodies gathers into one launch. lbs_job for Method::lbs, baseline_job for Method::baseline
-    // (InputError otherwise).
+    // what GpuBodies gathers into its launch. lbs_job for Method::lbs, baseline_job for Method::baseline
+    // (InputError otherwise). `out` is not checked here (deform and GpuBodies::deform check it).
     LbsJob<float> lbs_job(const Pose& pose, PointView<float> out, cuda::Exec exec);
     BaselineJob<float> baseline_job(const Pose& pose, PointView<float> out, cuda::Exec exec);
 
@@ -90,8 +92,12 @@ private:
     bool tables_on_device_ = false;
     cuda::FrameUploads uploads_;  // every per-frame copy goes up through it
 
+    friend class GpuBodies;
+    friend void deform_into_gl_buffer(GpuSkinner&, cuda::GlBuffer&, const Pose&, std::size_t, cuda::Exec);
     // InputError unless `out` can take size() points (see the top of this file).
     void require_writable(PointView<float> out) const;
+    // deform() without that check, for a buffer CUDA mapped itself (deform_into_gl_buffer).
+    void deform_unchecked(const Pose& pose, PointView<float> out, cuda::Exec exec);
     // A baseline body's codes and rest points, in the GPU's evaluation order (kernels/coherent_order.hpp).
     void upload_in_coherent_order(const BaselineSkinner<float>& baseline, cuda::Exec exec);
     // The frame's tables on the device (none, phi_samples 0, for the direct construction).
@@ -108,7 +114,7 @@ private:
 void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Pose& pose, std::size_t stride = 3,
                            cuda::Exec exec = {});
 
-// Several bodies deformed in one launch: every body a GpuSkinner of one method (LBS or baseline), each
+// Several bodies deformed together: every body a GpuSkinner of one method (LBS or baseline), each
 // with its own pose and output buffer. Each body uploads its frame's tables, then one kernel covers all
 // their points (a body is found per thread from the bodies' point ranges; baseline with tables: two, the
 // bodies' common paths, then the points they leave, as GpuSkinner). A GpuSkinner appears at most once per

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 namespace bs::cuda {
 
@@ -13,12 +14,16 @@ std::size_t aligned(std::size_t bytes) { return (bytes + kStagingAlignment - 1) 
 }  // namespace
 
 FrameUploads::Frame::~Frame() {
-    // A destructor cannot report a failure. Recording fails only for a stream the caller broke or a broken
-    // context, and then the copies queued on that stream failed as well (nothing is read from the staging
-    // memory later) or every later call fails too.
+    // A destructor cannot report a failure. Where the event cannot be recorded (a broken stream or context,
+    // or a stream of another device than the event's), the turn's event still marks an older frame, so the
+    // host waits here for the stream instead: the staging memory is then free to be written again.
     try {
-        record_event(uploads_.turns_[uploads_.current_].event, exec_);
+        record_event(turn_.event, exec_);
     } catch (...) {
+        try {
+            synchronize(exec_);
+        } catch (...) {
+        }
     }
 }
 
@@ -56,35 +61,23 @@ FrameUploads::Frame FrameUploads::frame(Exec exec) {
     Turn& turn = turns_[current_];
     if (!turn.event) turn.event = create_event();
     wait_for_event(turn.event);
-    merge_blocks();
+    turn.filling = 0;
+    for (Block& block : turn.blocks) block.used = 0;
     return Frame(*this, exec);
-}
-
-void FrameUploads::merge_blocks() {
-    std::vector<Block>& blocks = turns_[current_].blocks;
-    if (blocks.size() > 1) {
-        std::size_t total = 0;
-        for (Block& block : blocks) {
-            total += block.capacity;
-            release_pinned(block.data);
-        }
-        blocks.clear();  // before allocating: a failure leaves no freed block behind
-        blocks.push_back({static_cast<unsigned char*>(allocate_pinned(total)), total, 0});
-    }
-    for (Block& block : blocks) block.used = 0;
 }
 
 const void* FrameUploads::stage(const void* host, std::size_t bytes) {
     if (bytes == 0) return host;  // nothing is copied
-    std::vector<Block>& blocks = turns_[current_].blocks;
-    if (blocks.empty() || blocks.back().used + bytes > blocks.back().capacity) {
-        // Doubling what the turn holds: a frame larger than all before adds O(log) blocks.
+    Turn& turn = turns_[current_];
+    while (turn.filling < turn.blocks.size() && turn.blocks[turn.filling].used + bytes > turn.blocks[turn.filling].capacity) ++turn.filling;
+    if (turn.filling == turn.blocks.size()) {
+        // As large as the turn's blocks together: a frame larger than all before adds O(log) blocks.
         std::size_t held = 0;
-        for (const Block& block : blocks) held += block.capacity;
+        for (const Block& block : turn.blocks) held += block.capacity;
         const std::size_t capacity = aligned(std::max(bytes, held));
-        blocks.push_back({static_cast<unsigned char*>(allocate_pinned(capacity)), capacity, 0});
+        turn.blocks.push_back({static_cast<unsigned char*>(allocate_pinned(capacity)), capacity, 0});
     }
-    Block& block = blocks.back();
+    Block& block = turn.blocks[turn.filling];
     unsigned char* to = block.data + block.used;
     std::memcpy(to, host, bytes);
     block.used = std::min(block.capacity, aligned(block.used + bytes));

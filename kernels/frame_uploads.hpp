@@ -9,11 +9,12 @@
 // A frame's staging memory may be written again only once its copies are done, so kFramesInFlight frames
 // take turns: starting a frame waits (an event recorded after that turn's last copies) only for the frame
 // kFramesInFlight back, which blocks the host only when it runs that many frames ahead of the device on
-// this FrameUploads. A turn's staging grows when a frame needs more: a block of page-locked memory is added
-// (allocating it may synchronise the device, on the first frames and on growth only), and at that turn's
-// next frame its blocks are merged into one. Host memory held: host_bytes(), about kFramesInFlight times
-// the largest frame. Every call is checked (CudaError); without the CUDA backend every call throws
-// CudaUnavailable. Move-only; not thread-safe (one frame at a time).
+// this FrameUploads. A turn keeps its blocks of page-locked memory and fills them in order; a frame that
+// needs more than they hold adds a block as large as the turn's blocks together (or the upload, if larger).
+// Allocating page-locked memory may synchronise the device, so that happens only on the first frames and
+// when frames grow; the blocks are freed only with the FrameUploads. Host memory held: host_bytes(), up to
+// about twice kFramesInFlight times the largest frame. Every call is checked (CudaError); without the CUDA
+// backend every call throws CudaUnavailable. Move-only; not thread-safe (one frame at a time).
 #pragma once
 
 #include <array>
@@ -25,6 +26,8 @@
 namespace bs::cuda {
 
 class FrameUploads {
+    struct Turn;
+
 public:
     static constexpr int kFramesInFlight = 3;
 
@@ -46,8 +49,9 @@ public:
 
     private:
         friend class FrameUploads;
-        Frame(FrameUploads& uploads, Exec exec) : uploads_(uploads), exec_(exec) {}
+        Frame(FrameUploads& uploads, Exec exec) : uploads_(uploads), turn_(uploads.turns_[uploads.current_]), exec_(exec) {}
         FrameUploads& uploads_;
+        Turn& turn_;  // the frame's own turn, whose event its destructor records
         Exec exec_;
     };
 
@@ -71,16 +75,15 @@ private:
         std::size_t used = 0;
     };
     struct Turn {
-        std::vector<Block> blocks;  // the last one is filled; the others are full
-        void* event = nullptr;      // recorded after the turn's last frame's copies
+        std::vector<Block> blocks;  // filled in order: blocks[filling] is being filled, those before it are done
+        std::size_t filling = 0;
+        void* event = nullptr;  // recorded after the turn's last frame's copies
     };
     std::array<Turn, kFramesInFlight> turns_;
     int current_ = kFramesInFlight - 1;  // the turn of the frame started last
 
     // A copy of `bytes` bytes of `host` in the current turn's staging memory.
     const void* stage(const void* host, std::size_t bytes);
-    // The current turn's blocks merged into one of their total capacity (its copies are done).
-    void merge_blocks();
     void release_all() noexcept;
 };
 

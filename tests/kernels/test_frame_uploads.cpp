@@ -1,12 +1,16 @@
 // Per-frame uploads through page-locked staging memory (kernels/frame_uploads.hpp): without a device they
 // say so; with one, frames of growing and shrinking sizes land whole on the device (staging grows by blocks
-// mid-frame and merges them at the turn's next frame), and a repeated sequence allocates nothing more.
+// mid-frame), a repeated sequence allocates nothing more, frames are queued without waiting for the stream,
+// and a frame waits for the copies of the frame kFramesInFlight back before it reuses that memory.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <future>
 #include <numeric>
 #include <vector>
 
 #include "kernels/frame_uploads.hpp"
+#include "tests/support/cuda_buffers.hpp"
 
 namespace bs {
 namespace {
@@ -48,6 +52,41 @@ TEST(FrameUploadsCuda, FramesOfEverySizeLandWholeAndARepeatAllocatesNothing) {
     }
     EXPECT_GE(held_after_first_pass, (300000 + 150001) * sizeof(int)) << "the largest frame was staged whole";
     EXPECT_EQ(uploads.host_bytes(), held_after_first_pass) << "the same frames again need no more staging";
+}
+
+// With the stream held by a host function, kFramesInFlight frames are queued without waiting for it (the
+// gate would give up); the next frame reuses the first one's staging memory, so it must wait until the
+// stream is let go and that frame's copies are done. Every frame lands whole.
+TEST(FrameUploadsCuda, AFrameWaitsOnlyForTheCopiesOfTheFrameItsMemoryHeld) {
+    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
+#if defined(BASESKIN_HAVE_CUDA)
+    cudaStream_t stream;
+    ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+    const cuda::Exec exec{stream};
+    constexpr int frames = cuda::FrameUploads::kFramesInFlight + 1;
+    auto content = [](int frame) {
+        std::vector<int> values(1 << 20);  // 4 MB: more than a driver stages from pageable memory at once
+        std::iota(values.begin(), values.end(), frame * 10000000);
+        return values;
+    };
+    cuda::FrameUploads uploads;
+    std::vector<cuda::DeviceArray<int>> to(frames);
+    // Once without the gate: allocating the staging and device memory may synchronise the device.
+    for (int f = 0; f < frames; ++f) uploads.frame(exec).upload(to[f], content(-1 - f));
+    cuda::synchronize(exec);
+    testing::StreamGate gate;
+    ASSERT_EQ(cudaLaunchHostFunc(stream, testing::StreamGate::hold, &gate), cudaSuccess);
+    for (int f = 0; f + 1 < frames; ++f) uploads.frame(exec).upload(to[f], content(f));
+    std::future<void> last = std::async(std::launch::async, [&] { uploads.frame(exec).upload(to[frames - 1], content(frames - 1)); });
+    EXPECT_EQ(last.wait_for(std::chrono::milliseconds(300)), std::future_status::timeout)
+        << "the frame reusing the first one's memory must wait for that frame's copies";
+    gate.open = true;
+    last.get();
+    cuda::synchronize(exec);
+    EXPECT_FALSE(gate.gave_up) << "a frame waited for the stream";
+    for (int f = 0; f < frames; ++f) ASSERT_EQ(to[f].download(exec), content(f)) << "frame " << f;
+    cudaStreamDestroy(stream);
+#endif
 }
 
 }  // namespace
