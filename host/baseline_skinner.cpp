@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "host/errors.hpp"
 
@@ -88,36 +89,75 @@ void mark_coarse_stencils(const std::vector<Sample>& samples, int per_bone, std:
 
 }  // namespace
 
-BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& bones,
-                                       const std::vector<BaselineBonePose<double>>& poses, const BaselineDeformOptions& options,
-                                       cpu::Exec exec) {
-    validate_deform_options(options);
-    if (poses.size() != bones.size())
-        throw InputError("baseline tables: " + std::to_string(poses.size()) + " bone poses for " + std::to_string(bones.size()) +
-                         " bones");
-    BaselineFrameTables tables;
-    tables.phi_samples = options.phi_samples;
-    tables.fan_samples = options.fan_samples;
+namespace {
+
+// The refined cells' samples (or marks), `per_cell` a cell, in the order of `refined`: a rebuilt bone's from
+// `now` (its refined cells in that order), another's moved from `before` at the ordinal it had there.
+template <class Sample>
+std::vector<Sample> merged_refined(const std::vector<int>& refined, const std::vector<char>& rebuilt, int per_bone, std::size_t per_cell,
+                                   const std::vector<Sample>& now, const std::vector<Sample>& before, const std::vector<int>& old_cells) {
+    std::vector<Sample> merged;
+    merged.reserve(refined.size() * per_cell);
+    std::size_t next_now = 0;
+    for (int c : refined) {
+        const Sample* from = rebuilt[std::size_t(c / per_bone)] ? &now[next_now++ * per_cell] : &before[std::size_t(old_cells[std::size_t(c)]) * per_cell];
+        merged.insert(merged.end(), from, from + per_cell);
+    }
+    return merged;
+}
+
+// A frame's tables into `tables`, building the bones listed in `rebuilt` (ascending) and keeping the others'
+// samples, verdicts and refined cells from what `tables` holds: the tables of a frame with the same bones
+// and options in which each of those bones had the same table inputs (BaselineTableCache). Every bone listed:
+// a build from nothing.
+void build_tables(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
+                  const BaselineDeformOptions& options, cpu::Exec exec, const std::vector<int>& rebuilt, BaselineFrameTables& tables) {
+    const int n_phi = options.phi_samples, n_fan = options.fan_samples;
+    const bool every_bone = rebuilt.size() == bones.size();
+    const std::size_t section_cells = bones.size() * std::size_t(n_phi), fan_cells = bones.size() * std::size_t(n_fan);
+    const std::size_t listed = rebuilt.size();
+    const std::vector<int> old_cells = every_bone ? std::vector<int>{} : tables.cells;
+    const std::vector<int> old_fan_cells = every_bone ? std::vector<int>{} : tables.fan_cells;
+    tables.phi_samples = n_phi;
+    tables.fan_samples = n_fan;
     tables.locals = local_chains(bones, poses);
-    const std::size_t section_cells = bones.size() * std::size_t(options.phi_samples);
-    const std::size_t fan_cells = bones.size() * std::size_t(options.fan_samples);
     tables.sections.resize(section_cells);
     tables.fans.resize(fan_cells);
-    std::vector<PosedSection<double>> middles(section_cells);
-    std::vector<FanSample<double>> fan_checks(fan_cells * kCellChecks);
-    cpu::build_baseline_tables({bones.data(), poses.data(), tables.locals.data(), bones.size(), options.phi_samples,
-                                options.fan_samples, tables.sections.data(), middles.data(), tables.fans.data(),
-                                fan_checks.data()},
-                               exec);
-    std::vector<int> verdicts(section_cells + fan_cells);
-    cpu::check_baseline_cells({bones.data(), bones.size(), options.phi_samples, options.fan_samples, tables.sections.data(),
-                               middles.data(), tables.fans.data(), fan_checks.data(), options.cell_tolerance, verdicts.data()},
+    // Passes 1 and 2 over the rebuilt bones: into the tables when every bone is, else in list order.
+    std::vector<PosedSection<double>> listed_sections(every_bone ? 0 : listed * n_phi);
+    std::vector<FanSample<double>> listed_fans(every_bone ? 0 : listed * n_fan);
+    PosedSection<double>* sections = every_bone ? tables.sections.data() : listed_sections.data();
+    FanSample<double>* fans = every_bone ? tables.fans.data() : listed_fans.data();
+    const int* list = every_bone ? nullptr : rebuilt.data();
+    std::vector<PosedSection<double>> middles(listed * n_phi);
+    std::vector<FanSample<double>> fan_checks(listed * n_fan * kCellChecks);
+    cpu::build_baseline_tables(
+        {bones.data(), poses.data(), tables.locals.data(), listed, n_phi, n_fan, sections, middles.data(), fans, fan_checks.data(), list}, exec);
+    std::vector<int> verdicts(listed * (n_phi + n_fan));
+    cpu::check_baseline_cells({bones.data(), listed, n_phi, n_fan, sections, middles.data(), fans, fan_checks.data(), options.cell_tolerance,
+                               verdicts.data(), list},
                               exec);
+    std::vector<char> is_rebuilt(bones.size(), every_bone);
+    if (!every_bone) {
+        // Every cell's verdict: a kept bone's from its tables (refined or not), a rebuilt one's from the check.
+        std::vector<int> all_verdicts(section_cells + fan_cells);
+        for (std::size_t c = 0; c < section_cells; ++c) all_verdicts[c] = is_coarse(old_cells[c]) ? kCellSmooth : kCellRefine;
+        for (std::size_t c = 0; c < fan_cells; ++c) all_verdicts[section_cells + c] = is_coarse(old_fan_cells[c]) ? kCellSmooth : kCellRefine;
+        for (std::size_t b = 0; b < listed; ++b) {
+            const std::size_t k = std::size_t(rebuilt[b]);
+            is_rebuilt[k] = 1;
+            std::copy_n(&listed_sections[b * n_phi], n_phi, &tables.sections[k * n_phi]);
+            std::copy_n(&listed_fans[b * n_fan], n_fan, &tables.fans[k * n_fan]);
+            std::copy_n(&verdicts[b * n_phi], n_phi, &all_verdicts[k * n_phi]);
+            std::copy_n(&verdicts[listed * n_phi + b * n_fan], n_fan, &all_verdicts[section_cells + k * n_fan]);
+        }
+        verdicts = std::move(all_verdicts);
+    }
     std::vector<int> undecided;
     for (std::size_t c = 0; c < section_cells; ++c)
         if (verdicts[c] == kCellCheckQuarters) undecided.push_back(int(c));
-    cpu::check_baseline_quarters({bones.data(), poses.data(), tables.locals.data(), options.phi_samples, tables.sections.data(),
-                                  undecided.data(), undecided.size(), options.cell_tolerance, verdicts.data()},
+    cpu::check_baseline_quarters({bones.data(), poses.data(), tables.locals.data(), n_phi, tables.sections.data(), undecided.data(),
+                                  undecided.size(), options.cell_tolerance, verdicts.data()},
                                  exec);
     // Refined cells are numbered in cell order; `cells` maps a cell to that ordinal.
     auto list_refined = [&](std::size_t first, std::size_t count, std::vector<int>& ordinal) {
@@ -130,29 +170,104 @@ BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& 
         }
         return refined;
     };
-    std::vector<int> refined = list_refined(0, section_cells, tables.cells);
-    std::vector<int> refined_fans = list_refined(section_cells, fan_cells, tables.fan_cells);
-    tables.fine.resize(refined.size() * kSamplesPerRefinedCell);
-    tables.fine_fans.resize(refined_fans.size() * kSamplesPerRefinedCell);
-    tables.direct.resize(refined.size() * kRefineFactor);
-    tables.fan_direct.resize(refined_fans.size() * kRefineFactor);
-    BaselineRefineJob refine{bones.data(),          poses.data(),           tables.locals.data(),  options.phi_samples,
-                             options.fan_samples,   refined.data(),         refined.size(),        refined_fans.data(),
-                             refined_fans.size(),   tables.fine.data(),     tables.fine_fans.data(), tables.direct.data(),
-                             tables.fan_direct.data(), options.cell_tolerance};
+    const std::vector<int> refined = list_refined(0, section_cells, tables.cells);
+    const std::vector<int> refined_fans = list_refined(section_cells, fan_cells, tables.fan_cells);
+    // Sampled now: the rebuilt bones' refined cells.
+    auto of_rebuilt = [&](const std::vector<int>& cells, int per_bone) {
+        if (every_bone) return cells;
+        std::vector<int> now;
+        for (int c : cells)
+            if (is_rebuilt[std::size_t(c / per_bone)]) now.push_back(c);
+        return now;
+    };
+    const std::vector<int> to_refine = of_rebuilt(refined, n_phi), fans_to_refine = of_rebuilt(refined_fans, n_fan);
+    std::vector<PosedSection<double>> fine(to_refine.size() * kSamplesPerRefinedCell);
+    std::vector<FanSample<double>> fine_fans(fans_to_refine.size() * kSamplesPerRefinedCell);
+    std::vector<unsigned char> direct(to_refine.size() * kRefineFactor), fan_direct(fans_to_refine.size() * kRefineFactor);
+    BaselineRefineJob refine{bones.data(),     poses.data(),          tables.locals.data(),  n_phi,
+                             n_fan,            to_refine.data(),      to_refine.size(),      fans_to_refine.data(),
+                             fans_to_refine.size(), fine.data(),      fine_fans.data(),      direct.data(),
+                             fan_direct.data(), options.cell_tolerance};
     cpu::refine_baseline_cells(refine, exec);
     cpu::check_baseline_subcells(refine, exec);
-    auto extents_of = [](const std::vector<PosedSection<double>>& sections) {
-        std::vector<SectionExtent<double>> extents(sections.size());
-        for (std::size_t i = 0; i < sections.size(); ++i) extents[i] = section_extent(sections[i]);
+    if (every_bone) {
+        tables.fine = std::move(fine);
+        tables.fine_fans = std::move(fine_fans);
+        tables.direct = std::move(direct);
+        tables.fan_direct = std::move(fan_direct);
+    } else {
+        tables.fine = merged_refined(refined, is_rebuilt, n_phi, kSamplesPerRefinedCell, fine, tables.fine, old_cells);
+        tables.direct = merged_refined(refined, is_rebuilt, n_phi, kRefineFactor, direct, tables.direct, old_cells);
+        tables.fine_fans = merged_refined(refined_fans, is_rebuilt, n_fan, kSamplesPerRefinedCell, fine_fans, tables.fine_fans, old_fan_cells);
+        tables.fan_direct = merged_refined(refined_fans, is_rebuilt, n_fan, kRefineFactor, fan_direct, tables.fan_direct, old_fan_cells);
+    }
+    auto extents_of = [](const std::vector<PosedSection<double>>& samples) {
+        std::vector<SectionExtent<double>> extents(samples.size());
+        for (std::size_t i = 0; i < samples.size(); ++i) extents[i] = section_extent(samples[i]);
         return extents;
     };
     tables.extents = extents_of(tables.sections);
     tables.fine_extents = extents_of(tables.fine);
-    mark_coarse_stencils(tables.sections, options.phi_samples, tables.cells);
-    mark_coarse_stencils(tables.fans, options.fan_samples, tables.fan_cells);
-    tables.fan_angles = fan_grid_angles(options.fan_samples);
+    mark_coarse_stencils(tables.sections, n_phi, tables.cells);
+    mark_coarse_stencils(tables.fans, n_fan, tables.fan_cells);
+    if (tables.fan_angles.size() != std::size_t(n_fan)) tables.fan_angles = fan_grid_angles(n_fan);
+}
+
+void check_table_inputs(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
+                        const BaselineDeformOptions& options) {
+    validate_deform_options(options);
+    if (poses.size() != bones.size())
+        throw InputError("baseline tables: " + std::to_string(poses.size()) + " bone poses for " + std::to_string(bones.size()) +
+                         " bones");
+}
+
+// What bone k's tables are made of besides the rest bones: its twist and swing, and its chain child's swing
+// (posed_neighbourhood and segment_turn read those, and the bend schedules made from the swings), bit for bit.
+constexpr std::size_t kTableInputsPerBone = 9;
+void append_table_inputs(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses, std::size_t k,
+                         std::vector<double>& inputs) {
+    const Quat<double> own = poses[k].bend.swing;
+    const Quat<double> child = bones[k].next >= 0 ? poses[std::size_t(bones[k].next)].bend.swing : Quat<double>{0, 0, 0, 0};
+    inputs.insert(inputs.end(), {poses[k].twist, own.w, own.x, own.y, own.z, child.w, child.x, child.y, child.z});
+}
+
+}  // namespace
+
+BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& bones,
+                                       const std::vector<BaselineBonePose<double>>& poses, const BaselineDeformOptions& options,
+                                       cpu::Exec exec) {
+    check_table_inputs(bones, poses, options);
+    std::vector<int> every_bone(bones.size());
+    for (std::size_t k = 0; k < bones.size(); ++k) every_bone[k] = int(k);
+    BaselineFrameTables tables;
+    build_tables(bones, poses, options, exec, every_bone, tables);
     return tables;
+}
+
+const BaselineFrameTables& BaselineTableCache::update(const std::vector<BaselineBone<double>>& bones,
+                                                      const std::vector<BaselineBonePose<double>>& poses,
+                                                      const BaselineDeformOptions& options, cpu::Exec exec) {
+    check_table_inputs(bones, poses, options);
+    std::vector<double> inputs;
+    inputs.reserve(bones.size() * kTableInputsPerBone);
+    for (std::size_t k = 0; k < bones.size(); ++k) append_table_inputs(bones, poses, k, inputs);
+    const bool same_body = bones_.size() == bones.size() &&
+                           std::memcmp(bones_.data(), bones.data(), bones.size() * sizeof(BaselineBone<double>)) == 0 &&
+                           options_.phi_samples == options.phi_samples && options_.fan_samples == options.fan_samples &&
+                           std::memcmp(&options_.cell_tolerance, &options.cell_tolerance, sizeof(double)) == 0;
+    std::vector<int> rebuilt;
+    for (std::size_t k = 0; k < bones.size(); ++k)
+        if (!same_body || std::memcmp(&inputs[k * kTableInputsPerBone], &inputs_[k * kTableInputsPerBone], kTableInputsPerBone * sizeof(double)) != 0)
+            rebuilt.push_back(int(k));
+    // Before building: if it throws, nothing of the old frame is taken for the new one's.
+    bones_.clear();
+    inputs_.clear();
+    build_tables(bones, poses, options, exec, rebuilt, tables_);
+    bones_ = bones;
+    inputs_ = std::move(inputs);
+    options_ = options;
+    bones_rebuilt_ = rebuilt.size();
+    return tables_;
 }
 
 double max_joint_angle_degrees(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones, const Pose& pose) {
@@ -232,12 +347,17 @@ BaselineFrameTables BaselineSkinner<T>::frame_tables(const std::vector<BaselineB
 }
 
 template <class T>
-void BaselineSkinner<T>::deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec) const {
+void BaselineSkinner<T>::deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec, BaselineTableCache* cache) const {
     std::vector<BaselineBonePose<double>> table = frame(pose);
-    BaselineFrameTables tables = frame_tables(table, exec);
+    BaselineFrameTables built;  // without a cache
+    const BaselineFrameTables* tables = &built;
+    if (cache && !options_.exact)
+        tables = &cache->update(bones_, table, options_, exec);
+    else
+        built = frame_tables(table, exec);
     out.resize(rest_.size());
     cpu::deform_baseline(BaselineJob<T>{{packed_scalars(rest_.data()), 3}, codes_.data(), rest_.size(), bones_.data(), table.data(),
-                                        table.size(), {packed_scalars(out.data()), 3}, tables.view()},
+                                        table.size(), {packed_scalars(out.data()), 3}, tables->view()},
                          exec);
 }
 

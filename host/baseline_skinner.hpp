@@ -82,6 +82,28 @@ BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& 
                                        const std::vector<BaselineBonePose<double>>& poses, const BaselineDeformOptions& options,
                                        cpu::Exec exec = {});
 
+// A frame's tables kept for the next one. A bone's tables depend on the frame through its twist and swing and
+// its chain child's swing alone (its posed neighbourhood and the turn of its segment); a bone whose three are,
+// bit for bit, those of the frame before, with the same bones and options, keeps its samples, verdicts and
+// refined cells, and only the others are built (tables equal to build_frame_tables' to the bit: tested in
+// tests/host/test_baseline_table_cache.cpp). An editor that turns one joint rebuilds about three bones;
+// a capture rebuilds the bones around its moving joints. One cache per body and thread (not thread-safe);
+// the reference update() returns is valid until its next call. InputError as build_frame_tables.
+class BaselineTableCache {
+public:
+    const BaselineFrameTables& update(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
+                                      const BaselineDeformOptions& options, cpu::Exec exec = {});
+    // Bones the last update built (the others kept their tables).
+    std::size_t bones_rebuilt() const { return bones_rebuilt_; }
+
+private:
+    BaselineFrameTables tables_;
+    std::vector<BaselineBone<double>> bones_;  // what tables_ was built for (empty: nothing to keep)
+    std::vector<double> inputs_;               // per bone, the frame's inputs to its tables
+    BaselineDeformOptions options_;
+    std::size_t bones_rebuilt_ = 0;
+};
+
 template <class T>
 class BaselineSkinner {
     static_assert(sizeof(Vec3<T>) == 3 * sizeof(T), "Vec3 must be packed xyz");
@@ -110,7 +132,8 @@ public:
     const BaselineDeformOptions& deform_options() const { return options_; }
     void set_deform_options(const BaselineDeformOptions& options);
 
-    void deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const;
+    // With a cache (the caller's, one per thread), the frame's tables keep what the frame before left unchanged.
+    void deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec = {}, BaselineTableCache* cache = nullptr) const;
 
 private:
     Skeleton skeleton_;

@@ -80,8 +80,10 @@ BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> o
     cuda::FrameUploads::Frame frame = uploads_.frame(exec);
     std::vector<BaselineBonePose<double>> poses = baseline.frame(pose);
     frame.upload(baseline_frame_, poses);
-    BaselineTables<double> tables = tables_on_device_ && !baseline.deform_options().exact ? build_tables_on_device(poses, frame, exec)
-                                                                                           : upload_tables(baseline.frame_tables(poses), frame);
+    const BaselineDeformOptions& options = baseline.deform_options();
+    BaselineTables<double> tables = tables_on_device_ && !options.exact ? build_tables_on_device(poses, frame, exec)
+                                    : options.exact                   ? BaselineTables<double>{}
+                                                                      : upload_tables(host_tables_.update(baseline.bones(), poses, options), frame);
     return {{packed_scalars(rest_.data()), 3}, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables,
             order_.data(), split_.size() ? SplitScratch{split_.data(), split_.data() + count_} : SplitScratch{}};
 }

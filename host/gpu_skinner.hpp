@@ -5,7 +5,8 @@
 // construction sorts them) is uploaded once at construction; per
 // frame only the pose's tables go up (LBS, DQS: bones × 48 or 32 bytes; baseline: its per-frame tables,
 // by default built on the host's cores by the same passes as the CPU backend's, about 0.4 MB per bone at the
-// default grid, see BaselineFrameTables::bytes; or only the poses, set_tables_on_device), and one launch
+// default grid, see BaselineFrameTables::bytes, a bone whose joints did not move since the frame before
+// keeping its own, BaselineTableCache; or only the poses, set_tables_on_device), and one launch
 // writes the caller's device buffer (baseline with tables: two, its common path's and the other points').
 //
 // deform() is asynchronous on the caller's stream (cuda::Exec::stream; nullptr: the default stream) and
@@ -90,6 +91,7 @@ private:
         BaselineTables<double> view(int phi_samples, int fan_samples) const;
     } tables_;
     bool tables_on_device_ = false;
+    BaselineTableCache host_tables_;  // the frame's tables built on the host, bones unchanged since the frame before kept
     cuda::FrameUploads uploads_;  // every per-frame copy goes up through it
 
     friend class GpuBodies;

@@ -45,8 +45,8 @@ Skinner::Skinner(const Skeleton& skeleton, const SavedCodes& saved, const Baseli
     baseline_->set_deform_options(baseline_options);
 }
 
-void Skinner::deform(const Pose& pose, std::vector<Vec3<float>>& out, cpu::Exec exec) const {
-    if (baseline_) return baseline_->deform(pose, out, exec);
+void Skinner::deform(const Pose& pose, std::vector<Vec3<float>>& out, cpu::Exec exec, BaselineTableCache* cache) const {
+    if (baseline_) return baseline_->deform(pose, out, exec, cache);
     if (metaball_) return metaball_->deform(pose, out, exec);
     classic_->deform(pose, method_ == Method::lbs ? ClassicMethod::lbs : ClassicMethod::dqs, out, exec);
 }

@@ -33,7 +33,8 @@ public:
     Skinner(const Skeleton& skeleton, const SavedCodes& saved, const BaselineDeformOptions& baseline_options = {});
 
     Method method() const { return method_; }
-    void deform(const Pose& pose, std::vector<Vec3<float>>& out, cpu::Exec exec = {}) const;
+    // `cache`: the baseline method's tables kept from frame to frame (BaselineTableCache; ignored by the others).
+    void deform(const Pose& pose, std::vector<Vec3<float>>& out, cpu::Exec exec = {}, BaselineTableCache* cache = nullptr) const;
 
     // The method's own skinner (the one matching method(); the others are null), for backends that
     // upload its per-point data (host/gpu_skinner.hpp).

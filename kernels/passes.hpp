@@ -113,22 +113,26 @@ struct BaselineJob {
 //   4. refine_baseline_cells: kSamplesPerRefinedCell samples across each listed cell;
 //   5. check_baseline_subcells: per sub-cell of each refined cell, 1 where it goes to the direct
 //      construction.
-// Cells are numbered bone × samples + j.
+// Cells are numbered bone × samples + j. Passes 1 and 2 may build some bones only (`bone_list`, for a frame
+// that keeps the others' samples from the frame before: host/baseline_skinner.hpp BaselineTableCache); their
+// arrays then hold the listed bones in list order, and the later passes' lists and arrays are over all bones.
 struct BaselineTableJob {
-    const BaselineBone<double>* bones;
-    const BaselineBonePose<double>* poses;
-    const LocalChain<double>* locals;
-    std::size_t bone_count;
+    const BaselineBone<double>* bones;       // all bones
+    const BaselineBonePose<double>* poses;   // all bones
+    const LocalChain<double>* locals;        // all bones
+    std::size_t bone_count;                  // bones built: listed, or all
     int phi_samples, fan_samples;
     PosedSection<double>* sections;  // bone_count × phi_samples
     PosedSection<double>* middles;   // bone_count × phi_samples: cell j's at its middle
     FanSample<double>* fans;         // bone_count × fan_samples
     FanSample<double>* fan_checks;   // bone_count × fan_samples × kCellChecks: cell j's at cell_check_weight(m)
+    const int* bone_list = nullptr;  // bone_count bones, or nullptr: every bone, in order
+    BS_HD int bone_of(int b) const { return bone_list ? bone_list[b] : b; }
 };
 
 struct BaselineCellCheckJob {
-    const BaselineBone<double>* bones;
-    std::size_t bone_count;
+    const BaselineBone<double>* bones;  // all bones
+    std::size_t bone_count;             // bones checked: listed, or all
     int phi_samples, fan_samples;
     const PosedSection<double>* sections;
     const PosedSection<double>* middles;
@@ -136,6 +140,8 @@ struct BaselineCellCheckJob {
     const FanSample<double>* fan_checks;
     double tolerance;  // of a bone's smaller radius (and radians for fan directions)
     int* verdicts;     // bone_count × (phi_samples + fan_samples): section cells (CellVerdict), then fan cells
+    const int* bone_list = nullptr;  // as BaselineTableJob's
+    BS_HD int bone_of(int b) const { return bone_list ? bone_list[b] : b; }
 };
 
 // Stage two of the section cells' check: each listed cell's sections at w = 1/4 and 3/4 (built here, one

@@ -38,34 +38,34 @@ struct BaselineTablePass {
         const std::size_t sections = job.bone_count * std::size_t(job.phi_samples);
         if (e < (kSectionFirstChecks + 1) * sections) {
             const TableEntry t = table_entry(e, sections, job.phi_samples, kSectionFirstChecks, kMiddleCheck);
-            (t.check ? job.middles : job.sections)[t.slot] =
-                section_sample(job.bones, job.poses, job.locals[t.bone], t.bone, t.index, t.grid);
+            const int k = job.bone_of(t.bone);
+            (t.check ? job.middles : job.sections)[t.slot] = section_sample(job.bones, job.poses, job.locals[k], k, t.index, t.grid);
             return;
         }
         const TableEntry t =
             table_entry(e - (kSectionFirstChecks + 1) * sections, job.bone_count * std::size_t(job.fan_samples), job.fan_samples, kCellChecks, 0);
-        (t.check ? job.fan_checks : job.fans)[t.slot] = fan_sample(job.locals[t.bone], t.index, t.grid);
+        (t.check ? job.fan_checks : job.fans)[t.slot] = fan_sample(job.locals[job.bone_of(t.bone)], t.index, t.grid);
     }
 };
 
 struct BaselineCellCheckPass {
     BaselineCellCheckJob job;
     // A section cell from its middle: refined beyond the tolerance, smooth well inside it (kMiddleMargin),
-    // its other quarter points checked in between.
-    BS_HD int section_verdict(int k, int j) const {
+    // its other quarter points checked in between. `b` is the bone's place in the job's arrays.
+    BS_HD int section_verdict(int b, int j) const {
         const int n = job.phi_samples;
-        const double miss = cell_deviation(coarse_stencil(job.sections + std::size_t(k) * n, n, j, cell_check_weight(kMiddleCheck)),
-                                           job.middles[std::size_t(k) * n + j], job.bones[k]);
+        const double miss = cell_deviation(coarse_stencil(job.sections + std::size_t(b) * n, n, j, cell_check_weight(kMiddleCheck)),
+                                           job.middles[std::size_t(b) * n + j], job.bones[job.bone_of(b)]);
         if (!deviation_within(miss, job.tolerance)) return kCellRefine;
         return job.tolerance < INFINITY && miss <= kMiddleMargin * job.tolerance ? kCellSmooth : kCellCheckQuarters;
     }
     // A fan cell against its kCellChecks check samples.
-    BS_HD int fan_verdict(int k, int j) const {
+    BS_HD int fan_verdict(int b, int j) const {
         const int n = job.fan_samples;
-        const FanSample<double>* checks = job.fan_checks + (std::size_t(k) * n + j) * kCellChecks;
+        const FanSample<double>* checks = job.fan_checks + (std::size_t(b) * n + j) * kCellChecks;
         for (int m = 0; m < kCellChecks; ++m)
-            if (!cell_is_smooth(coarse_stencil(job.fans + std::size_t(k) * n, n, j, cell_check_weight(m)), checks[m], job.bones[k],
-                                job.tolerance))
+            if (!cell_is_smooth(coarse_stencil(job.fans + std::size_t(b) * n, n, j, cell_check_weight(m)), checks[m],
+                                job.bones[job.bone_of(b)], job.tolerance))
                 return kCellRefine;
         return kCellSmooth;
     }

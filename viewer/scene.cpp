@@ -73,7 +73,7 @@ const Skinner& Scene::skinner(Method method) {
 }
 
 void Scene::deform(Method method, const Pose& pose, std::vector<Vec3<float>>& out, int threads) {
-    skinner(method).deform(pose, out, {threads});
+    skinner(method).deform(pose, out, {threads}, &baseline_tables_);
 }
 
 void Scene::deform_into(Method method, const Pose& pose, cuda::GlBuffer& buffer, cuda::Exec exec) {

@@ -57,7 +57,9 @@ public:
     const Skinner& skinner(Method method);
 
     // One frame on the CPU, into `out` (resized). Errors of the method pass through (a pose the baseline
-    // method refuses is an UnsupportedError).
+    // method refuses is an UnsupportedError). Baseline keeps its tables from the frame before where a bone's
+    // inputs did not change (BaselineTableCache: a joint turned in the editor rebuilds its bone's and its
+    // parent's).
     void deform(Method method, const Pose& pose, std::vector<Vec3<float>>& out, int threads = 0);
     // The same frame on the GPU, written into an OpenGL buffer of size() packed xyz points through
     // interop (deform_into_gl_buffer), asynchronous on `exec`. CudaUnavailable where there is no GPU.
@@ -80,6 +82,7 @@ private:
     std::optional<Motion> motion_;
     std::map<Method, std::unique_ptr<Skinner>> skinners_;
     std::map<Method, std::unique_ptr<GpuSkinner>> gpu_skinners_;
+    BaselineTableCache baseline_tables_;  // the baseline skinner's (the one skinner with tables)
 };
 
 // The demo's motion: the chain bent 0 → 135° and twisted 0 → 180° and back, over 4 s at 30 frames/s.

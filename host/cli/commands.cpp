@@ -53,7 +53,7 @@ public:
     const char* backend() const { return gpu_ ? "the GPU" : "the CPU"; }
 
     void deform(const Pose& pose, std::vector<Vec3<float>>& out) {
-        if (!gpu_) return skinner_.deform(pose, out, {threads_});
+        if (!gpu_) return skinner_.deform(pose, out, {threads_}, &tables_);
         gpu_->deform(pose, {packed_scalars(device_out_.data()), 3});
         out = device_out_.download({});
     }
@@ -63,6 +63,7 @@ private:
     int threads_;
     std::unique_ptr<GpuSkinner> gpu_;
     cuda::DeviceArray<Vec3<float>> device_out_;
+    BaselineTableCache tables_;  // baseline on the CPU: what a frame leaves unchanged is kept for the next
 };
 
 

@@ -1,0 +1,135 @@
+// Frame tables kept from frame to frame (host/baseline_skinner.hpp BaselineTableCache): over sequences of poses
+// in which one joint turns, the root alone moves, nothing changes or everything does, the kept tables give
+// every point what tables built from nothing give, to the bit, with the same cells refined and marked; only
+// the bones whose table inputs changed are built again; a refused frame leaves the cache usable.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "host/baseline_skinner.hpp"
+#include "host/errors.hpp"
+#include "host/skinner.hpp"
+#include "tests/support/baseline_bend.hpp"
+#include "tests/support/chains.hpp"
+#include "tests/support/junctions.hpp"
+#include "tests/support/points.hpp"
+
+namespace bs {
+namespace {
+
+using testing::Random;
+
+std::vector<Vec3<double>> deformed(const BaselineSkinner<double>& skinner, const std::vector<BaselineBonePose<double>>& poses,
+                                   const BaselineFrameTables& tables) {
+    std::vector<Vec3<double>> out(skinner.size());
+    cpu::deform_baseline(BaselineJob<double>{{packed_scalars(skinner.rest().data()), 3}, skinner.codes().data(), skinner.size(),
+                                             skinner.bones().data(), poses.data(), poses.size(), {packed_scalars(out.data()), 3},
+                                             tables.view()},
+                         {});
+    return out;
+}
+
+void expect_same_tables(const BaselineSkinner<double>& skinner, const std::vector<BaselineBonePose<double>>& poses,
+                        const BaselineFrameTables& kept, const BaselineFrameTables& fresh, const std::string& where) {
+    EXPECT_EQ(kept.cells, fresh.cells) << where;
+    EXPECT_EQ(kept.fan_cells, fresh.fan_cells) << where;
+    EXPECT_EQ(kept.direct, fresh.direct) << where;
+    EXPECT_EQ(kept.fan_direct, fresh.fan_direct) << where;
+    ASSERT_EQ(kept.fine.size(), fresh.fine.size()) << where;
+    ASSERT_EQ(kept.fine_fans.size(), fresh.fine_fans.size()) << where;
+    const std::vector<Vec3<double>> a = deformed(skinner, poses, kept), b = deformed(skinner, poses, fresh);
+    ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3<double>)), 0) << where << ": the points differ";
+}
+
+struct Body {
+    std::string name;
+    Skeleton skeleton;
+};
+
+std::vector<Body> bodies() {
+    std::vector<Body> out{{"bent chain", testing::bent_chain()}, {"long chain", testing::long_chain()}};
+    for (const testing::NamedJunction& j : testing::all_junctions()) out.push_back({j.name, j.skeleton});
+    return out;
+}
+
+TEST(BaselineTableCache, KeepsWhatDidNotChangeAndEqualsABuildFromNothing) {
+    std::size_t partial_frames_with_refined_cells = 0;
+    for (const Body& body : bodies()) {
+        const Skeleton& s = body.skeleton;
+        BaselineSkinner<double> skinner(s, testing::points_around(s, 3000, 71), body.name);
+        Random rng(72);
+        const testing::BendPoseOptions bends{120, 2 * testing::kBaselinePi, true, 0.2};
+        Pose pose = testing::random_bend_pose(s, rng, bends);
+        BaselineTableCache cache;
+        for (int step = 0; step < 16; ++step) {
+            const int kind = step == 0 ? 0 : step % 4;  // 0: a new pose, 1: one joint turns, 2: the root moves, 3: nothing
+            int turned = -1;
+            if (kind == 0) pose = testing::random_bend_pose(s, rng, bends);
+            if (kind == 1) {
+                turned = int(rng.uniform(0, double(s.bone_count()) - 1e-9));
+                const Pose other = testing::random_bend_pose(s, rng, bends);
+                pose.joints[std::size_t(turned)] = other.joints[std::size_t(turned)];
+            }
+            if (kind == 2) pose.root = {rng.rotation(), testing::diagonal(s) * rng.in_box(1)};
+            const std::vector<BaselineBonePose<double>> poses = skinner.frame(pose);
+            const BaselineFrameTables& kept = cache.update(skinner.bones(), poses, skinner.deform_options());
+            const BaselineFrameTables fresh = build_frame_tables(skinner.bones(), poses, skinner.deform_options());
+            const std::string where = body.name + ", step " + std::to_string(step);
+            expect_same_tables(skinner, poses, kept, fresh, where);
+            const std::size_t rebuilt = cache.bones_rebuilt();
+            if (kind == 0) EXPECT_EQ(rebuilt, s.bone_count()) << where;
+            if (kind == 2 || kind == 3) EXPECT_EQ(rebuilt, 0u) << where;
+            if (kind == 1) {
+                // The turned bone, and its parent where it is the parent's chain child.
+                const int parent = skinner.bones()[std::size_t(turned)].previous;
+                const bool parents_child = parent >= 0 && skinner.bones()[std::size_t(parent)].next == turned;
+                EXPECT_EQ(rebuilt, parents_child ? 2u : 1u) << where << ", bone " << turned << " turned";
+                if (!fresh.fine.empty()) ++partial_frames_with_refined_cells;
+            }
+        }
+    }
+    EXPECT_GT(partial_frames_with_refined_cells, 0u) << "no frame merged refined cells of kept and rebuilt bones";
+}
+
+// Options or bones other than the last frame's rebuild everything; a refused frame (a pose of another bone
+// count) leaves the cache usable.
+TEST(BaselineTableCache, OtherOptionsOrBonesRebuildAndARefusedFrameLeavesItUsable) {
+    const Skeleton s = testing::bent_chain();
+    BaselineSkinner<double> skinner(s, testing::points_around(s, 1000, 73), "bent chain");
+    Random rng(74);
+    const Pose pose = testing::random_bend_pose(s, rng);
+    const std::vector<BaselineBonePose<double>> poses = skinner.frame(pose);
+    BaselineTableCache cache;
+    cache.update(skinner.bones(), poses, skinner.deform_options());
+    BaselineDeformOptions coarser = skinner.deform_options();
+    coarser.phi_samples = 64;
+    cache.update(skinner.bones(), poses, coarser);
+    EXPECT_EQ(cache.bones_rebuilt(), s.bone_count()) << "other sample counts";
+    std::vector<BaselineBone<double>> thinner = skinner.bones();
+    thinner[1].cone = make_cone(thinner[1].cone.parent, Sphere<double>{thinner[1].cone.child.centre, 0.9 * thinner[1].cone.child.radius});
+    cache.update(thinner, poses, coarser);
+    EXPECT_EQ(cache.bones_rebuilt(), s.bone_count()) << "other bones";
+    std::vector<BaselineBonePose<double>> short_frame(poses.begin(), poses.end() - 1);
+    EXPECT_THROW(cache.update(skinner.bones(), short_frame, skinner.deform_options()), InputError);
+    const BaselineFrameTables& kept = cache.update(skinner.bones(), poses, skinner.deform_options());
+    expect_same_tables(skinner, poses, kept, build_frame_tables(skinner.bones(), poses, skinner.deform_options()), "after a refused frame");
+}
+
+// The Skinner front with a cache deforms as without one.
+TEST(BaselineTableCache, ASkinnerWithACacheDeformsAsWithout) {
+    const testing::NamedJunction j = testing::four_bone_junction();
+    const Skinner skinner(Method::baseline, j.skeleton, testing::points_around(j.skeleton, 2000, 75), {}, "four-bone junction");
+    Random rng(76);
+    BaselineTableCache cache;
+    Pose pose = testing::random_bend_pose(j.skeleton, rng);
+    for (int frame = 0; frame < 4; ++frame) {
+        pose.joints[std::size_t(frame)].twist_radians += 0.3;  // one bone's inputs change a frame
+        std::vector<Vec3<float>> with, without;
+        skinner.deform(pose, with, {}, &cache);
+        skinner.deform(pose, without);
+        ASSERT_EQ(std::memcmp(with.data(), without.data(), with.size() * sizeof(Vec3<float>)), 0) << "frame " << frame;
+    }
+}
+
+}  // namespace
+}  // namespace bs
