@@ -222,13 +222,16 @@ void check_table_inputs(const std::vector<BaselineBone<double>>& bones, const st
 }
 
 // What bone k's tables are made of besides the rest bones: its twist and swing, and its chain child's swing
-// (posed_neighbourhood and segment_turn read those, and the bend schedules made from the swings), bit for bit.
-constexpr std::size_t kTableInputsPerBone = 9;
+// (posed_neighbourhood and segment_turn read those, and the bend schedules made from the swings and their
+// step counts), bit for bit.
+constexpr std::size_t kTableInputsPerBone = 11;
 void append_table_inputs(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses, std::size_t k,
                          std::vector<double>& inputs) {
-    const Quat<double> own = poses[k].bend.swing;
-    const Quat<double> child = bones[k].next >= 0 ? poses[std::size_t(bones[k].next)].bend.swing : Quat<double>{0, 0, 0, 0};
-    inputs.insert(inputs.end(), {poses[k].twist, own.w, own.x, own.y, own.z, child.w, child.x, child.y, child.z});
+    const BendSchedule<double>& own = poses[k].bend;
+    const BendSchedule<double> none{};
+    const BendSchedule<double>& child = bones[k].next >= 0 ? poses[std::size_t(bones[k].next)].bend : none;
+    inputs.insert(inputs.end(), {poses[k].twist, own.swing.w, own.swing.x, own.swing.y, own.swing.z, double(own.steps), child.swing.w,
+                                 child.swing.x, child.swing.y, child.swing.z, double(child.steps)});
 }
 
 }  // namespace

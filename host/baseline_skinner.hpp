@@ -86,9 +86,12 @@ BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& 
 // its chain child's swing alone (its posed neighbourhood and the turn of its segment); a bone whose three are,
 // bit for bit, those of the frame before, with the same bones and options, keeps its samples, verdicts and
 // refined cells, and only the others are built (tables equal to build_frame_tables' to the bit: tested in
-// tests/host/test_baseline_table_cache.cpp). An editor that turns one joint rebuilds about three bones;
-// a capture rebuilds the bones around its moving joints. One cache per body and thread (not thread-safe);
-// the reference update() returns is valid until its next call. InputError as build_frame_tables.
+// tests/host/test_baseline_table_cache.cpp). `poses` come from the skinner (BaselineSkinner::frame, or
+// baseline_pose_table for these bones): the bend schedules are taken as a function of their swing and step
+// count. An editor that turns one joint rebuilds one bone (a twist) or two (a swing: the bone and its chain
+// parent); a capture rebuilds the bones around its moving joints. One cache per body and thread (not
+// thread-safe); the reference update() returns is valid until its next call. It holds one frame's tables
+// (BaselineFrameTables::bytes, about 0.4 MB a bone at the defaults). InputError as build_frame_tables.
 class BaselineTableCache {
 public:
     const BaselineFrameTables& update(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,

@@ -5,8 +5,9 @@
 // construction sorts them) is uploaded once at construction; per
 // frame only the pose's tables go up (LBS, DQS: bones × 48 or 32 bytes; baseline: its per-frame tables,
 // by default built on the host's cores by the same passes as the CPU backend's, about 0.4 MB per bone at the
-// default grid, see BaselineFrameTables::bytes, a bone whose joints did not move since the frame before
-// keeping its own, BaselineTableCache; or only the poses, set_tables_on_device), and one launch
+// default grid, see BaselineFrameTables::bytes: built again only for the bones whose joints moved since the
+// frame before, BaselineTableCache, whose host copy the skinner keeps, but uploaded whole; or only the
+// poses, set_tables_on_device), and one launch
 // writes the caller's device buffer (baseline with tables: two, its common path's and the other points').
 //
 // deform() is asynchronous on the caller's stream (cuda::Exec::stream; nullptr: the default stream) and
