@@ -106,29 +106,28 @@ std::vector<Sample> merged_refined(const std::vector<int>& refined, const std::v
     return merged;
 }
 
-// A frame's tables into `tables`, building the bones listed in `rebuilt` (ascending) and keeping the others'
-// samples, verdicts and refined cells from what `tables` holds: the tables of a frame with the same bones
-// and options in which each of those bones had the same table inputs (BaselineTableCache). Every bone listed:
-// a build from nothing.
-void build_tables(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
-                  const BaselineDeformOptions& options, cpu::Exec exec, const std::vector<int>& rebuilt, BaselineFrameTables& tables) {
+// Which bones a frame builds (BaselineTableCache): `list` ascending, `flags` per bone; every bone when
+// `every` (a build from nothing).
+struct RebuiltBones {
+    const std::vector<int>& list;
+    std::vector<char> flags;
+    bool every;
+};
+
+// Passes 1 to 3 (samples, middle checks, quarter checks) for the rebuilt bones, their coarse samples into
+// `tables`; the verdict of every cell, a kept bone's from its cells in the frame before (`old_cells`,
+// `old_fan_cells`: refined or not, the only final verdicts).
+std::vector<int> sample_and_check(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
+                                  const BaselineDeformOptions& options, cpu::Exec exec, const RebuiltBones& rebuilt,
+                                  const std::vector<int>& old_cells, const std::vector<int>& old_fan_cells, BaselineFrameTables& tables) {
     const int n_phi = options.phi_samples, n_fan = options.fan_samples;
-    const bool every_bone = rebuilt.size() == bones.size();
-    const std::size_t section_cells = bones.size() * std::size_t(n_phi), fan_cells = bones.size() * std::size_t(n_fan);
-    const std::size_t listed = rebuilt.size();
-    const std::vector<int> old_cells = every_bone ? std::vector<int>{} : tables.cells;
-    const std::vector<int> old_fan_cells = every_bone ? std::vector<int>{} : tables.fan_cells;
-    tables.phi_samples = n_phi;
-    tables.fan_samples = n_fan;
-    tables.locals = local_chains(bones, poses);
-    tables.sections.resize(section_cells);
-    tables.fans.resize(fan_cells);
-    // Passes 1 and 2 over the rebuilt bones: into the tables when every bone is, else in list order.
-    std::vector<PosedSection<double>> listed_sections(every_bone ? 0 : listed * n_phi);
-    std::vector<FanSample<double>> listed_fans(every_bone ? 0 : listed * n_fan);
-    PosedSection<double>* sections = every_bone ? tables.sections.data() : listed_sections.data();
-    FanSample<double>* fans = every_bone ? tables.fans.data() : listed_fans.data();
-    const int* list = every_bone ? nullptr : rebuilt.data();
+    const std::size_t section_cells = tables.sections.size(), fan_cells = tables.fans.size(), listed = rebuilt.list.size();
+    // Into the tables when every bone is rebuilt, else in list order first.
+    std::vector<PosedSection<double>> listed_sections(rebuilt.every ? 0 : listed * n_phi);
+    std::vector<FanSample<double>> listed_fans(rebuilt.every ? 0 : listed * n_fan);
+    PosedSection<double>* sections = rebuilt.every ? tables.sections.data() : listed_sections.data();
+    FanSample<double>* fans = rebuilt.every ? tables.fans.data() : listed_fans.data();
+    const int* list = rebuilt.every ? nullptr : rebuilt.list.data();
     std::vector<PosedSection<double>> middles(listed * n_phi);
     std::vector<FanSample<double>> fan_checks(listed * n_fan * kCellChecks);
     cpu::build_baseline_tables(
@@ -137,15 +136,12 @@ void build_tables(const std::vector<BaselineBone<double>>& bones, const std::vec
     cpu::check_baseline_cells({bones.data(), listed, n_phi, n_fan, sections, middles.data(), fans, fan_checks.data(), options.cell_tolerance,
                                verdicts.data(), list},
                               exec);
-    std::vector<char> is_rebuilt(bones.size(), every_bone);
-    if (!every_bone) {
-        // Every cell's verdict: a kept bone's from its tables (refined or not), a rebuilt one's from the check.
+    if (!rebuilt.every) {
         std::vector<int> all_verdicts(section_cells + fan_cells);
         for (std::size_t c = 0; c < section_cells; ++c) all_verdicts[c] = is_coarse(old_cells[c]) ? kCellSmooth : kCellRefine;
         for (std::size_t c = 0; c < fan_cells; ++c) all_verdicts[section_cells + c] = is_coarse(old_fan_cells[c]) ? kCellSmooth : kCellRefine;
         for (std::size_t b = 0; b < listed; ++b) {
-            const std::size_t k = std::size_t(rebuilt[b]);
-            is_rebuilt[k] = 1;
+            const std::size_t k = std::size_t(rebuilt.list[b]);
             std::copy_n(&listed_sections[b * n_phi], n_phi, &tables.sections[k * n_phi]);
             std::copy_n(&listed_fans[b * n_fan], n_fan, &tables.fans[k * n_fan]);
             std::copy_n(&verdicts[b * n_phi], n_phi, &all_verdicts[k * n_phi]);
@@ -159,10 +155,19 @@ void build_tables(const std::vector<BaselineBone<double>>& bones, const std::vec
     cpu::check_baseline_quarters({bones.data(), poses.data(), tables.locals.data(), n_phi, tables.sections.data(), undecided.data(),
                                   undecided.size(), options.cell_tolerance, verdicts.data()},
                                  exec);
-    // Refined cells are numbered in cell order; `cells` maps a cell to that ordinal.
+    return verdicts;
+}
+
+// Passes 4 and 5 for the rebuilt bones' refined cells, then every refined cell's samples and marks in cell
+// order (`cells` and `fan_cells` map a cell to that ordinal; a coarse cell's kind is set later): a rebuilt
+// bone's new, a kept bone's moved from the frame before.
+void refine_cells(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
+                  const BaselineDeformOptions& options, cpu::Exec exec, const RebuiltBones& rebuilt, const std::vector<int>& verdicts,
+                  const std::vector<int>& old_cells, const std::vector<int>& old_fan_cells, BaselineFrameTables& tables) {
+    const int n_phi = options.phi_samples, n_fan = options.fan_samples;
     auto list_refined = [&](std::size_t first, std::size_t count, std::vector<int>& ordinal) {
         std::vector<int> refined;
-        ordinal.assign(count, kCoarseLinearCell);  // the coarse cells' kind is set below
+        ordinal.assign(count, kCoarseLinearCell);
         for (std::size_t c = 0; c < count; ++c) {
             if (verdicts[first + c] == kCellSmooth) continue;  // any other verdict refines: never a cell left unchecked
             ordinal[c] = int(refined.size());
@@ -170,14 +175,14 @@ void build_tables(const std::vector<BaselineBone<double>>& bones, const std::vec
         }
         return refined;
     };
+    const std::size_t section_cells = tables.sections.size();
     const std::vector<int> refined = list_refined(0, section_cells, tables.cells);
-    const std::vector<int> refined_fans = list_refined(section_cells, fan_cells, tables.fan_cells);
-    // Sampled now: the rebuilt bones' refined cells.
+    const std::vector<int> refined_fans = list_refined(section_cells, tables.fans.size(), tables.fan_cells);
     auto of_rebuilt = [&](const std::vector<int>& cells, int per_bone) {
-        if (every_bone) return cells;
+        if (rebuilt.every) return cells;
         std::vector<int> now;
         for (int c : cells)
-            if (is_rebuilt[std::size_t(c / per_bone)]) now.push_back(c);
+            if (rebuilt.flags[std::size_t(c / per_bone)]) now.push_back(c);
         return now;
     };
     const std::vector<int> to_refine = of_rebuilt(refined, n_phi), fans_to_refine = of_rebuilt(refined_fans, n_fan);
@@ -190,17 +195,37 @@ void build_tables(const std::vector<BaselineBone<double>>& bones, const std::vec
                              fan_direct.data(), options.cell_tolerance};
     cpu::refine_baseline_cells(refine, exec);
     cpu::check_baseline_subcells(refine, exec);
-    if (every_bone) {
+    if (rebuilt.every) {
         tables.fine = std::move(fine);
         tables.fine_fans = std::move(fine_fans);
         tables.direct = std::move(direct);
         tables.fan_direct = std::move(fan_direct);
-    } else {
-        tables.fine = merged_refined(refined, is_rebuilt, n_phi, kSamplesPerRefinedCell, fine, tables.fine, old_cells);
-        tables.direct = merged_refined(refined, is_rebuilt, n_phi, kRefineFactor, direct, tables.direct, old_cells);
-        tables.fine_fans = merged_refined(refined_fans, is_rebuilt, n_fan, kSamplesPerRefinedCell, fine_fans, tables.fine_fans, old_fan_cells);
-        tables.fan_direct = merged_refined(refined_fans, is_rebuilt, n_fan, kRefineFactor, fan_direct, tables.fan_direct, old_fan_cells);
+        return;
     }
+    tables.fine = merged_refined(refined, rebuilt.flags, n_phi, kSamplesPerRefinedCell, fine, tables.fine, old_cells);
+    tables.direct = merged_refined(refined, rebuilt.flags, n_phi, kRefineFactor, direct, tables.direct, old_cells);
+    tables.fine_fans = merged_refined(refined_fans, rebuilt.flags, n_fan, kSamplesPerRefinedCell, fine_fans, tables.fine_fans, old_fan_cells);
+    tables.fan_direct = merged_refined(refined_fans, rebuilt.flags, n_fan, kRefineFactor, fan_direct, tables.fan_direct, old_fan_cells);
+}
+
+// A frame's tables into `tables`, building the bones listed in `rebuilt` (ascending) and keeping the others'
+// samples, verdicts and refined cells from what `tables` holds: the tables of a frame with the same bones
+// and options in which each of those bones had the same table inputs (BaselineTableCache). Every bone listed:
+// a build from nothing.
+void build_tables(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
+                  const BaselineDeformOptions& options, cpu::Exec exec, const std::vector<int>& rebuilt, BaselineFrameTables& tables) {
+    const int n_phi = options.phi_samples, n_fan = options.fan_samples;
+    RebuiltBones which{rebuilt, std::vector<char>(bones.size(), 0), rebuilt.size() == bones.size()};
+    for (int k : rebuilt) which.flags[std::size_t(k)] = 1;
+    const std::vector<int> old_cells = which.every ? std::vector<int>{} : tables.cells;
+    const std::vector<int> old_fan_cells = which.every ? std::vector<int>{} : tables.fan_cells;
+    tables.phi_samples = n_phi;
+    tables.fan_samples = n_fan;
+    tables.locals = local_chains(bones, poses);
+    tables.sections.resize(bones.size() * std::size_t(n_phi));
+    tables.fans.resize(bones.size() * std::size_t(n_fan));
+    const std::vector<int> verdicts = sample_and_check(bones, poses, options, exec, which, old_cells, old_fan_cells, tables);
+    refine_cells(bones, poses, options, exec, which, verdicts, old_cells, old_fan_cells, tables);
     auto extents_of = [](const std::vector<PosedSection<double>>& samples) {
         std::vector<SectionExtent<double>> extents(samples.size());
         for (std::size_t i = 0; i < samples.size(); ++i) extents[i] = section_extent(samples[i]);
