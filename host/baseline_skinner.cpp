@@ -106,12 +106,12 @@ std::vector<Sample> merged_refined(const std::vector<int>& refined, const std::v
     return merged;
 }
 
-// Which bones a frame builds (BaselineTableCache): `list` ascending, `flags` per bone; every bone when
-// `every` (a build from nothing).
+// Which bones a frame builds (BaselineTableCache): `list` ascending, `flags` per bone; every bone is a build
+// from nothing.
 struct RebuiltBones {
     const std::vector<int>& list;
     std::vector<char> flags;
-    bool every;
+    bool every() const { return list.size() == flags.size(); }
 };
 
 // Passes 1 to 3 (samples, middle checks, quarter checks) for the rebuilt bones, their coarse samples into
@@ -123,11 +123,11 @@ std::vector<int> sample_and_check(const std::vector<BaselineBone<double>>& bones
     const int n_phi = options.phi_samples, n_fan = options.fan_samples;
     const std::size_t section_cells = tables.sections.size(), fan_cells = tables.fans.size(), listed = rebuilt.list.size();
     // Into the tables when every bone is rebuilt, else in list order first.
-    std::vector<PosedSection<double>> listed_sections(rebuilt.every ? 0 : listed * n_phi);
-    std::vector<FanSample<double>> listed_fans(rebuilt.every ? 0 : listed * n_fan);
-    PosedSection<double>* sections = rebuilt.every ? tables.sections.data() : listed_sections.data();
-    FanSample<double>* fans = rebuilt.every ? tables.fans.data() : listed_fans.data();
-    const int* list = rebuilt.every ? nullptr : rebuilt.list.data();
+    std::vector<PosedSection<double>> listed_sections(rebuilt.every() ? 0 : listed * n_phi);
+    std::vector<FanSample<double>> listed_fans(rebuilt.every() ? 0 : listed * n_fan);
+    PosedSection<double>* sections = rebuilt.every() ? tables.sections.data() : listed_sections.data();
+    FanSample<double>* fans = rebuilt.every() ? tables.fans.data() : listed_fans.data();
+    const int* list = rebuilt.every() ? nullptr : rebuilt.list.data();
     std::vector<PosedSection<double>> middles(listed * n_phi);
     std::vector<FanSample<double>> fan_checks(listed * n_fan * kCellChecks);
     cpu::build_baseline_tables(
@@ -136,7 +136,7 @@ std::vector<int> sample_and_check(const std::vector<BaselineBone<double>>& bones
     cpu::check_baseline_cells({bones.data(), listed, n_phi, n_fan, sections, middles.data(), fans, fan_checks.data(), options.cell_tolerance,
                                verdicts.data(), list},
                               exec);
-    if (!rebuilt.every) {
+    if (!rebuilt.every()) {
         std::vector<int> all_verdicts(section_cells + fan_cells);
         for (std::size_t c = 0; c < section_cells; ++c) all_verdicts[c] = is_coarse(old_cells[c]) ? kCellSmooth : kCellRefine;
         for (std::size_t c = 0; c < fan_cells; ++c) all_verdicts[section_cells + c] = is_coarse(old_fan_cells[c]) ? kCellSmooth : kCellRefine;
@@ -179,7 +179,7 @@ void refine_cells(const std::vector<BaselineBone<double>>& bones, const std::vec
     const std::vector<int> refined = list_refined(0, section_cells, tables.cells);
     const std::vector<int> refined_fans = list_refined(section_cells, tables.fans.size(), tables.fan_cells);
     auto of_rebuilt = [&](const std::vector<int>& cells, int per_bone) {
-        if (rebuilt.every) return cells;
+        if (rebuilt.every()) return cells;
         std::vector<int> now;
         for (int c : cells)
             if (rebuilt.flags[std::size_t(c / per_bone)]) now.push_back(c);
@@ -195,7 +195,7 @@ void refine_cells(const std::vector<BaselineBone<double>>& bones, const std::vec
                              fan_direct.data(), options.cell_tolerance};
     cpu::refine_baseline_cells(refine, exec);
     cpu::check_baseline_subcells(refine, exec);
-    if (rebuilt.every) {
+    if (rebuilt.every()) {
         tables.fine = std::move(fine);
         tables.fine_fans = std::move(fine_fans);
         tables.direct = std::move(direct);
@@ -215,10 +215,10 @@ void refine_cells(const std::vector<BaselineBone<double>>& bones, const std::vec
 void build_tables(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
                   const BaselineDeformOptions& options, cpu::Exec exec, const std::vector<int>& rebuilt, BaselineFrameTables& tables) {
     const int n_phi = options.phi_samples, n_fan = options.fan_samples;
-    RebuiltBones which{rebuilt, std::vector<char>(bones.size(), 0), rebuilt.size() == bones.size()};
+    RebuiltBones which{rebuilt, std::vector<char>(bones.size(), 0)};
     for (int k : rebuilt) which.flags[std::size_t(k)] = 1;
-    const std::vector<int> old_cells = which.every ? std::vector<int>{} : tables.cells;
-    const std::vector<int> old_fan_cells = which.every ? std::vector<int>{} : tables.fan_cells;
+    const std::vector<int> old_cells = which.every() ? std::vector<int>{} : tables.cells;
+    const std::vector<int> old_fan_cells = which.every() ? std::vector<int>{} : tables.fan_cells;
     tables.phi_samples = n_phi;
     tables.fan_samples = n_fan;
     tables.locals = local_chains(bones, poses);

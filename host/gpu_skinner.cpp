@@ -81,9 +81,9 @@ BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> o
     std::vector<BaselineBonePose<double>> poses = baseline.frame(pose);
     frame.upload(baseline_frame_, poses);
     const BaselineDeformOptions& options = baseline.deform_options();
-    BaselineTables<double> tables = tables_on_device_ && !options.exact ? build_tables_on_device(poses, frame, exec)
-                                    : options.exact                   ? BaselineTables<double>{}
-                                                                      : upload_tables(host_tables_.update(baseline.bones(), poses, options), frame);
+    BaselineTables<double> tables = options.exact      ? BaselineTables<double>{}  // the direct construction
+                                    : tables_on_device_ ? build_tables_on_device(poses, frame, exec)
+                                                        : upload_tables(host_tables_.update(baseline.bones(), poses, options), frame);
     return {{packed_scalars(rest_.data()), 3}, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables,
             order_.data(), split_.size() ? SplitScratch{split_.data(), split_.data() + count_} : SplitScratch{}};
 }
@@ -150,19 +150,20 @@ void GpuBodies::deform(const std::vector<GpuSkinner*>& bodies, const std::vector
     }
     const int count = int(bodies.size());
     // Each body uploads its frame's tables through its own FrameUploads, then this call's frame the jobs.
+    auto upload_jobs = [&](auto& device_jobs, const auto& jobs) {
+        cuda::FrameUploads::Frame frame = uploads_.frame(exec);
+        frame.upload(starts_, starts);
+        frame.upload(device_jobs, jobs);
+    };
     if (method == Method::lbs) {
         std::vector<LbsJob<float>> jobs;
         for (int b = 0; b < count; ++b) jobs.push_back(bodies[b]->lbs_job(poses[b], outs[b], exec));
-        cuda::FrameUploads::Frame frame = uploads_.frame(exec);
-        frame.upload(starts_, starts);
-        frame.upload(lbs_jobs_, jobs);
+        upload_jobs(lbs_jobs_, jobs);
         return cuda::deform_lbs(BodiesJob<LbsJob<float>>{lbs_jobs_.data(), starts_.data(), count, starts.back()}, exec);
     }
     std::vector<BaselineJob<float>> jobs;
     for (int b = 0; b < count; ++b) jobs.push_back(bodies[b]->baseline_job(poses[b], outs[b], exec));
-    cuda::FrameUploads::Frame frame = uploads_.frame(exec);
-    frame.upload(starts_, starts);
-    frame.upload(baseline_jobs_, jobs);
+    upload_jobs(baseline_jobs_, jobs);
     // Without tables (exact bodies) every point takes the long path: one launch, as for one body.
     SplitScratch split{};
     if (std::any_of(jobs.begin(), jobs.end(), [](const BaselineJob<float>& job) { return job.tables.phi_samples > 0; })) {

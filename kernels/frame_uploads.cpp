@@ -63,21 +63,20 @@ FrameUploads::Frame FrameUploads::frame(Exec exec) {
     wait_for_event(turn.event);
     turn.filling = 0;
     for (Block& block : turn.blocks) block.used = 0;
-    return Frame(*this, exec);
+    return Frame(turn, exec);
 }
 
-const void* FrameUploads::stage(const void* host, std::size_t bytes) {
+const void* FrameUploads::Turn::stage(const void* host, std::size_t bytes) {
     if (bytes == 0) return host;  // nothing is copied
-    Turn& turn = turns_[current_];
-    while (turn.filling < turn.blocks.size() && turn.blocks[turn.filling].used + bytes > turn.blocks[turn.filling].capacity) ++turn.filling;
-    if (turn.filling == turn.blocks.size()) {
+    while (filling < blocks.size() && blocks[filling].used + bytes > blocks[filling].capacity) ++filling;
+    if (filling == blocks.size()) {
         // As large as the turn's blocks together: a frame larger than all before adds O(log) blocks.
         std::size_t held = 0;
-        for (const Block& block : turn.blocks) held += block.capacity;
+        for (const Block& block : blocks) held += block.capacity;
         const std::size_t capacity = aligned(std::max(bytes, held));
-        turn.blocks.push_back({static_cast<unsigned char*>(allocate_pinned(capacity)), capacity, 0});
+        blocks.push_back({static_cast<unsigned char*>(allocate_pinned(capacity)), capacity, 0});
     }
-    Block& block = turn.blocks[turn.filling];
+    Block& block = blocks[filling];
     unsigned char* to = block.data + block.used;
     std::memcpy(to, host, bytes);
     block.used = std::min(block.capacity, aligned(block.used + bytes));

@@ -41,7 +41,7 @@ public:
         void upload(DeviceArray<T>& to, const std::vector<T>& host) {
             if (host.size() > to.size()) to = DeviceArray<T>(host.size());
             const std::size_t bytes = host.size() * sizeof(T);
-            copy_to_device(to.data(), uploads_.stage(host.data(), bytes), bytes, exec_);
+            copy_to_device(to.data(), turn_.stage(host.data(), bytes), bytes, exec_);
         }
         Frame(const Frame&) = delete;
         Frame& operator=(const Frame&) = delete;
@@ -49,9 +49,8 @@ public:
 
     private:
         friend class FrameUploads;
-        Frame(FrameUploads& uploads, Exec exec) : uploads_(uploads), turn_(uploads.turns_[uploads.current_]), exec_(exec) {}
-        FrameUploads& uploads_;
-        Turn& turn_;  // the frame's own turn, whose event its destructor records
+        Frame(Turn& turn, Exec exec) : turn_(turn), exec_(exec) {}
+        Turn& turn_;  // the frame's own turn: its staging memory, and its event, which the destructor records
         Exec exec_;
     };
 
@@ -78,12 +77,13 @@ private:
         std::vector<Block> blocks;  // filled in order: blocks[filling] is being filled, those before it are done
         std::size_t filling = 0;
         void* event = nullptr;  // recorded after the turn's last frame's copies
+
+        // A copy of `bytes` bytes of `host` in the turn's staging memory.
+        const void* stage(const void* host, std::size_t bytes);
     };
     std::array<Turn, kFramesInFlight> turns_;
     int current_ = kFramesInFlight - 1;  // the turn of the frame started last
 
-    // A copy of `bytes` bytes of `host` in the current turn's staging memory.
-    const void* stage(const void* host, std::size_t bytes);
     void release_all() noexcept;
 };
 

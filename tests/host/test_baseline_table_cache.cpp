@@ -132,8 +132,12 @@ TEST(BaselineTableCache, KeepsWhatDidNotChangeAndEqualsABuildFromNothing) {
             const std::string where = body.name + ", step " + std::to_string(step);
             expect_same_tables(skinner, poses, kept, fresh, where);
             const std::size_t rebuilt = cache.bones_rebuilt();
-            if (kind == 0) EXPECT_EQ(rebuilt, s.bone_count()) << where;
-            if (kind == 2 || kind == 3) EXPECT_EQ(rebuilt, 0u) << where;
+            if (kind == 0) {
+                EXPECT_EQ(rebuilt, s.bone_count()) << where;
+            }
+            if (kind == 2 || kind == 3) {
+                EXPECT_EQ(rebuilt, 0u) << where;
+            }
             if (kind == 1) {
                 // The turned bone, and its parent where it is the parent's chain child.
                 const int parent = skinner.bones()[std::size_t(turned)].previous;
