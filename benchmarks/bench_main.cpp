@@ -14,9 +14,9 @@
 // A GPU frame is timed from the host around deform() and a stream synchronisation, so it includes the
 // pose table's upload and the launch. "bytes/point" counts what a pass reads and writes per point (rest
 // point, influences or code, on the GPU the baseline's evaluation order too, output); GB/s is that over the
-// median time, and "of copy" that as a fraction of the same backend's copy bandwidth (memcpy on the CPU, a
-// device-to-device copy on the GPU, each counted as bytes read + written, over a buffer of the same size
-// as the method's traffic).
+// median time, and "of copy" that as a fraction of the same backend's copy bandwidth (memcpy on the CPU, on
+// as many threads as the passes, each its own slice; a device-to-device copy on the GPU; each counted as
+// bytes read + written, over a buffer of the same size as the method's traffic).
 //
 // Memory (benchmarks/heap_counter.hpp counts the host heap): "resident" is what the skinner holds after
 // encoding, per point (its copy of the rest points, influences or codes, the binding); "encode peak" the
@@ -32,11 +32,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <cstdio>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <omp.h>
+#include <string>
 #include <vector>
 
 #include "benchmarks/heap_counter.hpp"
@@ -90,10 +93,19 @@ double pass_bytes_per_point(bs::Method method, bool cuda) {
     return 0;
 }
 
-// Copy bandwidth in bytes/s (read + write) over `bytes`.
-double cpu_copy_bandwidth(std::size_t bytes, int repeats) {
+// Copy bandwidth in bytes/s (read + write) over `bytes`, on as many threads as the passes (`threads`, 0: all
+// cores), each copying its own slice: a one-thread memcpy is a fraction of what several cores move, and the
+// passes' "of copy" came out above 1 against it.
+double cpu_copy_bandwidth(std::size_t bytes, int repeats, int threads) {
     std::vector<char> from(bytes, 1), to(bytes);
-    double s = median_seconds(repeats, [&] { std::memcpy(to.data(), from.data(), bytes); });
+    const int slices = threads > 0 ? threads : omp_get_max_threads();
+    double s = median_seconds(repeats, [&] {
+#pragma omp parallel for schedule(static) num_threads(slices)
+        for (int k = 0; k < slices; ++k) {
+            const std::size_t begin = bytes * std::size_t(k) / std::size_t(slices), end = bytes * std::size_t(k + 1) / std::size_t(slices);
+            std::memcpy(to.data() + begin, from.data() + begin, end - begin);
+        }
+    });
     return 2.0 * double(bytes) / s;
 }
 
@@ -178,7 +190,19 @@ std::vector<double> flat(const std::vector<bs::Vec3<float>>& points) {
 struct PeerResult {
     bool ran = false;
     double matrix_seconds = 0, lbs_seconds = 0, dqs_seconds = 0, lbs_difference = 0, dqs_difference = 0;
+    std::string skipped;  // why it did not run
 };
+
+// benchmarks/peer_libigl.py: where an installed bench has it (<prefix>/share/baseskin, beside its bin/),
+// else in the source tree it was built from.
+std::filesystem::path peer_script() {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    const fs::path installed = fs::read_symlink("/proc/self/exe", error).parent_path().parent_path() / BASESKIN_INSTALL_DATADIR /
+                               "baseskin" / "peer_libigl.py";
+    if (!error && fs::exists(installed, error)) return installed;
+    return fs::path(BASESKIN_SOURCE_DIR) / "benchmarks" / "peer_libigl.py";
+}
 
 PeerResult run_libigl_peer(const std::string& python, const bs::Skeleton& skeleton, const bs::Pose& pose,
                            const std::vector<bs::Vec3<double>>& rest, const std::vector<bs::Influences>& influences,
@@ -208,17 +232,19 @@ PeerResult run_libigl_peer(const std::string& python, const bs::Skeleton& skelet
     write_f64(dir / "ours_lbs", flat(ours_lbs));
     write_f64(dir / "ours_dqs", flat(ours_dqs));
     std::ofstream(dir / "meta.json") << nlohmann::json{{"points", n}, {"bones", m}}.dump();
-    const std::string script = std::string(BASESKIN_SOURCE_DIR) + "/benchmarks/peer_libigl.py";
-    const std::string command = python + " " + script + " " + dir.string() + " " + std::to_string(repeats) + " > " +
+    const std::string command = python + " " + peer_script().string() + " " + dir.string() + " " + std::to_string(repeats) + " > " +
                                 (dir / "result.json").string();
     PeerResult r;
     if (std::system(command.c_str()) == 0) {
         nlohmann::json j = nlohmann::json::parse(std::ifstream(dir / "result.json"), nullptr, false);
         if (!j.is_discarded()) {
-            r = {true, j["lbs_matrix_seconds"], j["lbs_seconds"], j["dqs_seconds"], j["lbs_max_difference"], j["dqs_max_difference"]};
+            r = {true, j["lbs_matrix_seconds"], j["lbs_seconds"], j["dqs_seconds"], j["lbs_max_difference"], j["dqs_max_difference"], ""};
         }
     }
-    if (!r.ran) std::fprintf(stderr, "baseskin-bench: the libigl peer did not run (%s): skipped\n", command.c_str());
+    if (!r.ran) {
+        r.skipped = "`" + command + "` failed or wrote no result";
+        std::fprintf(stderr, "baseskin-bench: the libigl peer did not run (%s): skipped\n", r.skipped.c_str());
+    }
     fs::remove_all(dir);
     return r;
 }
@@ -260,9 +286,7 @@ nlohmann::json to_json(const Row& r) {
             {"device_bytes_per_point", r.device_bytes_per_point}};
 }
 
-void write_csv(const std::string& path, const std::vector<Row>& rows) {
-    std::ofstream out(path);
-    if (!out) throw std::runtime_error(path + ": cannot write");
+void write_csv(std::ostream& out, const std::vector<Row>& rows) {
     out << "points,method,backend,encode_points_per_s,deform_seconds,deform_ns_per_point,deform_points_per_s,"
            "bytes_per_point,gb_per_s,copy_gb_per_s,fraction_of_copy,time_over_lbs,frame_table_bytes,frame_table_seconds,"
            "host_resident_bytes_per_point,host_encode_peak_bytes_per_point,host_frame_peak_bytes,device_bytes_per_point\n";
@@ -272,6 +296,22 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
             << r.copy_bandwidth / 1e9 << ',' << r.copy_fraction() << ',' << r.time_over_lbs() << ',' << r.frame_table_bytes
             << ',' << r.frame_table_seconds << ',' << r.resident_bytes_per_point << ',' << r.encode_peak_bytes_per_point << ',' << r.frame_peak_bytes << ','
             << r.device_bytes_per_point << '\n';
+}
+
+// An output file opened before the run, so that a path it cannot write fails at once instead of after the
+// measurements; false (and a message) when it cannot be opened.
+bool open_output(std::ofstream& out, const std::string& path) {
+    if (path.empty()) return true;
+    out.open(path);
+    if (!out) std::fprintf(stderr, "baseskin-bench: %s: cannot write: %s\n", path.c_str(), std::strerror(errno));
+    return bool(out);
+}
+
+// Closes an output written at the end; false (and a message) where writing it failed.
+bool finished(std::ofstream& out, const std::string& path) {
+    out.close();
+    if (!out) std::fprintf(stderr, "baseskin-bench: %s: writing failed\n", path.c_str());
+    return bool(out);
 }
 
 }  // namespace
@@ -306,6 +346,8 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(std::size_t(100), std::size_t(10000000)))
         ->capture_default_str();
     CLI11_PARSE(app, argc, argv);
+    std::ofstream json_out, csv_out;
+    if (!open_output(json_out, json_path) || !open_output(csv_out, csv_path)) return 2;
     if (quality) {
         bs::bench::print_quality(bs::bench::measure_quality(quality_points));
         return 0;
@@ -323,6 +365,8 @@ int main(int argc, char** argv) {
     bs::Skeleton skeleton = bs::demo_chain();
     const bs::Pose pose = bench_pose(skeleton), next_pose = bench_pose(skeleton, 0.501);
     std::vector<Row> rows;
+    std::vector<std::string> peer_notes;
+    if (peer_python.empty()) peer_notes.push_back("libigl: not run (no --peer-python given)");
     for (std::size_t n : sizes) {
         std::vector<bs::Vec3<double>> rest = bs::demo_points(skeleton, n, 7);
         std::vector<bs::Influences> influences;
@@ -383,7 +427,7 @@ int main(int argc, char** argv) {
                     device = double(gpu->device_bytes()) / double(n);
                     copy = gpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats);
                 } else {
-                    copy = cpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats);
+                    copy = cpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats, threads);
                 }
                 if (method == bs::Method::lbs) lbs_seconds[cuda] = seconds;
                 // A GPU baseline row with its tables built on the device: labelled so, and what a frame uploads
@@ -402,12 +446,17 @@ int main(int argc, char** argv) {
         bs::Skinner(bs::Method::lbs, skeleton, rest, influences, "bench").deform(pose, ours_lbs, {threads});
         bs::Skinner(bs::Method::dqs, skeleton, rest, influences, "bench").deform(pose, ours_dqs, {threads});
         PeerResult peer = run_libigl_peer(peer_python, skeleton, pose, rest, influences, ours_lbs, ours_dqs, repeats);
-        if (!peer.ran) continue;
-        const double copy = cpu_copy_bandwidth(std::size_t(56 * double(n) / 2), repeats);
+        if (!peer.ran) {
+            peer_notes.push_back("libigl at " + std::to_string(n) + " points: skipped (" + peer.skipped + ")");
+            continue;
+        }
+        const double copy = cpu_copy_bandwidth(std::size_t(56 * double(n) / 2), repeats, threads);
         rows.push_back({n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, peer.lbs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
         rows.push_back({n, "libigl-dqs", "cpu", 0, peer.dqs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
-        std::fprintf(stderr, "baseskin-bench: libigl at %zu points: largest distance from our LBS %.3g, from our DQS %.3g\n", n,
-                     peer.lbs_difference, peer.dqs_difference);
+        char note[160];
+        std::snprintf(note, sizeof note, "libigl at %zu points: largest distance from our LBS %.3g, from our DQS %.3g", n,
+                      peer.lbs_difference, peer.dqs_difference);
+        peer_notes.push_back(note);
     }
 
     std::printf("| points | method | backend | encode points/s | deform ns/point | deform points/s | GB/s | of copy | time / LBS | frame tables kB | tables ms |\n");
@@ -424,11 +473,17 @@ int main(int argc, char** argv) {
             std::printf("| %zu | %s | %s | %.1f | %.1f | %.4g | %s |\n", r.points, r.method.c_str(), r.backend.c_str(),
                         r.resident_bytes_per_point, r.encode_peak_bytes_per_point, r.frame_peak_bytes / 1e3,
                         r.backend != "cpu" ? std::to_string(r.device_bytes_per_point).c_str() : "-");
-    if (!json_path.empty()) {
+    std::printf("\nPeer (the rows above when it ran):\n\n");
+    for (const std::string& note : peer_notes) std::printf("- %s\n", note.c_str());
+    if (json_out.is_open()) {
         nlohmann::json doc = nlohmann::json::array();
         for (const Row& r : rows) doc.push_back(to_json(r));
-        std::ofstream(json_path) << doc.dump(2) << '\n';
+        json_out << doc.dump(2) << '\n';
+        if (!finished(json_out, json_path)) return 1;
     }
-    if (!csv_path.empty()) write_csv(csv_path, rows);
+    if (csv_out.is_open()) {
+        write_csv(csv_out, rows);
+        if (!finished(csv_out, csv_path)) return 1;
+    }
     return 0;
 }

@@ -84,8 +84,11 @@ SavedCodes parse_codes(std::istream& in, const Skeleton& skeleton, const std::st
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (in.bad()) throw IoError(source + ": cannot read: " + std::strerror(errno));
     auto refuse = [&](const std::string& what) { throw InputError(source + ": not a usable baseskin code file: " + what); };
-    if (bytes.size() < kHeaderBytes + 8 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+    if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
         refuse("it does not start with the \"BSKCODES\" header (" + std::to_string(bytes.size()) + " bytes)");
+    if (bytes.size() < kHeaderBytes + 8)
+        refuse("truncated inside its header: " + std::to_string(bytes.size()) + " bytes, where the header and the checksum alone take " +
+               std::to_string(kHeaderBytes + 8));
     std::size_t at = sizeof kMagic;
     const auto version = get<std::uint32_t>(bytes, at);
     if (version != kCodeFileVersion)
@@ -101,14 +104,16 @@ SavedCodes parse_codes(std::istream& in, const Skeleton& skeleton, const std::st
     if (count > payload / per_point || count * per_point != payload)
         refuse("the header announces " + std::to_string(count) + " points (" + std::to_string(count * per_point) +
                " bytes) but " + std::to_string(payload) + " bytes follow it: truncated or padded");
-    if (bones != skeleton.bone_count() || fingerprint != skeleton_fingerprint(skeleton))
-        refuse("it was encoded for another skeleton (" + std::to_string(bones) + " bones, fingerprint " +
-               std::to_string(fingerprint) + "; this one has " + std::to_string(skeleton.bone_count()) + " bones, fingerprint " +
-               std::to_string(skeleton_fingerprint(skeleton)) + ")");
+    // The checksum before the skeleton: a damaged header byte (the bone count, the fingerprint) is corruption,
+    // not another skeleton.
     Fnv1a checksum;
     checksum.add(bytes.data(), bytes.size() - 8);
     std::size_t tail = bytes.size() - 8;
     if (get<std::uint64_t>(bytes, tail) != checksum.hash) refuse("its checksum does not match: the file is corrupted");
+    if (bones != skeleton.bone_count() || fingerprint != skeleton_fingerprint(skeleton))
+        refuse("it was encoded for another skeleton (" + std::to_string(bones) + " bones, fingerprint " +
+               std::to_string(fingerprint) + "; this one has " + std::to_string(skeleton.bone_count()) + " bones, fingerprint " +
+               std::to_string(skeleton_fingerprint(skeleton)) + ")");
     SavedCodes saved;
     saved.rest.resize(count);
     saved.codes.resize(count);

@@ -83,7 +83,15 @@ TEST_F(CodeFileTest, RefusesATruncatedFile) {
     expect_refused(bytes.substr(0, bytes.size() - 21), "truncated or padded");
 }
 
-TEST_F(CodeFileTest, RefusesAFileCutInsideItsHeader) { expect_refused(read_bytes(path).substr(0, 20), "BSKCODES"); }
+TEST_F(CodeFileTest, RefusesAFileCutInsideItsHeader) { expect_refused(read_bytes(path).substr(0, 20), "truncated inside its header: 20 bytes"); }
+
+TEST_F(CodeFileTest, RefusesAFileCutInsideItsMagic) { expect_refused(read_bytes(path).substr(0, 5), "BSKCODES"); }
+
+TEST_F(CodeFileTest, ADamagedSkeletonFingerprintIsCorruptionNotAnotherSkeleton) {
+    std::string bytes = read_bytes(path);
+    bytes[24] ^= 0x01;  // the fingerprint: magic 8, version 4, bones 4, count 8 bytes before it
+    expect_refused(bytes, "checksum");
+}
 
 TEST_F(CodeFileTest, RefusesACorruptedByte) {
     std::string bytes = read_bytes(path);
