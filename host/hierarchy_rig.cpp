@@ -27,10 +27,15 @@ HierarchyRig rig_topology(const std::vector<RigJoint>& joints, const std::string
     }
     HierarchyRig rig;
     rig.sphere_of_joint.assign(joints.size(), -1);
+    auto same_place = [&](std::size_t a, std::size_t b) { return !(norm(joints[a].position - joints[b].position) > 1e-6 * scale); };
     for (std::size_t j = 0; j < joints.size(); ++j) {
         const RigJoint& joint = joints[j];
-        if (joint.parent >= 0 && !(norm(joint.position - joints[std::size_t(joint.parent)].position) > 1e-6 * scale)) {
-            rig.sphere_of_joint[j] = rig.sphere_of_joint[std::size_t(joint.parent)];
+        int into = -1;  // the sphere it merges into
+        if (joint.parent >= 0 && same_place(j, std::size_t(joint.parent))) into = rig.sphere_of_joint[std::size_t(joint.parent)];
+        for (std::size_t sibling = 0; into < 0 && joint.parent >= 0 && sibling < j; ++sibling)
+            if (joints[sibling].parent == joint.parent && same_place(j, sibling)) into = rig.sphere_of_joint[sibling];
+        if (into >= 0) {
+            rig.sphere_of_joint[j] = into;
             rig.merged.push_back(joint.name);
             continue;
         }

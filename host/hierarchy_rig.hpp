@@ -1,8 +1,12 @@
 // A sphere-mesh on a joint hierarchy (a motion capture's joints, a rigged model's bone nodes), and poses
 // of it from the joints' rotations. Shared by host/bvh_rig.hpp and host/model_rig.hpp.
 //
-// Spheres: one per joint at its rest position, except a joint at zero distance from its parent (1e-6 of
-// the largest parent–joint distance), which merges into its parent's sphere and has no bone of its own.
+// Spheres: one per joint at its rest position, except a joint at zero distance (1e-6 of the largest
+// parent–joint distance) from its parent, which merges into its parent's sphere, or from a sibling listed
+// before it (the same parent joint), which merges into the sibling's; a merged joint has no bone of its
+// own. Siblings at one place would otherwise give two copies of one bone, from the same sphere along the
+// same axis, turned alike, whose chains tear apart where they leave it (FBX/huesitos.fbx's Bone.002 and
+// Bone.003: the arm and the neck); merged, the sphere is a junction of the three.
 // Bones: from the sphere of a joint's nearest unmerged ancestor to the joint's sphere; a bone turns with
 // the rotation of the joint's parent (for a bone through a merged joint, the merged one). The root's
 // sphere may carry several bones and a sphere several children: tree rules (host/skeleton.hpp).

@@ -48,10 +48,11 @@ AxisHit nearest_on_segment(Vec3<double> a, Vec3<double> b, Vec3<double> p) {
     return {norm(p - (a + u * d)), u};
 }
 
-// The fitting rule of the header: per sphere, the distances of the vertices that count for it.
-std::vector<std::vector<double>> vertex_distances(const RiggedModel& model, const Skeleton& s) {
+// The fitting rule of the header: per sphere, the distances of the points (the mesh's vertices, or points
+// sampled over it) that count for it.
+std::vector<std::vector<double>> axis_distances(const std::vector<Vec3<double>>& points, const Skeleton& s) {
     std::vector<std::vector<double>> distances(s.spheres.size());
-    for (const Vec3<double>& v : model.mesh.vertices) {
+    for (const Vec3<double>& v : points) {
         AxisHit best{INFINITY, 0};
         std::size_t bone = 0;
         for (std::size_t k = 0; k < s.bone_count(); ++k) {
@@ -69,6 +70,17 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
+// Points by area over the mesh, for spheres that no vertex counts for (none where the mesh has no area).
+constexpr std::size_t kRadiusSamples = 20000;
+constexpr unsigned kRadiusSampleSeed = 1;
+std::vector<Vec3<double>> radius_samples(const RiggedModel& model) {
+    try {
+        return sample_model(model, nullptr, kRadiusSamples, kRadiusSampleSeed).positions;
+    } catch (const InputError&) {  // no triangle of positive area: nothing to sample
+        return {};
+    }
+}
+
 double shortest_bone(const Skeleton& s, int sphere) {
     double shortest = INFINITY;
     for (const auto& b : s.bones)
@@ -81,13 +93,19 @@ double shortest_bone(const Skeleton& s, int sphere) {
 ModelRig rig_model(const RiggedModel& model) {
     if (model.nodes.empty()) throw InputError(model.source + ": the model has no bones (its mesh can still be sampled into points)");
     ModelRig out;
-    std::vector<std::vector<double>> distances;
+    std::vector<std::vector<double>> by_vertices, by_samples;
     out.rig = rig_hierarchy(joints_of(model), model.source, [&](const HierarchyRig& rig, int sphere) {
-        if (distances.empty()) distances = vertex_distances(model, rig.skeleton);
-        const std::vector<double>& d = distances[std::size_t(sphere)];
+        if (by_vertices.empty()) by_vertices = axis_distances(model.mesh.vertices, rig.skeleton);
+        const std::vector<double>* d = &by_vertices[std::size_t(sphere)];
+        if (d->empty()) {
+            // No vertex counts for this sphere: a coarse mesh's rings of vertices can all lie nearer the
+            // bones' other spheres (FBX/huesitos.fbx's neck: rings 72 below and 48 above its sphere).
+            if (by_samples.empty()) by_samples = axis_distances(radius_samples(model), rig.skeleton);
+            d = &by_samples[std::size_t(sphere)];
+        }
         const double shortest = shortest_bone(rig.skeleton, sphere);
         // A floor: vertices on the axis itself (a flat or degenerate mesh) must not give a radius of 0.
-        return d.empty() ? 0.25 * shortest : std::max(median(d), 0.02 * shortest);
+        return d->empty() ? 0.25 * shortest : std::max(median(*d), 0.02 * shortest);
     });
     out.bone_of_node.assign(model.nodes.size(), -1);
     for (std::size_t k = out.rig.skeleton.bone_count(); k-- > 0;) {

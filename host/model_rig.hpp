@@ -8,8 +8,9 @@
 // does. Radii are fitted to the mesh around each bone: a vertex counts for the bone whose axis segment is
 // nearest to it, when its projection falls inside that segment (beyond an end its distance is a cap's,
 // not a radius), and its distance to the axis counts for the nearer of the bone's two spheres. A sphere's
-// radius is the median of its distances, or, with none, a quarter of its shortest bone; then the cone
-// clamp of hierarchy_rig. (Not by the vertices' weights: real models' vertex groups need not follow the
+// radius is the median of its distances; where no vertex counts for it (a coarse mesh whose rings of
+// vertices all lie nearer the bones' other spheres), the same rule over 20,000 points sampled by area over
+// the mesh; with none either, a quarter of its shortest bone; then the cone clamp of hierarchy_rig. (Not by the vertices' weights: real models' vertex groups need not follow the
 // bones' geometry — in Blender's FBX export one group spans two segments.)
 //
 // Points: `count` points uniform by area over the mesh's triangles (deterministic for a seed); each

@@ -48,7 +48,7 @@ void rig_model_file(const RigOptions& o) {
     set.influences = points.influences;
     save_skeleton((folder / "skeleton.json").string(), rig.rig.skeleton);
     write_point_set((folder / "points.ply").string(), set, PlyFormat::BinaryLittleEndian);
-    std::printf("rig: %s: %zu vertices, %zu triangles, %zu nodes (%zu merged at zero length), %zu spheres, %zu bones, %d junctions\n",
+    std::printf("rig: %s: %zu vertices, %zu triangles, %zu nodes (%zu merged: at zero length from a parent or a sibling), %zu spheres, %zu bones, %d junctions\n",
                 o.model.c_str(), model.mesh.vertices.size(), model.mesh.triangles.size(), model.nodes.size(), rig.rig.merged.size(),
                 rig.rig.skeleton.spheres.size(), rig.rig.skeleton.bone_count(), junction_count(rig.rig.skeleton));
     if (model.frames.empty()) {
@@ -93,7 +93,7 @@ void run_rig(const RigOptions& o) {
     write_point_set((folder / "points.ply").string(), set, PlyFormat::BinaryLittleEndian);
     save_motion((folder / "motion.json").string(), motion);
 
-    std::printf("rig: %s: %zu joints (%zu merged at zero length), %zu spheres, %zu bones, %d junctions\n", o.model.c_str(),
+    std::printf("rig: %s: %zu joints (%zu merged: at zero length from a parent or a sibling), %zu spheres, %zu bones, %d junctions\n", o.model.c_str(),
                 capture.joints.size(), rig.merged.size(), rig.skeleton.spheres.size(), rig.skeleton.bone_count(),
                 junction_count(rig.skeleton));
     std::printf("motion: %zu frames at %.4g frames/s; points: %zu over the surface\n", motion.frame_count(), motion.fps(), rest.size());

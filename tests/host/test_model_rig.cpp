@@ -56,6 +56,48 @@ TEST(ModelRig, SpheresAtTheNodesWithRadiiFittedToTheMesh) {
     EXPECT_EQ(rig.bone_of_node[1], 1);
 }
 
+TEST(ModelRig, SiblingsAtOnePlaceShareOneSphere) {
+    // Top and Twin are both Mid's children at (0, 6, 0): two copies of one bone, unmerged (as
+    // FBX/huesitos.fbx's Bone.002 and Bone.003); Twin carries a bone of its own onward.
+    RiggedModel model = cylinder_model();
+    model.nodes.push_back({"Twin", 1, {0, 6, 0}});
+    model.nodes.push_back({"TwinTip", 3, {2, 6, 0}});
+    for (auto& frame : model.frames) frame.resize(model.nodes.size(), Rigid<double>::identity());
+    ModelRig rig = rig_model(model);
+    const Skeleton& s = rig.rig.skeleton;
+    ASSERT_EQ(s.spheres.size(), 4u) << "Base, Mid, Top (Twin's too), TwinTip";
+    ASSERT_EQ(s.bone_count(), 3u);
+    EXPECT_EQ(rig.rig.merged, std::vector<std::string>{"Twin"});
+    EXPECT_EQ(rig.rig.sphere_of_joint[3], rig.rig.sphere_of_joint[2]);
+    EXPECT_EQ(s.bones[2][0], rig.rig.sphere_of_joint[2]) << "Twin's bone starts at the shared sphere";
+    EXPECT_EQ(rig.rig.driver_of_bone[2], 3) << "and turns with Twin";
+}
+
+// A cylinder of radius 1 tessellated so coarsely along its axis (rings at y = 0, 1.2, 4.8, 6) that no
+// vertex counts for the sphere at Mid (y = 3): the rings are nearer Base and Top.
+TEST(ModelRig, ASphereNoVertexCountsForTakesItsRadiusFromTheSurface) {
+    RiggedModel model = cylinder_model();
+    model.mesh = {};
+    const double ring_y[] = {0, 1.2, 4.8, 6};
+    for (double y : ring_y)
+        for (int k = 0; k < kSegments; ++k) {
+            const double a = 2 * kPi * k / kSegments;
+            model.mesh.vertices.push_back({std::cos(a), y, std::sin(a)});
+        }
+    for (int r = 0; r + 1 < 4; ++r)
+        for (int k = 0; k < kSegments; ++k) {
+            int a = r * kSegments + k, b = r * kSegments + (k + 1) % kSegments;
+            model.mesh.triangles.push_back({a, b, b + kSegments});
+            model.mesh.triangles.push_back({a, b + kSegments, a + kSegments});
+        }
+    model.weights.assign(model.mesh.vertices.size(), {{0, 1.0f}});
+    ModelRig rig = rig_model(model);
+    const Skeleton& s = rig.rig.skeleton;
+    ASSERT_EQ(s.spheres.size(), 3u);
+    // The surface's distance from the axis runs from cos(π/24) (a facet's middle) to 1 (its edges).
+    for (const Sphere<double>& sphere : s.spheres) EXPECT_NEAR(sphere.radius, 1.0, 0.01) << "the mesh's radius";
+}
+
 TEST(ModelRig, AWeightedLeafGetsAnEndJointAlongItsBone) {
     RiggedModel model = cylinder_model();
     model.nodes.pop_back();  // Mid becomes a weighted leaf
