@@ -67,7 +67,7 @@ public:
         char* end = nullptr;
         double value = std::strtod(word.c_str(), &end);
         if (word.empty() || *end != '\0') fail("expected a number, got " + (word.empty() ? "the end of the file" : "\"" + word + "\""));
-        if (!std::isfinite(value)) fail("expected a finite number, got \"" + word + "\"");
+        if (!within_input_magnitude(value)) fail(std::string("expected a number ") + input_magnitude_text() + ", got \"" + word + "\"");
         return value;
     }
 

@@ -34,7 +34,8 @@ void check_point_count(std::size_t count, const std::string& source) {
 void check_rest_points(const std::vector<Vec3<double>>& rest, const std::string& source) {
     check_point_count(rest.size(), source);
     for (std::size_t i = 0; i < rest.size(); ++i)
-        if (!all_finite(rest[i])) throw InputError(source + ": vertex " + std::to_string(i) + ": non-finite position");
+        if (!within_input_magnitude(rest[i]))
+            throw InputError(source + ": vertex " + std::to_string(i) + ": a position not " + input_magnitude_text());
 }
 
 template <class T>

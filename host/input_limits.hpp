@@ -5,6 +5,7 @@
 // indices), which lie far above.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -29,6 +30,17 @@ constexpr std::uintmax_t kMaxPlyFileBytes = 16 * 1024 * kMiB;  // 1e8 points wit
 constexpr std::uintmax_t kMaxModelFileBytes = 2048 * kMiB;     // meshes and rigged models, through assimp
 // A code file of kMaxPoints points (rest float32 xyz and a 24-byte code each) and its 40 bytes of framing.
 constexpr std::uintmax_t kMaxCodeFileBytes = kMaxPoints * 36 + 40;
+
+// Every number a file gives (coordinates, radii, translations, angles, weights, rates), in magnitude: the
+// points are deformed and written as float, whose squares must stay finite (1e15² = 1e30 < 3.4e38 in
+// float). A larger one, finite, would pass the parse and fail later, part way through the outputs.
+constexpr double kMaxInputMagnitude = 1e15;
+inline bool within_input_magnitude(double x) { return std::fabs(x) <= kMaxInputMagnitude; }  // false for NaN
+inline bool within_input_magnitude(Vec3<double> p) {
+    return within_input_magnitude(p.x) && within_input_magnitude(p.y) && within_input_magnitude(p.z);
+}
+// What a refusal says of the limit.
+inline const char* input_magnitude_text() { return "finite and within ±1e15"; }
 
 // Opens `path` for binary reading: IoError if it cannot be opened or is not a regular file (a pipe has
 // no size to check); InputError if it is larger than `max_bytes` (`kind` names the format in messages).

@@ -60,8 +60,8 @@ void append_assimp_mesh(const aiMesh& in, const aiMatrix4x4& to_scene, const std
     for (unsigned v = 0; v < in.mNumVertices; ++v) {
         const aiVector3D q = to_scene * in.mVertices[v];
         Vec3<double> p{q.x, q.y, q.z};
-        if (!all_finite(p))
-            throw InputError(path + ": vertex " + std::to_string(out.vertices.size()) + ": non-finite coordinate");
+        if (!within_input_magnitude(p))
+            throw InputError(path + ": vertex " + std::to_string(out.vertices.size()) + ": a coordinate not " + input_magnitude_text());
         out.vertices.push_back(p);
     }
     polygons_using.resize(out.vertices.size(), 0);

@@ -53,8 +53,9 @@ Rigid<double> rigid_of(const aiMatrix4x4& m, const std::string& path, const std:
     aiQuaternion rotation;
     m.Decompose(scaling, rotation, position);
     Rigid<double> r{normalized(Quat<double>{rotation.w, rotation.x, rotation.y, rotation.z}), {position.x, position.y, position.z}};
-    if (!std::isfinite(r.rotation.w + r.rotation.x + r.rotation.y + r.rotation.z) || !all_finite(r.translation))
-        throw InputError(path + ": " + what + ": non-finite transform");
+    if (!std::isfinite(r.rotation.w + r.rotation.x + r.rotation.y + r.rotation.z) || !within_input_magnitude(r.translation))
+        throw InputError(path + ": " + what + ": a transform whose rotation is not finite or whose translation is not " +
+                         input_magnitude_text());
     return r;
 }
 

@@ -6,6 +6,7 @@
 
 #include "host/bvh_rig.hpp"
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
 
 namespace bs {
 
@@ -57,6 +58,9 @@ Rigid<double> parse_root(const json& root, const Where& where) {
     Rigid<double> g = Rigid<double>::identity();
     if (root.contains("rotation")) g.rotation = unit_quaternion(root["rotation"], where["rotation"]);
     if (root.contains("translation")) g.translation = json_io::vec3(root["translation"], where["translation"]);
+    // Bounded (host/input_limits.hpp): a translation of 1e308 was read, and the frames it moved were not
+    // finite in float, found only when they were written.
+    if (!within_input_magnitude(g.translation)) where["translation"].fail(std::string("expected coordinates ") + input_magnitude_text());
     return g;
 }
 

@@ -129,7 +129,17 @@ TEST(Bvh, RefusesATruncatedFile) {
     expect_refused(text.substr(0, text.find("End Site")), "got the end of the file");
 }
 
-TEST(Bvh, RefusesANaNValue) { expect_refused(replaced(kTiny, "0 0 0 90 0 0", "0 0 0 nan 0 0"), "damaged.bvh:25: expected a finite number, got \"nan\""); }
+TEST(Bvh, RefusesANaNValue) {
+    expect_refused(replaced(kTiny, "0 0 0 90 0 0", "0 0 0 nan 0 0"), "damaged.bvh:25: expected a number finite and within ±1e15, got \"nan\"");
+}
+
+// Finite but beyond host/input_limits.hpp's bound: a root position of 1e300 used to be read, and the frames
+// it moved to overflow float only when they were written; an offset of 1e300 failed writing the points
+// after the skeleton was written.
+TEST(Bvh, RefusesAValueBeyondTheInputMagnitude) {
+    expect_refused(replaced(kTiny, "1 2 3 0 0 0", "1 2e300 3 0 0 0"), "damaged.bvh:24: expected a number finite and within ±1e15, got \"2e300\"");
+    expect_refused(replaced(kTiny, "OFFSET 0 2 0", "OFFSET 0 1e16 0"), "damaged.bvh:8: expected a number finite and within ±1e15, got \"1e16\"");
+}
 
 TEST(Bvh, RefusesABadFrameCount) {
     expect_refused(replaced(kTiny, "Frames: 2", "Frames: 0"), "Frames: expected a whole number");

@@ -90,6 +90,12 @@ TEST(InputLimits, ThePointLimitIsExact) {
     EXPECT_EQ(message, "API: 100000001 points, more than the 100000000 a point set may have (README, \"Input limits\")");
 }
 
+TEST(InputLimits, RestPointsBeyondTheInputMagnitudeAreRefused) {
+    EXPECT_NO_THROW(check_rest_points({{0, 0, 0}, {0, -kMaxInputMagnitude, 0}}, "API"));
+    const std::string message = message_of<InputError>([] { check_rest_points({{0, 0, 0}, {0, 0, 1.5e15}}, "API"); });
+    EXPECT_EQ(message, "API: vertex 1: a position not finite and within ±1e15");
+}
+
 // A chain of `bones` bones along x.
 void make_chain(std::size_t bones, std::size_t extra_spheres = 0) {
     std::vector<Sphere<double>> spheres;

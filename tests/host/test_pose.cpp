@@ -87,6 +87,9 @@ TEST(Pose, MaxJointBendIgnoresTwistAndTheFirstBone) {
     EXPECT_NEAR(max_joint_bend(s, p), 0.4, 1e-12);
 }
 
+TEST(PoseInvalid, RootTranslationBeyondTheInputMagnitude) {
+    expect_pose_error(R"({"root": {"translation": [0, 1e308, 0]}, "bones": []})", "translation: expected coordinates finite and within ±1e15");
+}
 TEST(PoseInvalid, NotAnObject) { expect_pose_error("[]", "expected an object"); }
 TEST(PoseInvalid, UnknownTopMember) { expect_pose_error(R"({"bone": []})", "unknown member \"bone\""); }
 TEST(PoseInvalid, BonesNotArray) { expect_pose_error(R"({"bones": {}})", "bones: expected an array"); }
