@@ -166,6 +166,25 @@ aiMatrix4x4 channel_transform(const aiNodeAnim& ch, double t, const aiMatrix4x4&
     return aiMatrix4x4(scaling, rotation.Normalize(), position);
 }
 
+// A channel's keys must have finite times in order: key_at searches them by bisection, and a NaN time (or
+// one before its predecessor) silently gave other frames' transforms.
+template <class Key>
+void check_key_times(const Key* keys, unsigned count, const std::string& where) {
+    for (unsigned i = 0; i < count; ++i) {
+        if (!std::isfinite(keys[i].mTime)) throw InputError(where + " key " + std::to_string(i) + ": its time is not finite");
+        if (i > 0 && keys[i].mTime < keys[i - 1].mTime)
+            throw InputError(where + " key " + std::to_string(i) + ": its time " + std::to_string(keys[i].mTime) + " precedes the key before it (" +
+                             std::to_string(keys[i - 1].mTime) + ")");
+    }
+}
+
+void check_channel(const aiNodeAnim& ch, const std::string& animation) {
+    const std::string node = animation + ", node \"" + ch.mNodeName.C_Str() + "\"";
+    check_key_times(ch.mPositionKeys, ch.mNumPositionKeys, node + ", position");
+    check_key_times(ch.mRotationKeys, ch.mNumRotationKeys, node + ", rotation");
+    check_key_times(ch.mScalingKeys, ch.mNumScalingKeys, node + ", scaling");
+}
+
 void read_animation(const aiScene& scene, const std::vector<const aiNode*>& kept, const std::vector<aiMatrix4x4>& bind,
                     const std::string& path, RiggedModel& model) {
     if (scene.mNumAnimations == 0) return;
@@ -178,7 +197,10 @@ void read_animation(const aiScene& scene, const std::vector<const aiNode*>& kept
                          std::to_string(ticks_per_second) + " per second give more than " + std::to_string(kMaxModelSamples) +
                          " node transforms at " + std::to_string(int(kModelFps)) + " frames/s, or no duration");
     std::map<std::string, const aiNodeAnim*> channels;
-    for (unsigned c = 0; c < anim.mNumChannels; ++c) channels[anim.mChannels[c]->mNodeName.C_Str()] = anim.mChannels[c];
+    for (unsigned c = 0; c < anim.mNumChannels; ++c) {
+        check_channel(*anim.mChannels[c], path + ": animation \"" + anim.mName.C_Str() + "\"");
+        channels[anim.mChannels[c]->mNodeName.C_Str()] = anim.mChannels[c];
+    }
     std::vector<aiMatrix4x4> inverse_bind;
     for (aiMatrix4x4 b : bind) inverse_bind.push_back(b.Inverse());
     const std::size_t frames = std::size_t(std::floor(seconds * kModelFps + 1e-9)) + 1;

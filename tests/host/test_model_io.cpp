@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -120,6 +123,74 @@ TEST(ModelIo, ACoarseModelStaysWholeUnderBaselineAsUnderLbs) {
     };
     const double lbs = worst_growth(Method::lbs), baseline = worst_growth(Method::baseline);
     EXPECT_LT(baseline, 2 * lbs) << "LBS " << lbs << ", baseline " << baseline << " of the diagonal";
+}
+
+// A tiny skinned glTF made here: a strip of 6 vertices from y = 0 to 2 on two joints (the second at y = 1,
+// turned 45° about z between times 0 and `second_key_time`), its buffer inline (base64).
+std::string base64(const std::string& bytes) {
+    static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    auto byte = [&](std::size_t i) { return unsigned(static_cast<unsigned char>(bytes[i])); };
+    std::string out;
+    for (std::size_t i = 0; i < bytes.size(); i += 3) {
+        const std::size_t left = bytes.size() - i;
+        const unsigned v = byte(i) << 16 | (left > 1 ? byte(i + 1) << 8 : 0u) | (left > 2 ? byte(i + 2) : 0u);
+        out += digits[v >> 18 & 63];
+        out += digits[v >> 12 & 63];
+        out += left > 1 ? digits[v >> 6 & 63] : '=';
+        out += left > 2 ? digits[v & 63] : '=';
+    }
+    return out;
+}
+template <class T> void append(std::string& bytes, std::initializer_list<T> values) {
+    for (T v : values) bytes.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+std::string skinned_gltf(float second_key_time) {
+    std::string b;
+    append<std::uint16_t>(b, {0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4});                                // indices, 24 bytes
+    append<float>(b, {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 2, 0, 1, 2, 0});                      // positions, 72
+    for (int v = 0; v < 6; ++v) append<std::uint16_t>(b, {0, 1, 0, 0});                          // joints, 48
+    for (float w : {0.0f, 0.0f, 0.5f, 0.5f, 1.0f, 1.0f}) append<float>(b, {1 - w, w, 0, 0});      // weights, 96
+    append<float>(b, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1});  // inverse binds, 128
+    append<float>(b, {0, second_key_time});                                                       // key times, 8
+    append<float>(b, {0, 0, 0, 1, 0, 0, 0.38268343f, 0.92387953f});                               // rotations, 32
+    const std::string views = R"([{"buffer":0,"byteOffset":0,"byteLength":24},{"buffer":0,"byteOffset":24,"byteLength":72},
+        {"buffer":0,"byteOffset":96,"byteLength":48},{"buffer":0,"byteOffset":144,"byteLength":96},{"buffer":0,"byteOffset":240,"byteLength":128},
+        {"buffer":0,"byteOffset":368,"byteLength":8},{"buffer":0,"byteOffset":376,"byteLength":32}])";
+    const std::string accessors = R"([{"bufferView":0,"componentType":5123,"count":12,"type":"SCALAR"},
+        {"bufferView":1,"componentType":5126,"count":6,"type":"VEC3","min":[0,0,0],"max":[1,2,0]},
+        {"bufferView":2,"componentType":5123,"count":6,"type":"VEC4"},{"bufferView":3,"componentType":5126,"count":6,"type":"VEC4"},
+        {"bufferView":4,"componentType":5126,"count":2,"type":"MAT4"},{"bufferView":5,"componentType":5126,"count":2,"type":"SCALAR"},
+        {"bufferView":6,"componentType":5126,"count":2,"type":"VEC4"}])";
+    return R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0,1]}],
+        "nodes":[{"mesh":0,"skin":0},{"name":"Root","children":[2]},{"name":"Tip","translation":[0,1,0]}],
+        "meshes":[{"primitives":[{"attributes":{"POSITION":1,"JOINTS_0":2,"WEIGHTS_0":3},"indices":0}]}],
+        "skins":[{"inverseBindMatrices":4,"joints":[1,2]}],
+        "animations":[{"name":"turn","channels":[{"sampler":0,"target":{"node":2,"path":"rotation"}}],
+                       "samplers":[{"input":5,"output":6,"interpolation":"LINEAR"}]}],
+        "buffers":[{"byteLength":)" + std::to_string(b.size()) + R"(,"uri":"data:application/octet-stream;base64,)" + base64(b) + R"("}],
+        "bufferViews":)" + views + R"(,"accessors":)" + accessors + "}";
+}
+
+TEST(ModelIo, AnAnimationKeyTimeThatIsNotANumberOrOutOfOrderIsRefused) {
+    const RiggedModel intact = load_rigged_model(testing::write_temp("intact.gltf", skinned_gltf(1.0f)));
+    ASSERT_EQ(intact.nodes.size(), 2u) << "the file made here is a skinned model";
+    ASSERT_GT(intact.frames.size(), 2u) << "and it is animated";
+    const std::string nan_time = testing::write_temp("nan.gltf", skinned_gltf(std::nanf("")));
+    try {
+        load_rigged_model(nan_time);
+        ADD_FAILURE() << "a NaN key time was accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(nan_time + ": animation \"turn\", node \"Tip\", rotation key 1: its time is not finite"),
+                  std::string::npos) << e.what();
+    }
+    const std::string backwards = testing::write_temp("backwards.gltf", skinned_gltf(-1.0f));
+    try {
+        load_rigged_model(backwards);
+        ADD_FAILURE() << "keys out of order were accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("rotation key 1: its time"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("precedes the key before it"), std::string::npos) << e.what();
+    }
 }
 
 TEST(ModelIo, AModelWithoutBonesGivesItsMeshOnly) {
