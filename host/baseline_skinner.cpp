@@ -298,15 +298,28 @@ const BaselineFrameTables& BaselineTableCache::update(const std::vector<Baseline
     return tables_;
 }
 
+namespace {
+// The angle between bone k's axis and its chain parent's under the pose, in degrees (0 for a bone with none).
+double joint_angle_degrees(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones, const Pose& pose, std::size_t k) {
+    const int parent = bones[k].previous;
+    if (parent < 0) return 0;
+    // In the parent's frame the parent's axis is at rest and the child's is turned by its swing.
+    const Vec3<double> a = skeleton.rest_axis(parent), b = rotate(pose.joints[k].swing, skeleton.rest_axis(int(k)));
+    return std::atan2(norm(cross(a, b)), dot(a, b)) * 180 / 3.14159265358979323846;
+}
+
+// "joint "NAME" (between bones P and K)": the chain joint before bone k, for messages.
+std::string joint_name(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones, std::size_t k) {
+    const std::size_t sphere = std::size_t(skeleton.bones[k][0]);
+    const std::string name = sphere < skeleton.names.size() && !skeleton.names[sphere].empty() ? skeleton.names[sphere]
+                                                                                              : "sphere " + std::to_string(sphere);
+    return "joint \"" + name + "\" (between bones " + std::to_string(bones[k].previous) + " and " + std::to_string(k) + ")";
+}
+}  // namespace
+
 double max_joint_angle_degrees(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones, const Pose& pose) {
     double worst = 0;
-    for (std::size_t k = 0; k < skeleton.bone_count(); ++k) {
-        int parent = bones[k].previous;
-        if (parent < 0) continue;
-        // In the parent's frame the parent's axis is at rest and the child's is turned by its swing.
-        Vec3<double> a = skeleton.rest_axis(parent), b = rotate(pose.joints[k].swing, skeleton.rest_axis(int(k)));
-        worst = std::max(worst, std::atan2(norm(cross(a, b)), dot(a, b)) * 180 / 3.14159265358979323846);
-    }
+    for (std::size_t k = 0; k < skeleton.bone_count(); ++k) worst = std::max(worst, joint_angle_degrees(skeleton, bones, pose, k));
     return worst;
 }
 
@@ -348,16 +361,18 @@ std::vector<BaselineBonePose<double>> BaselineSkinner<T>::frame(const Pose& pose
     for (std::size_t k = 0; k < pose.joints.size(); ++k)
         if (!finite(pose.joints[k].swing) || !std::isfinite(pose.joints[k].twist_radians))
             throw InputError("pose: bone " + std::to_string(k) + ": swing or twist is not finite");
-    double angle = max_joint_angle_degrees(skeleton_, bones_, pose);
-    if (angle > kMaxJointAngleDegrees)
-        throw UnsupportedError("this pose folds a joint to " + std::to_string(angle) +
-                               " degrees between consecutive bone axes; the baseline method accepts up to " +
-                               std::to_string(kMaxJointAngleDegrees) + " (use --method dqs or lbs beyond)");
+    for (std::size_t k = 0; k < bones_.size(); ++k) {
+        const double angle = joint_angle_degrees(skeleton_, bones_, pose, k);
+        if (angle > kMaxJointAngleDegrees)
+            throw UnsupportedError("this pose folds a joint to " + std::to_string(angle) + " degrees between consecutive bone axes, at " +
+                                   joint_name(skeleton_, bones_, k) + "; the baseline method accepts up to " +
+                                   std::to_string(kMaxJointAngleDegrees) + " (use --method dqs or lbs beyond)");
+    }
     for (std::size_t k = 0; k < bones_.size(); ++k) {
         int parent = bones_[k].previous;
         if (parent >= 0 && !pose_joint(bones_[parent].cone, bones_[k].cone, pose.joints[k].swing).pivot.cuts_sphere)
-            throw UnsupportedError("this pose folds the joint between bones " + std::to_string(parent) + " and " +
-                                   std::to_string(k) + " so far that the plane where their cones meet misses the joint "
+            throw UnsupportedError("this pose folds " + joint_name(skeleton_, bones_, std::size_t(k)) +
+                                   " so far that the plane where their cones meet misses the joint "
                                    "sphere; the baseline construction needs it (use --method dqs or lbs)");
     }
     return baseline_pose_table(skeleton_, bones_, pose);

@@ -160,6 +160,19 @@ void run_animate(const AnimateOptions& o) {
     Motion motion = load_motion(o.motion, skeleton);
     const auto [first, last] = o.frames.empty() ? std::pair<std::size_t, std::size_t>{0, motion.frame_count()}
                                                 : frame_range(o.frames, motion.frame_count());
+    // Every frame's pose checked before any frame is written: a pose the method refuses (baseline's folded
+    // joints) stops the command with the frame named and nothing half written.
+    if (const BaselineSkinner<float>* baseline = skinner.baseline()) {
+        for (std::size_t f = first; f < last; ++f) {
+            try {
+                (void)baseline->frame(motion.frame(f));
+            } catch (const UnsupportedError& e) {
+                throw UnsupportedError(o.motion + ": frame " + std::to_string(f) + ": " + e.what());
+            } catch (const InputError& e) {
+                throw InputError(o.motion + ": frame " + std::to_string(f) + ": " + e.what());
+            }
+        }
+    }
     std::filesystem::path folder = prepare_folder(o.out);
     for (std::size_t f = first; f < last; ++f) {
         deformer.deform(motion.frame(f), deformed);
