@@ -390,7 +390,8 @@ BaselineFrameTables BaselineSkinner<T>::frame_tables(const std::vector<BaselineB
 }
 
 template <class T>
-void BaselineSkinner<T>::deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec, BaselineTableCache* cache) const {
+void BaselineSkinner<T>::deform(const Pose& pose, PointView<T> out, cpu::Exec exec, BaselineTableCache* cache) const {
+    require_output(out, size(), "BaselineSkinner");
     std::vector<BaselineBonePose<double>> table = frame(pose);
     BaselineFrameTables built;  // without a cache
     const BaselineFrameTables* tables = &built;
@@ -398,9 +399,8 @@ void BaselineSkinner<T>::deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu
         tables = &cache->update(bones_, table, options_, exec);
     else
         built = frame_tables(table, exec);
-    out.resize(rest_.size());
     cpu::deform_baseline(BaselineJob<T>{{packed_scalars(rest_.data()), 3}, codes_.data(), rest_.size(), bones_.data(), table.data(),
-                                        table.size(), {packed_scalars(out.data()), 3}, tables->view()},
+                                        table.size(), out, tables->view()},
                          exec);
 }
 

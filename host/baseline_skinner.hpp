@@ -12,6 +12,7 @@
 
 #include "host/baseline_rig.hpp"
 #include "host/code_file.hpp"
+#include "host/point_output.hpp"
 #include "host/pose.hpp"
 #include "kernels/passes.hpp"
 
@@ -135,8 +136,13 @@ public:
     const BaselineDeformOptions& deform_options() const { return options_; }
     void set_deform_options(const BaselineDeformOptions& options);
 
-    // With a cache (the caller's, one per thread), the frame's tables keep what the frame before left unchanged.
-    void deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec = {}, BaselineTableCache* cache = nullptr) const;
+    // Deforms every point for `pose` into size() points at out.stride (host/point_output.hpp; InputError for a
+    // null pointer or a stride below 3), or into `out` resized to size(). With a cache (the caller's, one
+    // per thread), the frame's tables keep what the frame before left unchanged.
+    void deform(const Pose& pose, PointView<T> out, cpu::Exec exec = {}, BaselineTableCache* cache = nullptr) const;
+    void deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec = {}, BaselineTableCache* cache = nullptr) const {
+        deform(pose, packed_output(out, size()), exec, cache);
+    }
 
 private:
     Skeleton skeleton_;

@@ -37,18 +37,15 @@ std::vector<DualQuat<T>> ClassicSkinner<T>::dqs_frame(const Pose& pose) const {
 }
 
 template <class T>
-void ClassicSkinner<T>::deform(const Pose& pose, ClassicMethod method, std::vector<Vec3<T>>& out, cpu::Exec exec) const {
+void ClassicSkinner<T>::deform(const Pose& pose, ClassicMethod method, PointView<T> out, cpu::Exec exec) const {
+    require_output(out, size(), "ClassicSkinner");
     ConstPointView<T> rest{packed_scalars(rest_.data()), 3};
     if (method == ClassicMethod::lbs) {
         std::vector<Mat34<T>> table = lbs_frame(pose);
-        out.resize(rest_.size());
-        PointView<T> target{packed_scalars(out.data()), 3};
-        cpu::deform_lbs(LbsJob<T>{rest, influences_.data(), rest_.size(), table.data(), table.size(), target}, exec);
+        cpu::deform_lbs(LbsJob<T>{rest, influences_.data(), rest_.size(), table.data(), table.size(), out}, exec);
     } else {
         std::vector<DualQuat<T>> table = dqs_frame(pose);
-        out.resize(rest_.size());
-        PointView<T> target{packed_scalars(out.data()), 3};
-        cpu::deform_dqs(DqsJob<T>{rest, influences_.data(), rest_.size(), table.data(), table.size(), target}, exec);
+        cpu::deform_dqs(DqsJob<T>{rest, influences_.data(), rest_.size(), table.data(), table.size(), out}, exec);
     }
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "host/point_output.hpp"
 #include "host/pose.hpp"
 #include "host/skeleton.hpp"
 #include "kernels/passes.hpp"
@@ -32,8 +33,12 @@ public:
     std::vector<Mat34<T>> lbs_frame(const Pose& pose) const;
     std::vector<DualQuat<T>> dqs_frame(const Pose& pose) const;
 
-    // Deforms every point for `pose`; `out` is resized to size().
-    void deform(const Pose& pose, ClassicMethod method, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const;
+    // Deforms every point for `pose` into size() points at out.stride (host/point_output.hpp; InputError for a
+    // null pointer or a stride below 3), or into `out` resized to size().
+    void deform(const Pose& pose, ClassicMethod method, PointView<T> out, cpu::Exec exec = {}) const;
+    void deform(const Pose& pose, ClassicMethod method, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const {
+        deform(pose, method, packed_output(out, size()), exec);
+    }
 
 private:
     std::vector<Rigid<double>> posed(const Pose& pose) const;

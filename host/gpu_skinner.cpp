@@ -59,11 +59,10 @@ std::size_t GpuSkinner::device_bytes() const {
 }
 
 void GpuSkinner::require_writable(PointView<float> out) const {
-    if (count_ == 0) return;
-    if (out.stride < 3) throw InputError("GpuSkinner: an output stride of " + std::to_string(out.stride) + " floats; xyz needs at least 3");
-    if (!out.data || cuda::device_cannot_write(out.data))
-        throw InputError(std::string("GpuSkinner: the output ") + (out.data ? "is host memory the device cannot write" : "is a null pointer") +
-                         "; give a device buffer (cudaMalloc), managed or page-locked memory");
+    require_output(out, count_, "GpuSkinner");
+    if (count_ > 0 && cuda::device_cannot_write(out.data))
+        throw InputError("GpuSkinner: the output is host memory the device cannot write; give a device buffer (cudaMalloc), managed or "
+                         "page-locked memory");
 }
 
 LbsJob<float> GpuSkinner::lbs_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {

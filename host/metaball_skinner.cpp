@@ -156,21 +156,21 @@ std::vector<MetaballJoint<T>> MetaballSkinner<T>::joint_table(const Pose& pose) 
 }
 
 template <class T>
-void MetaballSkinner<T>::run(const std::vector<MetaballJoint<T>>& table, std::vector<Vec3<T>>& out, cpu::Exec exec) const {
-    out.resize(rest_.size());
+void MetaballSkinner<T>::run(const std::vector<MetaballJoint<T>>& table, PointView<T> out, cpu::Exec exec) const {
+    require_output(out, size(), "MetaballSkinner");
     cpu::deform_metaball(MetaballJob<T>{{packed_scalars(rest_.data()), 3}, binding_.offsets.data(), binding_.joints.data(),
-                                        rest_.size(), table.data(), table.size(), {packed_scalars(out.data()), 3}},
+                                        rest_.size(), table.data(), table.size(), out},
                          exec);
 }
 
 template <class T>
 void MetaballSkinner<T>::deform(const std::vector<Vec3<double>>& displacements, std::vector<Vec3<T>>& out,
                                 cpu::Exec exec) const {
-    run(joint_table(displacements), out, exec);
+    run(joint_table(displacements), packed_output(out, size()), exec);
 }
 
 template <class T>
-void MetaballSkinner<T>::deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec) const {
+void MetaballSkinner<T>::deform(const Pose& pose, PointView<T> out, cpu::Exec exec) const {
     run(joint_table(pose), out, exec);
 }
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "host/json_io.hpp"
+#include "host/point_output.hpp"
 #include "host/pose.hpp"
 #include "host/skeleton.hpp"
 #include "kernels/passes.hpp"
@@ -76,8 +77,10 @@ public:
     // resized to size().
     void deform(const std::vector<Vec3<double>>& displacements, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const;
 
-    // d_j = posed centre − rest centre of sphere j under `pose`.
-    void deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const;
+    // d_j = posed centre − rest centre of sphere j under `pose`; into size() points at out.stride
+    // (host/point_output.hpp; InputError for a null pointer or a stride below 3), or into `out` resized.
+    void deform(const Pose& pose, PointView<T> out, cpu::Exec exec = {}) const;
+    void deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const { deform(pose, packed_output(out, size()), exec); }
 
     // What a frame's pass reads (for the GPU front, host/gpu_skinner.hpp): the rest points, and the joint
     // table for one displacement per sphere (checked as deform() checks them), or for a pose.
@@ -86,7 +89,7 @@ public:
     std::vector<MetaballJoint<T>> joint_table(const Pose& pose) const;
 
 private:
-    void run(const std::vector<MetaballJoint<T>>& table, std::vector<Vec3<T>>& out, cpu::Exec exec) const;
+    void run(const std::vector<MetaballJoint<T>>& table, PointView<T> out, cpu::Exec exec) const;
 
     Skeleton skeleton_;
     std::vector<Vec3<T>> rest_;

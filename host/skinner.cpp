@@ -45,7 +45,13 @@ Skinner::Skinner(const Skeleton& skeleton, const SavedCodes& saved, const Baseli
     baseline_->set_deform_options(baseline_options);
 }
 
-void Skinner::deform(const Pose& pose, std::vector<Vec3<float>>& out, cpu::Exec exec, BaselineTableCache* cache) const {
+std::size_t Skinner::size() const {
+    if (baseline_) return baseline_->size();
+    if (metaball_) return metaball_->size();
+    return classic_->size();
+}
+
+void Skinner::deform(const Pose& pose, PointView<float> out, cpu::Exec exec, BaselineTableCache* cache) const {
     if (baseline_) return baseline_->deform(pose, out, exec, cache);
     if (metaball_) return metaball_->deform(pose, out, exec);
     classic_->deform(pose, method_ == Method::lbs ? ClassicMethod::lbs : ClassicMethod::dqs, out, exec);

@@ -1,0 +1,62 @@
+// The CPU front (host/skinner.hpp) writes into outputs the caller owns, in GpuSkinner::deform's shape: xyz
+// at any stride of at least 3 floats, the rest of each stride untouched, the same points as the packed
+// vector; a null pointer or a stride below 3 is refused before anything is written.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "host/errors.hpp"
+#include "host/skinner.hpp"
+#include "tests/support/chains.hpp"
+#include "tests/support/points.hpp"
+
+namespace bs {
+namespace {
+
+Pose bent(const Skeleton& s) {
+    Pose pose = Pose::rest(s);
+    pose.joints[1].swing = axis_angle(Vec3<double>{0, 0, 1}, 0.8);
+    pose.joints[1].twist_radians = 0.6;
+    pose.root.translation = {0.3, -0.2, 0.1};
+    return pose;
+}
+
+TEST(Skinner, WritesAStridedOutputAsThePackedOneAndLeavesTheRestOfEachStride) {
+    const Skeleton s = testing::bent_chain();
+    const std::vector<Vec3<double>> points = testing::points_around(s, 3000, 17);
+    const Pose pose = bent(s);
+    constexpr float kUntouched = 1234.5f;
+    for (Method method : {Method::lbs, Method::dqs, Method::baseline, Method::metaball}) {
+        const Skinner skinner(method, s, points, {}, "test");
+        ASSERT_EQ(skinner.size(), points.size());
+        std::vector<Vec3<float>> packed;
+        skinner.deform(pose, packed);
+        for (std::size_t stride : {std::size_t(3), std::size_t(4), std::size_t(7)}) {
+            std::vector<float> out(stride * points.size(), kUntouched);
+            skinner.deform(pose, PointView<float>{out.data(), stride});
+            for (std::size_t i = 0; i < points.size(); ++i) {
+                const float* p = &out[i * stride];
+                ASSERT_EQ(std::memcmp(p, &packed[i], 3 * sizeof(float)), 0) << method_name(method) << " stride " << stride << " point " << i;
+                for (std::size_t extra = 3; extra < stride; ++extra) ASSERT_EQ(p[extra], kUntouched) << method_name(method) << " point " << i;
+            }
+        }
+    }
+}
+
+TEST(Skinner, RefusesANullOutputOrAStrideBelowThree) {
+    const Skeleton s = testing::bent_chain();
+    const std::vector<Vec3<double>> points = testing::points_around(s, 200, 19);
+    const Pose pose = bent(s);
+    for (Method method : {Method::lbs, Method::dqs, Method::baseline, Method::metaball}) {
+        const Skinner skinner(method, s, points, {}, "test");
+        std::vector<float> out(3 * points.size(), 7.0f);
+        EXPECT_THROW(skinner.deform(pose, PointView<float>{nullptr, 3}), InputError) << method_name(method);
+        EXPECT_THROW(skinner.deform(pose, PointView<float>{out.data(), 2}), InputError) << method_name(method);
+        for (float v : out) ASSERT_EQ(v, 7.0f) << method_name(method) << ": written before the refusal";
+    }
+}
+
+}  // namespace
+}  // namespace bs
