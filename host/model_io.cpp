@@ -245,7 +245,10 @@ RiggedModel read_assimp_model(const std::string& path) {
         for (unsigned b = 0; b < mesh.mNumBones; ++b) {
             const aiBone& bone = *mesh.mBones[b];
             const aiNode* bone_node = scene->mRootNode->FindNode(bone.mName);
-            if (!bone_node) throw InputError(path + ": bone \"" + bone.mName.C_Str() + "\" has no node in the hierarchy");
+            if (!bone_node) {  // the bones cannot be placed: the mesh alone is kept (RiggedModel::bones_dropped)
+                if (model.bones_dropped.empty()) model.bones_dropped = std::string("bone \"") + bone.mName.C_Str() + "\" has no node in the hierarchy";
+                continue;
+            }
             bones.insert(bone_node);
             if (!bone_bind.count(bone_node)) bone_bind[bone_node] = globals.at(node) * aiMatrix4x4(bone.mOffsetMatrix).Inverse();
             for (unsigned w = 0; w < bone.mNumWeights; ++w) {
@@ -257,7 +260,7 @@ RiggedModel read_assimp_model(const std::string& path) {
         }
     }
     if (model.mesh.triangles.empty()) throw InputError(path + ": no polygons to sample");
-    if (bones.empty()) return model;
+    if (bones.empty() || !model.bones_dropped.empty()) return model;
     Parents parents;
     parents_of(scene->mRootNode, parents);
     const std::vector<const aiNode*> kept = kept_nodes(bones, parents);
@@ -305,6 +308,7 @@ std::string model_bytes(const RiggedModel& model) {
     out.put(model.fps);
     out.put(model.frames.size());
     for (const auto& frame : model.frames) out.put_vector(frame);
+    out.put_string(model.bones_dropped);
     return out.take();
 }
 
@@ -328,6 +332,7 @@ RiggedModel model_of(std::string bytes, const std::string& path) {
     model.fps = in.get<double>();
     model.frames.resize(in.get_count(sizeof(std::size_t)));
     for (auto& frame : model.frames) frame = in.get_vector<Rigid<double>>();
+    model.bones_dropped = in.get_string();
     return model;
 }
 

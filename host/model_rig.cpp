@@ -91,7 +91,9 @@ double shortest_bone(const Skeleton& s, int sphere) {
 }  // namespace
 
 ModelRig rig_model(const RiggedModel& model) {
-    if (model.nodes.empty()) throw InputError(model.source + ": the model has no bones (its mesh can still be sampled into points)");
+    if (model.nodes.empty())
+        throw InputError(model.source + ": the model has no bones" + (model.bones_dropped.empty() ? "" : " (" + model.bones_dropped + ")") +
+                         " (its mesh can still be sampled into points)");
     ModelRig out;
     std::vector<std::vector<double>> by_vertices, by_samples;
     out.rig = rig_hierarchy(joints_of(model), model.source, [&](const HierarchyRig& rig, int sphere) {

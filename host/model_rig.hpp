@@ -42,6 +42,9 @@ struct RiggedModel {
     std::vector<std::vector<std::pair<int, float>>> weights; // per vertex: (node, weight > 0); may be empty
     double fps = 0;                                          // of `frames`
     std::vector<std::vector<Rigid<double>>> frames;          // per frame, per node: bind → posed
+    // Why the file's bones were dropped (a bone naming no node of the hierarchy): the model is then a mesh
+    // without bones, which can still be sampled into points. Empty otherwise.
+    std::string bones_dropped;
 };
 
 struct ModelRig {

@@ -29,7 +29,8 @@ void rig_model_file(const RigOptions& o) {
     RiggedModel model = load_rigged_model(o.model);
     const std::filesystem::path folder = prepare_folder(o.out);
     // A model whose bones give no skeleton (none, or all at one place) can still be sampled into points.
-    std::string why_no_skeleton = model.nodes.empty() ? "it has no bones" : "";
+    std::string why_no_skeleton =
+        !model.bones_dropped.empty() ? "its bones were dropped (" + model.bones_dropped + ")" : model.nodes.empty() ? "it has no bones" : "";
     ModelRig rig;
     if (why_no_skeleton.empty()) try {
         rig = rig_model(model);

@@ -193,6 +193,26 @@ TEST(ModelIo, AnAnimationKeyTimeThatIsNotANumberOrOutOfOrderIsRefused) {
     }
 }
 
+// Debian's X/anim_test.x names a bone ("joint3") that no node of its hierarchy has: its bones cannot be
+// placed, so it loads as a mesh without bones, saying why (it was refused whole).
+TEST(ModelIo, AModelWhoseBoneHasNoNodeGivesItsMeshAndSaysWhy) {
+    const char* path = "/usr/share/assimp/models/X/anim_test.x";
+    REQUIRE_FILE(path);
+    const RiggedModel model = load_rigged_model(path);
+    EXPECT_TRUE(model.nodes.empty());
+    EXPECT_TRUE(model.weights.empty());
+    EXPECT_TRUE(model.frames.empty());
+    EXPECT_EQ(model.bones_dropped, "bone \"joint3\" has no node in the hierarchy");
+    EXPECT_FALSE(model.mesh.triangles.empty());
+    EXPECT_EQ(sample_model(model, nullptr, 100, 1).positions.size(), 100u);
+    try {
+        rig_model(model);
+        ADD_FAILURE() << "a model without bones was rigged";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("no bones (bone \"joint3\" has no node in the hierarchy)"), std::string::npos) << e.what();
+    }
+}
+
 TEST(ModelIo, AModelWithoutBonesGivesItsMeshOnly) {
     REQUIRE_FILE(kNoBones);
     RiggedModel model = load_rigged_model(kNoBones);
