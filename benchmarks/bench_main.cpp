@@ -346,11 +346,16 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(std::size_t(100), std::size_t(10000000)))
         ->capture_default_str();
     CLI11_PARSE(app, argc, argv);
-    std::ofstream json_out, csv_out;
-    if (!open_output(json_out, json_path) || !open_output(csv_out, csv_path)) return 2;
     if (quality) {
         bs::bench::print_quality(bs::bench::measure_quality(quality_points));
         return 0;
+    }
+    std::ofstream json_out, csv_out;
+    if (!open_output(json_out, json_path)) return 2;
+    if (!open_output(csv_out, csv_path)) {
+        json_out.close();
+        if (!json_path.empty()) std::remove(json_path.c_str());  // created empty just before: nothing was measured
+        return 2;
     }
     if (std::find(methods.begin(), methods.end(), "lbs") == methods.end()) methods.insert(methods.begin(), "lbs");
     std::stable_partition(methods.begin(), methods.end(), [](const std::string& m) { return m == "lbs"; });

@@ -104,8 +104,8 @@ SavedCodes parse_codes(std::istream& in, const Skeleton& skeleton, const std::st
     if (count > payload / per_point || count * per_point != payload)
         refuse("the header announces " + std::to_string(count) + " points (" + std::to_string(count * per_point) +
                " bytes) but " + std::to_string(payload) + " bytes follow it: truncated or padded");
-    // The checksum before the skeleton: a damaged header byte (the bone count, the fingerprint) is corruption,
-    // not another skeleton.
+    // The checksum before the skeleton: a damaged bone count or fingerprint is corruption, not another
+    // skeleton (the version and the point count are read first: a damaged one is reported as what it says).
     Fnv1a checksum;
     checksum.add(bytes.data(), bytes.size() - 8);
     std::size_t tail = bytes.size() - 8;
@@ -135,8 +135,8 @@ void validate_saved_codes(const SavedCodes& saved, std::size_t bone_count, const
         const Vec3<float>& p = saved.rest[i];
         const float t_max = (c.flags & (kCodeParentCap | kCodeChildCap)) ? kPi : 1.0f;
         bool ok = c.bone < bone_count && (c.flags & ~kKnownFlags) == 0 && std::isfinite(c.phi) && c.t >= 0.0f && c.t <= t_max &&
-                  std::isfinite(c.h) && std::isfinite(c.axis_foot) && c.rigid_blend >= 0.0f && c.rigid_blend <= 1.0f && std::isfinite(p.x) &&
-                  std::isfinite(p.y) && std::isfinite(p.z);
+                  std::isfinite(c.h) && std::isfinite(c.axis_foot) && c.rigid_blend >= 0.0f && c.rigid_blend <= 1.0f &&
+                  within_input_magnitude(Vec3<double>(p));
         // A deep code lies below its surface, and only a deep code has a side of its foot.
         const bool deep = (c.flags & kCodeDeep) != 0;
         ok = ok && (!deep || c.h < 0.0f) && (deep || !(c.flags & kCodePastAxisFoot));

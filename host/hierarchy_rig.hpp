@@ -7,7 +7,8 @@
 // own. Siblings at one place would otherwise give two copies of one bone, from the same sphere along the
 // same axis, turned alike, whose chains tear apart where they leave it (FBX/huesitos.fbx's Bone.002 and
 // Bone.003: the arm and the neck); merged, the sphere is a junction of the three.
-// Bones: from the sphere of a joint's nearest unmerged ancestor to the joint's sphere; a bone turns with
+// Bones: from the sphere of a joint's parent (the sphere the parent merged into, where it merged) to the
+// joint's sphere; a bone turns with
 // the rotation of the joint's parent (for a bone through a merged joint, the merged one). The root's
 // sphere may carry several bones and a sphere several children: tree rules (host/skeleton.hpp).
 //
@@ -32,7 +33,7 @@ struct RigJoint {
 
 struct HierarchyRig {
     Skeleton skeleton;
-    std::vector<int> sphere_of_joint;  // per joint: its sphere, or (merged) its parent's
+    std::vector<int> sphere_of_joint;  // per joint: its sphere, or (merged) its parent's or its sibling's
     std::vector<int> joint_of_sphere;  // per sphere: its joint
     std::vector<int> driver_of_bone;   // per bone: the joint whose rotation turns it
     std::vector<std::string> merged;   // names of the merged joints, in order

@@ -31,9 +31,11 @@ constexpr std::uintmax_t kMaxModelFileBytes = 2048 * kMiB;     // meshes and rig
 // A code file of kMaxPoints points (rest float32 xyz and a 24-byte code each) and its 40 bytes of framing.
 constexpr std::uintmax_t kMaxCodeFileBytes = kMaxPoints * 36 + 40;
 
-// Every number a file gives (coordinates, radii, translations, angles, weights, rates), in magnitude: the
-// points are deformed and written as float, whose squares must stay finite (1e15² = 1e30 < 3.4e38 in
-// float). A larger one, finite, would pass the parse and fail later, part way through the outputs.
+// Coordinates, radii and translations an input gives (skeleton, pose and motion root, a skinner's rest
+// points, code files, BVH values, meshes and models), in magnitude: the points are deformed and written as
+// float, whose squares must stay finite (1e15² = 1e30 < 3.4e38 in float). A larger one, finite, would pass
+// the parse and fail later, part way through the outputs. (A PLY point set is read as it is; a skinner
+// checks its rest points.)
 constexpr double kMaxInputMagnitude = 1e15;
 inline bool within_input_magnitude(double x) { return std::fabs(x) <= kMaxInputMagnitude; }  // false for NaN
 inline bool within_input_magnitude(Vec3<double> p) {

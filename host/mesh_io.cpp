@@ -128,6 +128,9 @@ TriangleMesh load_ply_mesh(const std::string& path) {
     const PointSet set = read_point_set(path);
     TriangleMesh mesh;
     mesh.vertices = set.positions;
+    for (std::size_t v = 0; v < mesh.vertices.size(); ++v)  // as assimp's meshes (append_assimp_mesh)
+        if (!within_input_magnitude(mesh.vertices[v]))
+            throw InputError(path + ": vertex " + std::to_string(v) + ": a coordinate not " + input_magnitude_text());
     const PlyElement* faces = set.file.find("face");
     const PlyProperty* corners = faces ? faces->find("vertex_indices") : nullptr;
     if (faces && !corners) corners = faces->find("vertex_index");

@@ -6,8 +6,8 @@
 // Under SkeletonRules::Chain (the library default; the CLI and the viewer load with Tree) a valid skeleton
 // is one chain: a single root sphere (never a child) carrying one bone, no sphere with three or more bones, no
 // cycles, and every bone admits a tangent cone (|C1 - C2| > |r1 - r2|). Numbers stay where directions
-// can be computed in double: the spheres' bounding box has a diagonal below about 1e154 and the centres
-// of a bone are at least about 1e-154 apart. SkeletonRules::Tree (every skinning method takes it)
+// can be computed: coordinates and radii within ±1e15 (host/input_limits.hpp) and the centres of a bone
+// at least about 1e-154 apart. SkeletonRules::Tree (every skinning method takes it)
 // also allows junctions (3+ bones on a sphere) and several bones at the root; everything else is
 // checked as for chains. At most kMaxBones bones and one more sphere (host/input_limits.hpp).
 // make_skeleton() throws InputError naming the element.

@@ -92,10 +92,9 @@ TEST(ModelIo, ACoarseModelStaysWholeUnderBaselineAsUnderLbs) {
     ModelRig rig = rig_model(model);
     const Skeleton& s = rig.rig.skeleton;
     EXPECT_EQ(rig.rig.merged.size(), 1u) << "Bone.003 shares Bone.002's sphere";
-    for (const Sphere<double>& sphere : s.spheres)
-        if (s.names[std::size_t(&sphere - s.spheres.data())] == "Bone.008") {
-            EXPECT_GT(sphere.radius, 80) << "the neck's sphere fits the mesh around it (~100)";
-        }
+    const auto neck = std::find(s.names.begin(), s.names.end(), "Bone.008");
+    ASSERT_NE(neck, s.names.end());
+    EXPECT_GT(s.spheres[std::size_t(neck - s.names.begin())].radius, 80) << "the neck's sphere fits the mesh around it (~100)";
     const Motion motion = model_motion(rig, model);
     const ModelPoints points = sample_model(model, &rig, 3000, 5);
     const std::vector<Vec3<double>>& rest = points.positions;
