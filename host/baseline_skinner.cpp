@@ -351,7 +351,7 @@ SavedCodes BaselineSkinner<T>::saved_codes() const {
 }
 
 template <class T>
-std::vector<BaselineBonePose<double>> BaselineSkinner<T>::frame(const Pose& pose) const {
+void BaselineSkinner<T>::check_pose(const Pose& pose) const {
     if (pose.joints.size() != skeleton_.bone_count())
         throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " +
                          std::to_string(skeleton_.bone_count()));
@@ -371,10 +371,15 @@ std::vector<BaselineBonePose<double>> BaselineSkinner<T>::frame(const Pose& pose
     for (std::size_t k = 0; k < bones_.size(); ++k) {
         int parent = bones_[k].previous;
         if (parent >= 0 && !pose_joint(bones_[parent].cone, bones_[k].cone, pose.joints[k].swing).pivot.cuts_sphere)
-            throw UnsupportedError("this pose folds " + joint_name(skeleton_, bones_, std::size_t(k)) +
+            throw UnsupportedError("this pose folds " + joint_name(skeleton_, bones_, k) +
                                    " so far that the plane where their cones meet misses the joint "
                                    "sphere; the baseline construction needs it (use --method dqs or lbs)");
     }
+}
+
+template <class T>
+std::vector<BaselineBonePose<double>> BaselineSkinner<T>::frame(const Pose& pose) const {
+    check_pose(pose);
     return baseline_pose_table(skeleton_, bones_, pose);
 }
 

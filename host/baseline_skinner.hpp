@@ -127,8 +127,10 @@ public:
     const Skeleton& skeleton() const { return skeleton_; }
     const std::vector<Vec3<T>>& rest() const { return rest_; }
 
-    // The per-frame bone table of a pose, after checking it (InputError: bone count, a non-finite value;
-    // UnsupportedError: a joint folded beyond what the method accepts, see above).
+    // Whether the method takes a pose: InputError for another bone count or a non-finite value,
+    // UnsupportedError for a joint folded beyond what the method accepts (see above); nothing otherwise.
+    void check_pose(const Pose& pose) const;
+    // The per-frame bone table of a pose, after check_pose.
     std::vector<BaselineBonePose<double>> frame(const Pose& pose) const;
     // That frame's tables under the deform options (empty, phi_samples 0, when they ask for `exact`).
     BaselineFrameTables frame_tables(const std::vector<BaselineBonePose<double>>& poses, cpu::Exec exec = {}) const;

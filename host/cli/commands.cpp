@@ -165,7 +165,7 @@ void run_animate(const AnimateOptions& o) {
     if (const BaselineSkinner<float>* baseline = skinner.baseline()) {
         for (std::size_t f = first; f < last; ++f) {
             try {
-                (void)baseline->frame(motion.frame(f));
+                baseline->check_pose(motion.frame(f));
             } catch (const UnsupportedError& e) {
                 throw UnsupportedError(o.motion + ": frame " + std::to_string(f) + ": " + e.what());
             } catch (const InputError& e) {

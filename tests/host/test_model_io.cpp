@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
@@ -18,6 +17,7 @@
 #include "host/model_io.hpp"
 #include "host/model_rig.hpp"
 #include "host/skinner.hpp"
+#include "tests/support/points.hpp"
 #include "tests/support/temp_file.hpp"
 
 namespace bs {
@@ -98,12 +98,7 @@ TEST(ModelIo, ACoarseModelStaysWholeUnderBaselineAsUnderLbs) {
     const Motion motion = model_motion(rig, model);
     const ModelPoints points = sample_model(model, &rig, 3000, 5);
     const std::vector<Vec3<double>>& rest = points.positions;
-    std::array<Vec3<double>, 2> box{rest[0], rest[0]};
-    for (const Vec3<double>& p : rest) {
-        box[0] = {std::min(box[0].x, p.x), std::min(box[0].y, p.y), std::min(box[0].z, p.z)};
-        box[1] = {std::max(box[1].x, p.x), std::max(box[1].y, p.y), std::max(box[1].z, p.z)};
-    }
-    const double diagonal = norm(box[1] - box[0]);
+    const double diagonal = testing::diagonal(rest);
     std::vector<std::pair<std::size_t, std::size_t>> close;  // pairs within 2% of the diagonal at rest
     for (std::size_t i = 0; i < rest.size(); ++i)
         for (std::size_t j = i + 1; j < rest.size(); ++j)

@@ -1,6 +1,7 @@
 // Point sets around a skeleton for property tests.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "host/skeleton.hpp"
@@ -11,6 +12,16 @@ namespace bs::testing {
 inline double diagonal(const Skeleton& s) {
     auto b = bounds(s);
     return norm(b[1] - b[0]);
+}
+
+// The diagonal of the points' bounding box (not empty).
+inline double diagonal(const std::vector<Vec3<double>>& points) {
+    Vec3<double> lo = points[0], hi = points[0];
+    for (const Vec3<double>& p : points) {
+        lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+        hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+    }
+    return norm(hi - lo);
 }
 
 // Points around every bone, cap and joint: a random sphere of the skeleton or a random point of a bone's
