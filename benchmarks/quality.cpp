@@ -97,17 +97,24 @@ std::vector<Cone<double>> cones_of(const Skeleton& s, const std::vector<Rigid<do
     return cones;
 }
 
-double body_distance(const std::vector<Cone<double>>& cones, Vec3<double> p, int skip = -1) {
+// Signed distance of p to bone k's cone, infinite for a bridge (no part of the body).
+double bone_distance(const Skeleton& s, const std::vector<Cone<double>>& cones, std::size_t k, Vec3<double> p) {
+    return s.is_bridge(int(k)) ? INFINITY : closest_point_on_bone(cones[k], p).signed_distance;
+}
+
+// Signed distance of p to the body (`cones`: one per bone of s), leaving out bone `skip`.
+double body_distance(const Skeleton& s, const std::vector<Cone<double>>& cones, Vec3<double> p, int skip = -1) {
     double best = INFINITY;
     for (std::size_t k = 0; k < cones.size(); ++k)
-        if (int(k) != skip) best = std::min(best, closest_point_on_bone(cones[k], p).signed_distance);
+        if (int(k) != skip) best = std::min(best, bone_distance(s, cones, k, p));
     return best;
 }
 
-int nearest_bone(const std::vector<Cone<double>>& cones, Vec3<double> p) {
-    int best = 0;
-    for (std::size_t k = 1; k < cones.size(); ++k)
-        if (closest_point_on_bone(cones[k], p).signed_distance < closest_point_on_bone(cones[best], p).signed_distance) best = int(k);
+int nearest_bone(const Skeleton& s, const std::vector<Cone<double>>& cones, Vec3<double> p) {
+    int best = -1;
+    double nearest = INFINITY;
+    for (std::size_t k = 0; k < cones.size(); ++k)
+        if (const double d = bone_distance(s, cones, k, p); best < 0 || d < nearest) best = int(k), nearest = d;
     return best;
 }
 
@@ -129,7 +136,7 @@ PointSet make_points(const Skeleton& s, const std::vector<Cone<double>>& rest_co
     std::uniform_real_distribution<double> unit(0, 1);
     PointSet out;
     for (const SurfaceSample& sample : sample_surface(s, pairs, seed)) {
-        const double r = smaller_radius(rest_cones[nearest_bone(rest_cones, sample.position)]);
+        const double r = smaller_radius(rest_cones[nearest_bone(s, rest_cones, sample.position)]);
         Vec3<double> t = cross(sample.normal, Vec3<double>{unit(rng) - 0.5, unit(rng) - 0.5, unit(rng) - 0.5});
         if (!(norm(t) > 1e-9)) continue;
         const double h = 0.15 * r * unit(rng);
@@ -138,7 +145,7 @@ PointSet make_points(const Skeleton& s, const std::vector<Cone<double>>& rest_co
         out.points.push_back(a);
         out.points.push_back(b);
     }
-    for (Vec3<double> p : out.points) out.heights.push_back(body_distance(rest_cones, p));
+    for (Vec3<double> p : out.points) out.heights.push_back(body_distance(s, rest_cones, p));
     return out;
 }
 
@@ -168,10 +175,10 @@ QualityRow measure(const Scenario& sc, Method method, const PointSet& set) {
             ++row.nan_count;
             continue;
         }
-        const int own = nearest_bone(rest_cones, p);
+        const int own = nearest_bone(s, rest_cones, p);
         const double r = smaller_radius(rest_cones[own]);
-        height_errors.push_back(std::fabs(body_distance(posed_cones, q) - set.heights[i]) / r);
-        if (posed_cones.size() > 1 && body_distance(posed_cones, q, own) < -0.02 * r) ++penetrating;
+        height_errors.push_back(std::fabs(body_distance(s, posed_cones, q) - set.heights[i]) / r);
+        if (posed_cones.size() > 1 && body_distance(s, posed_cones, q, own) < -0.02 * r) ++penetrating;
         if (i % 2 == 1) {
             Vec3<double> pa = set.points[i - 1], qa = Vec3<double>(posed[i - 1]);
             stretches.push_back(norm(q - qa) / norm(p - pa));

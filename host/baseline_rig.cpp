@@ -177,12 +177,13 @@ Attempt encode_on_bone(const std::vector<Bone>& bones, int k, Vec3<double> p, bo
     return segment_code(bones, k, p, radial, may_move, options);
 }
 
-// Signed distance of p to every bone's surface, and the smallest of them.
+// Signed distance of p to every bone's surface (infinite for a bridge, which codes no point), and the
+// smallest of them.
 double bone_distances(const std::vector<Bone>& bones, Vec3<double> p, std::vector<double>& distance) {
     distance.resize(bones.size());
     double nearest = INFINITY;
     for (std::size_t k = 0; k < bones.size(); ++k) {
-        distance[k] = closest_point_on_bone(bones[k].cone, p).signed_distance;
+        distance[k] = bones[k].bridge ? INFINITY : closest_point_on_bone(bones[k].cone, p).signed_distance;
         nearest = std::min(nearest, distance[k]);
     }
     return nearest;
@@ -198,12 +199,14 @@ int nearest_bone(const std::vector<double>& distance) {
 
 namespace {
 
-// The bones meeting at each sphere, with the end of each that lies there.
+// The bones meeting at each sphere, with the end of each that lies there; bridges are no member of any
+// (a bone beside a bridge's end ends freely there).
 using SphereMembers = std::vector<std::vector<std::pair<int, BoneEnd>>>;
 
 SphereMembers sphere_members(const Skeleton& skeleton) {
     SphereMembers members(skeleton.spheres.size());
     for (std::size_t k = 0; k < skeleton.bone_count(); ++k) {
+        if (skeleton.is_bridge(int(k))) continue;
         members[skeleton.bones[k][0]].push_back({int(k), BoneEnd::Parent});
         members[skeleton.bones[k][1]].push_back({int(k), BoneEnd::Child});
     }
@@ -231,7 +234,7 @@ void list_field_neighbours(std::vector<Bone>& bones) {
     for (Bone& bone : bones) {
         int count = 0;
         for (std::size_t j = 0; j < bones.size() && count <= kMaxFieldNeighbours; ++j) {
-            if (!may_share_field(bone.cone, bones[j].cone, kFieldNeighbourReach)) continue;
+            if (bones[j].bridge || !may_share_field(bone.cone, bones[j].cone, kFieldNeighbourReach)) continue;
             if (count < kMaxFieldNeighbours) bone.field_neighbours[count] = int(j);
             ++count;
         }
@@ -252,10 +255,11 @@ std::vector<Bone> make_baseline_bones(const Skeleton& skeleton) {
         bone.cone = make_cone(skeleton.spheres[skeleton.bones[k][0]], skeleton.spheres[skeleton.bones[k][1]]);
         bone.reference = any_orthogonal(bone.cone.axis);
         bone.reference_side = cross(bone.cone.axis, bone.reference);
-        bone.previous = chain_neighbour(at_parent, int(k));
-        bone.next = chain_neighbour(at_child, int(k));
-        bone.parent_junction = is_junction(at_parent) ? skeleton.bones[k][0] : -1;
-        bone.child_junction = is_junction(at_child) ? skeleton.bones[k][1] : -1;
+        bone.bridge = skeleton.is_bridge(int(k));
+        bone.previous = bone.bridge ? -1 : chain_neighbour(at_parent, int(k));
+        bone.next = bone.bridge ? -1 : chain_neighbour(at_child, int(k));
+        bone.parent_junction = !bone.bridge && is_junction(at_parent) ? skeleton.bones[k][0] : -1;
+        bone.child_junction = !bone.bridge && is_junction(at_child) ? skeleton.bones[k][1] : -1;
     }
     for (std::size_t k = 0; k < n; ++k) {
         Bone& bone = bones[k];
@@ -268,14 +272,43 @@ std::vector<Bone> make_baseline_bones(const Skeleton& skeleton) {
 
 namespace {
 
-// Two bones meeting at a junction, and the width of the junction's band (options.junction_band × its radius).
+// Two bones meeting at a junction, or by their free ends, and the width of the band (options.junction_band
+// × the junction's radius, or the smaller end sphere's).
 struct JunctionPair {
     int first, second;
     double band;
 };
 
-// Every pair of bones that meet at a junction, once per junction they share: a function of the bones
-// alone, listed once for a whole point set.
+// The bone's axis pointing out of the bone at `end`.
+Vec3<double> outward_axis(const Cone<double>& cone, BoneEnd end) { return end == BoneEnd::Child ? cone.axis : -cone.axis; }
+
+bool ends_freely(const Bone& bone, BoneEnd end) {
+    return !bone.bridge && (end == BoneEnd::Parent ? bone.previous < 0 && bone.parent_junction < 0 : bone.next < 0 && bone.child_junction < 0);
+}
+
+// Pairs of bones whose free ends meet: their end spheres overlap and the ends face each other (their
+// outward axes more than 90° apart). Nothing links two such bones, so their codes meet there as two of a
+// junction's do, and they tear apart as the bones move apart (FBX/animation_with_skeleton.fbx: two chains
+// of one tube that meet end to end at its middle, the second hung from the armature node at the far end
+// by a bridge). Ends side by side (a face's eyelids, 0.0035 apart in X/BCN_Epileptic.X) move on their own.
+void add_free_ends_meeting(const std::vector<Bone>& bones, const EncodeOptions& options, std::vector<JunctionPair>& pairs) {
+    for (std::size_t i = 0; i < bones.size(); ++i)
+        for (BoneEnd end_i : {BoneEnd::Parent, BoneEnd::Child}) {
+            if (!ends_freely(bones[i], end_i)) continue;
+            const Sphere<double> a = end_sphere(bones[i].cone, end_i);
+            for (std::size_t j = i + 1; j < bones.size(); ++j)
+                for (BoneEnd end_j : {BoneEnd::Parent, BoneEnd::Child}) {
+                    if (!ends_freely(bones[j], end_j)) continue;
+                    const Sphere<double> b = end_sphere(bones[j].cone, end_j);
+                    const bool facing = dot(outward_axis(bones[i].cone, end_i), outward_axis(bones[j].cone, end_j)) < 0;
+                    if (facing && norm(b.centre - a.centre) < a.radius + b.radius)
+                        pairs.push_back({int(i), int(j), options.junction_band * std::min(a.radius, b.radius)});
+                }
+        }
+}
+
+// Every pair of bones that meet at a junction, once per junction they share, then those whose free ends
+// meet: a function of the bones alone, listed once for a whole point set.
 std::vector<JunctionPair> junction_pairs(const std::vector<Bone>& bones, const EncodeOptions& options) {
     auto junction_of = [&](std::size_t k, BoneEnd end) { return end == BoneEnd::Parent ? bones[k].parent_junction : bones[k].child_junction; };
     std::vector<JunctionPair> pairs;
@@ -289,6 +322,7 @@ std::vector<JunctionPair> junction_pairs(const std::vector<Bone>& bones, const E
                     pairs.push_back({int(i), int(j), band});
         }
     }
+    add_free_ends_meeting(bones, options, pairs);
     return pairs;
 }
 
@@ -338,7 +372,7 @@ BaselineCode encode_in_chain(const std::vector<Bone>& bones, int k, Vec3<double>
 double near_axis_weight(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
     double weight = 0;
     for (const Bone& bone : bones)
-        if (!surely_beyond(bone.cone, p, options.axis_band))  // a bone surely beyond the band weighs 0: skip it cheaply
+        if (!bone.bridge && !surely_beyond(bone.cone, p, options.axis_band))  // a bone surely beyond the band weighs 0: skip it cheaply
             weight = std::max(weight, 1 - smoothstep_unit(scaled_axis_distance(bone.cone, p) / options.axis_band));
     return weight;
 }

@@ -13,7 +13,8 @@ namespace bs {
 
 // One BaselineBone per skeleton bone, same order; any tree (chains, junctions, a root carrying several
 // bones). Chain neighbours are linked at spheres where one bone ends and one starts; ends on a junction
-// record their junction (engine/baseline/bone.hpp); each bone lists its rigid-field neighbours.
+// record their junction (engine/baseline/bone.hpp); each bone lists its rigid-field neighbours. Bridges
+// (host/skeleton.hpp) are flagged and take no part in links, junctions or neighbour lists.
 std::vector<BaselineBone<double>> make_baseline_bones(const Skeleton& skeleton);
 
 // Widths of the fallback bands (DESIGN "Fallbacks are blended, never switched"). Inside a band the posed
@@ -32,9 +33,10 @@ struct EncodeOptions {
 };
 
 // Weight in [0, 1] of the junctions' rigid field at rest point p (docs/ALGORITHM.md "Junctions"): 1 where
-// two bones of a junction are the nearest bones to p and equally far (where their codes meet), falling to
-// 0 over options.junction_band junction radii of either difference; 0 for a skeleton without junctions. A
-// function of p alone, so the codes that store it stay continuous where the code's bone changes.
+// two bones of a junction, or two whose free ends lie on overlapping spheres, are the nearest bones to p
+// and equally far (where their codes meet), falling to 0 over options.junction_band radii (the junction's,
+// or the smaller end sphere's) of either difference; 0 for a skeleton without either. A function of p
+// alone, so the codes that store it stay continuous where the code's bone changes.
 double junction_weight(const std::vector<BaselineBone<double>>& bones, Vec3<double> p, const EncodeOptions& options = {});
 
 BaselineCode encode_point(const std::vector<BaselineBone<double>>& bones, Vec3<double> p,

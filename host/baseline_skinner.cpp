@@ -336,7 +336,7 @@ BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const std::vector<Vec3<do
 template <class T>
 BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const SavedCodes& saved)
     : skeleton_(std::move(skeleton)), codes_(saved.codes) {
-    validate_saved_codes(saved, skeleton_.bone_count(), "saved codes");
+    validate_saved_codes(saved, skeleton_, "saved codes");
     bones_ = make_baseline_bones(skeleton_);
     rest_.reserve(saved.rest.size());
     for (const Vec3<float>& p : saved.rest) rest_.push_back(Vec3<T>(p));

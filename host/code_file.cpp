@@ -52,6 +52,8 @@ std::uint64_t skeleton_fingerprint(const Skeleton& skeleton) {
         f.add(std::int32_t(bone[0]));
         f.add(std::int32_t(bone[1]));
     }
+    // Bridges change which bone codes a point; a skeleton without them hashes as before they existed.
+    for (int bridge : skeleton.bridges) f.add(std::int32_t(~bridge));
     return f.hash;
 }
 
@@ -121,11 +123,11 @@ SavedCodes parse_codes(std::istream& in, const Skeleton& skeleton, const std::st
         std::memcpy(saved.rest.data(), bytes.data() + at, count * sizeof(Vec3<float>));
         std::memcpy(saved.codes.data(), bytes.data() + at + count * sizeof(Vec3<float>), count * sizeof(BaselineCode));
     }
-    validate_saved_codes(saved, bones, source + ": not a usable baseskin code file");
+    validate_saved_codes(saved, skeleton, source + ": not a usable baseskin code file");
     return saved;
 }
 
-void validate_saved_codes(const SavedCodes& saved, std::size_t bone_count, const std::string& source) {
+void validate_saved_codes(const SavedCodes& saved, const Skeleton& skeleton, const std::string& source) {
     if (saved.rest.size() != saved.codes.size())
         throw InputError(source + ": " + std::to_string(saved.rest.size()) + " rest points but " +
                          std::to_string(saved.codes.size()) + " codes");
@@ -134,7 +136,7 @@ void validate_saved_codes(const SavedCodes& saved, std::size_t bone_count, const
         const BaselineCode& c = saved.codes[i];
         const Vec3<float>& p = saved.rest[i];
         const float t_max = (c.flags & (kCodeParentCap | kCodeChildCap)) ? kPi : 1.0f;
-        bool ok = c.bone < bone_count && (c.flags & ~kKnownFlags) == 0 && std::isfinite(c.phi) && c.t >= 0.0f && c.t <= t_max &&
+        bool ok = c.bone < skeleton.bone_count() && !skeleton.is_bridge(c.bone) && (c.flags & ~kKnownFlags) == 0 && std::isfinite(c.phi) && c.t >= 0.0f && c.t <= t_max &&
                   std::isfinite(c.h) && std::isfinite(c.axis_foot) && c.rigid_blend >= 0.0f && c.rigid_blend <= 1.0f &&
                   within_input_magnitude(Vec3<double>(p));
         // A deep code lies below its surface, and only a deep code has a side of its foot.

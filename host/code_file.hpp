@@ -2,14 +2,14 @@
 //
 // File layout (little-endian, version 2; version 1 held 20-byte codes without the axis foot):
 //   magic "BSKCODES" (8 bytes) · version u32 · bone count u32 · point count u64 ·
-//   skeleton fingerprint u64 (FNV-1a over the spheres' centres and radii and the bones' sphere pairs, so a
-//   file is refused against another skeleton) ·
+//   skeleton fingerprint u64 (FNV-1a over the spheres' centres and radii, the bones' sphere pairs and
+//   the bridges, so a file is refused against another skeleton) ·
 //   point count × { rest x, y, z as float32 } · point count × BaselineCode (24 bytes, engine/baseline/code.hpp) ·
 //   checksum u64 (FNV-1a over everything before it).
 // Loading checks, in order, and refuses with InputError naming the file and what was found: the magic, the
 // version, that the file's size is exactly what the header's counts imply (before anything is allocated:
 // a header cannot make the reader allocate more than the file holds), the bone count and fingerprint
-// against the skeleton, the checksum, and every code (bone index in range, known flag bits, finite
+// against the skeleton, the checksum, and every code (bone index in range and no bridge, known flag bits, finite
 // φ, t, h and axis_foot, rigid_blend in [0, 1]). IoError if the file cannot be opened, read or written.
 #pragma once
 
@@ -34,11 +34,11 @@ struct SavedCodes {
 std::uint64_t skeleton_fingerprint(const Skeleton& skeleton);
 
 // The checks load_codes makes of the content (also made by skinners built from SavedCodes): as many rest
-// points as codes, each code's bone < bone_count, known flag bits, finite φ, t, h, axis_foot and rest
+// points as codes, each code's bone one of the skeleton's and no bridge, known flag bits, finite φ, t, h, axis_foot and rest
 // position, rigid_blend in [0, 1], t in [0, 1] (a ratio) or [0, π] for a cap code (a polar angle), h < 0
 // for a deep code and kCodePastAxisFoot only with kCodeDeep. InputError
 // beginning with `source` and naming the first bad point.
-void validate_saved_codes(const SavedCodes& saved, std::size_t bone_count, const std::string& source);
+void validate_saved_codes(const SavedCodes& saved, const Skeleton& skeleton, const std::string& source);
 
 void save_codes(const std::string& path, const Skeleton& skeleton, const SavedCodes& saved);
 SavedCodes load_codes(const std::string& path, const Skeleton& skeleton);

@@ -78,10 +78,17 @@ constexpr std::size_t kSampleBlock = std::size_t(1) << 16;
 
 std::vector<SurfaceSample> sample_surface(const Skeleton& skeleton, std::size_t count, unsigned seed) {
     std::vector<BoneSolid> solids;
-    for (const auto& bone : skeleton.bones) solids.emplace_back(skeleton.spheres[bone[0]], skeleton.spheres[bone[1]]);
-    // Primitives: every sphere, then every cone; areas as weights.
+    std::vector<bool> on_body(skeleton.spheres.size(), false);  // a sphere of a bone that is no bridge
+    for (std::size_t k = 0; k < skeleton.bone_count(); ++k) {
+        if (skeleton.is_bridge(int(k))) continue;
+        const auto& bone = skeleton.bones[k];
+        solids.emplace_back(skeleton.spheres[std::size_t(bone[0])], skeleton.spheres[std::size_t(bone[1])]);
+        on_body[std::size_t(bone[0])] = on_body[std::size_t(bone[1])] = true;
+    }
+    // Primitives: every sphere, then every cone; areas as weights (0 for a sphere of bridges only).
     std::vector<double> areas;
-    for (const Sphere<double>& sp : skeleton.spheres) areas.push_back(4 * kPi * sp.radius * sp.radius);
+    for (std::size_t i = 0; i < skeleton.spheres.size(); ++i)
+        areas.push_back(on_body[i] ? 4 * kPi * skeleton.spheres[i].radius * skeleton.spheres[i].radius : 0.0);
     for (const BoneSolid& b : solids)
         areas.push_back(kPi * (b.r1 + b.r2) * b.cos_theta * b.length * b.cos_theta);
     const std::discrete_distribution<std::size_t> pick_primitive(areas.begin(), areas.end());

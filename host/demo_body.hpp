@@ -19,7 +19,7 @@ struct SurfaceSample {
 };
 
 // `count` points spread uniformly (by area) over the boundary of the union of the skeleton's bones
-// (each the convex hull of its two spheres). Deterministic for a given seed, whatever the thread count (drawn
+// (each the convex hull of its two spheres), bridges (host/skeleton.hpp) left out. Deterministic for a given seed, whatever the thread count (drawn
 // in blocks of 65,536 on all cores, each block from a generator of its own).
 std::vector<SurfaceSample> sample_surface(const Skeleton& skeleton, std::size_t count, unsigned seed);
 

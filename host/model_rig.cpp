@@ -11,6 +11,14 @@ namespace bs {
 
 namespace {
 
+// Per node: whether some vertex weighs on it.
+std::vector<bool> weighted_nodes(const RiggedModel& model) {
+    std::vector<bool> weighted(model.nodes.size(), false);
+    for (const auto& vertex : model.weights)
+        for (const auto& [node, w] : vertex) weighted[std::size_t(node)] = true;
+    return weighted;
+}
+
 // The rig's joints: the model's nodes, then an end joint for every weighted node that would turn no bone
 // (a leaf, or a node whose children all sit at its place and merge into it).
 std::vector<RigJoint> joints_of(const RiggedModel& model) {
@@ -19,9 +27,8 @@ std::vector<RigJoint> joints_of(const RiggedModel& model) {
     double scale = 0;
     for (const ModelNode& n : model.nodes)
         if (n.parent >= 0) scale = std::max(scale, norm(n.bind_position - model.nodes[std::size_t(n.parent)].bind_position));
-    std::vector<bool> weighted(model.nodes.size(), false), turns_a_bone(model.nodes.size(), false);
-    for (const auto& vertex : model.weights)
-        for (const auto& [node, w] : vertex) weighted[std::size_t(node)] = true;
+    const std::vector<bool> weighted = weighted_nodes(model);
+    std::vector<bool> turns_a_bone(model.nodes.size(), false);
     // A node turns the bone to each child that sits elsewhere (a child at its place merges into it, and
     // the child turns its own children's bones: hierarchy_rig's rule, same threshold; a child at a
     // sibling's place shares the sibling's bone, which this node turns too).
@@ -89,6 +96,24 @@ double shortest_bone(const Skeleton& s, int sphere) {
     return shortest;
 }
 
+// When a model has several root bones, the rig's root is their common ancestor (an armature node), and
+// the bones leaving it are links the mesh does not follow: they are bridges (host/skeleton.hpp) where the
+// node turning them weighs no vertex. FBX/animation_with_skeleton.fbx hangs its second chain from the
+// armature node at the far end of the first: that bone ran 3,653 long through the first chain's tube and
+// held the points nearest it straight as the chain bent. Only there: an unweighted node inside a chain
+// (FBX/huesitos.fbx's Bone.005) turns a bone the mesh surrounds, which its neighbours' weights carry.
+void mark_bridges(const RiggedModel& model, HierarchyRig& rig) {
+    const std::vector<bool> weighted = weighted_nodes(model);
+    const Skeleton& s = rig.skeleton;
+    std::vector<int> from_root, bridges;
+    for (std::size_t k = 0; k < s.bone_count(); ++k)
+        if (s.bones[k][0] == s.root_sphere) from_root.push_back(int(k));
+    if (from_root.size() < 2) return;
+    for (int k : from_root)
+        if (!weighted[std::size_t(rig.driver_of_bone[std::size_t(k)])]) bridges.push_back(k);
+    if (bridges.size() < s.bone_count()) set_bridges(rig.skeleton, std::move(bridges), model.source);
+}
+
 }  // namespace
 
 ModelRig rig_model(const RiggedModel& model) {
@@ -110,6 +135,7 @@ ModelRig rig_model(const RiggedModel& model) {
         // A floor: vertices on the axis itself (a flat or degenerate mesh) must not give a radius of 0.
         return d->empty() ? 0.25 * shortest : std::max(median(*d), 0.02 * shortest);
     });
+    mark_bridges(model, out.rig);
     out.bone_of_node.assign(model.nodes.size(), -1);
     for (std::size_t k = out.rig.skeleton.bone_count(); k-- > 0;) {
         const int driver = out.rig.driver_of_bone[k];

@@ -17,6 +17,8 @@ Vec3<double> Skeleton::rest_axis(int bone) const {
     return normalized(spheres[bones[bone][1]].centre - spheres[bones[bone][0]].centre);
 }
 
+bool Skeleton::is_bridge(int bone) const { return std::binary_search(bridges.begin(), bridges.end(), bone); }
+
 std::vector<BoneRestFrame<double>> Skeleton::rest_frames() const {
     std::vector<BoneRestFrame<double>> frames(bones.size());
     for (std::size_t k = 0; k < bones.size(); ++k)
@@ -141,6 +143,25 @@ Skeleton make_skeleton(std::vector<Sphere<double>> spheres, std::vector<std::arr
     return s;
 }
 
+void set_bridges(Skeleton& skeleton, std::vector<int> bones, const std::string& source) {
+    const Where where{source, "bridges"};
+    for (std::size_t i = 0; i < bones.size(); ++i)
+        if (bones[i] < 0 || std::size_t(bones[i]) >= skeleton.bone_count())
+            where[i].fail("bone index " + std::to_string(bones[i]) + " out of range [0, " + std::to_string(skeleton.bone_count()) + ")");
+    std::sort(bones.begin(), bones.end());
+    if (auto twice = std::adjacent_find(bones.begin(), bones.end()); twice != bones.end())
+        where.fail("bone " + std::to_string(*twice) + " is listed twice");
+    if (bones.size() == skeleton.bone_count()) where.fail("every bone is a bridge: no bone is left to carry the points");
+    skeleton.bridges = std::move(bones);
+}
+
+int junction_count(const Skeleton& skeleton) {
+    std::vector<int> degree(skeleton.spheres.size(), 0);
+    for (std::size_t k = 0; k < skeleton.bone_count(); ++k)
+        if (!skeleton.is_bridge(int(k))) ++degree[std::size_t(skeleton.bones[k][0])], ++degree[std::size_t(skeleton.bones[k][1])];
+    return int(std::count_if(degree.begin(), degree.end(), [](int d) { return d >= 3; }));
+}
+
 bool is_chain(const Skeleton& skeleton) {
     try {
         make_skeleton(skeleton.spheres, skeleton.bones, skeleton.names, "chain check", SkeletonRules::Chain);
@@ -153,7 +174,7 @@ bool is_chain(const Skeleton& skeleton) {
 Skeleton parse_skeleton(const json& doc, const std::string& source, SkeletonRules rules) {
     Where where{source, ""};
     json_io::require_object(doc, where);
-    json_io::only_members(doc, {"spheres", "bones", "names"}, where);
+    json_io::only_members(doc, {"spheres", "bones", "names", "bridges"}, where);
 
     const json& js = json_io::member(doc, "spheres", where);
     json_io::require_array(js, where["spheres"]);
@@ -181,7 +202,16 @@ Skeleton parse_skeleton(const json& doc, const std::string& source, SkeletonRule
             names.push_back(jn[i].get<std::string>());
         }
     }
-    return make_skeleton(std::move(spheres), std::move(bones), std::move(names), source, rules);
+    Skeleton skeleton = make_skeleton(std::move(spheres), std::move(bones), std::move(names), source, rules);
+    if (doc.contains("bridges")) {
+        const json& jb = doc["bridges"];
+        json_io::require_array(jb, where["bridges"]);
+        std::vector<int> bridges;
+        for (std::size_t i = 0; i < jb.size(); ++i)
+            bridges.push_back(json_io::index_in_range(jb[i], skeleton.bone_count(), where["bridges"][i]));
+        set_bridges(skeleton, std::move(bridges), source);
+    }
+    return skeleton;
 }
 
 Skeleton load_skeleton(const std::string& path, SkeletonRules rules) {
@@ -195,6 +225,7 @@ void save_skeleton(const std::string& path, const Skeleton& skeleton) {
         doc["spheres"].push_back({s.centre.x, s.centre.y, s.centre.z, s.radius});
     doc["bones"] = skeleton.bones;
     if (!skeleton.names.empty()) doc["names"] = skeleton.names;
+    if (!skeleton.bridges.empty()) doc["bridges"] = skeleton.bridges;
     json_io::save(path, doc);
 }
 

@@ -1,8 +1,10 @@
 // Sphere-mesh skeleton: spheres (centre, radius) and bones (parent sphere -> child sphere), validated.
 //
 // File format (JSON, README "Skeleton file"):
-//   {"spheres": [[x, y, z, r], ...], "bones": [[parent_sphere, child_sphere], ...], "names": [...]}
-// `names` is optional: one name per sphere. Units are the input's.
+//   {"spheres": [[x, y, z, r], ...], "bones": [[parent_sphere, child_sphere], ...], "names": [...],
+//    "bridges": [bone, ...]}
+// `names` is optional: one name per sphere. Units are the input's. `bridges` is optional: bones the body
+// does not follow (set_bridges, below).
 // Under SkeletonRules::Chain (the library default; the CLI and the viewer load with Tree) a valid skeleton
 // is one chain: a single root sphere (never a child) carrying one bone, no sphere with three or more bones, no
 // cycles, and every bone admits a tangent cone (|C1 - C2| > |r1 - r2|). Numbers stay where directions
@@ -28,6 +30,9 @@ struct Skeleton {
     std::vector<Sphere<double>> spheres;
     std::vector<std::array<int, 2>> bones;  // [parent_sphere, child_sphere]
     std::vector<std::string> names;         // one per sphere, or empty
+    // Bones the body does not follow, ascending (set_bridges): they pose the bones beyond them but carry
+    // no points.
+    std::vector<int> bridges;
 
     // Derived by make_skeleton():
     int root_sphere = -1;
@@ -35,6 +40,7 @@ struct Skeleton {
     std::vector<int> bone_order;   // every bone after its parent bone
 
     std::size_t bone_count() const { return bones.size(); }
+    bool is_bridge(int bone) const;
     Vec3<double> rest_axis(int bone) const;  // unit, parent sphere -> child sphere
     std::vector<BoneRestFrame<double>> rest_frames() const;
 };
@@ -48,6 +54,17 @@ enum class SkeletonRules { Chain, Tree };
 Skeleton make_skeleton(std::vector<Sphere<double>> spheres, std::vector<std::array<int, 2>> bones,
                        std::vector<std::string> names, const std::string& source,
                        SkeletonRules rules = SkeletonRules::Chain);
+
+// Marks `bones` as bridges: links of the tree that no part of the body follows, such as a rigged model's
+// bone from an unweighted armature node to a second chain, which runs inside the first chain
+// (docs/ALGORITHM.md "Rigged models"). A bridge still carries the pose to the bones beyond it, but no
+// method codes or weights a point on it: baseline skinning's codes, rigid field, chain links and
+// junctions, and automatic LBS weights, pass over it. InputError naming `source` for an index out of
+// range, a repeated one, or bridges that leave no bone to carry points.
+void set_bridges(Skeleton& skeleton, std::vector<int> bones, const std::string& source);
+
+// Spheres carrying three or more bones that are no bridge.
+int junction_count(const Skeleton& skeleton);
 
 // Whether a valid skeleton also passes the chain rules (what the baseline method needs).
 bool is_chain(const Skeleton& skeleton);

@@ -19,7 +19,7 @@ Influences auto_influences(const Skeleton& skeleton, Vec3<double> p, const AutoW
     s.resize(n);
     for (std::size_t k = 0; k < n; ++k) {
         const auto& bone = skeleton.bones[k];
-        s[k] = scaled_axis_distance(make_cone(skeleton.spheres[bone[0]], skeleton.spheres[bone[1]]), p);
+        s[k] = skeleton.is_bridge(int(k)) ? INFINITY : scaled_axis_distance(make_cone(skeleton.spheres[bone[0]], skeleton.spheres[bone[1]]), p);
     }
     const double s_min = *std::min_element(s.begin(), s.end());
     std::array<double, kMaxInfluences> top_raw{};

@@ -6,7 +6,8 @@
 // smoothstep(1 - (s_k - s_min) / blend): 1 for the nearest bone, falling smoothly to 0 for bones more than
 // `blend` farther. The four largest raw weights are kept and normalised. Each s_k is continuous in p, so
 // the weights blend smoothly across joints (over about 1.1 radii either side of a joint sphere for
-// blend = 0.5); a fifth bone within the band is dropped, which only happens where 5+ bones meet.
+// blend = 0.5); a fifth bone within the band is dropped, which only happens where 5+ bones meet. A bridge
+// (host/skeleton.hpp) takes no weight: its s_k is infinite.
 #pragma once
 
 #include <cstdint>

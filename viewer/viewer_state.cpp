@@ -90,7 +90,9 @@ std::vector<PickSphere> ViewerState::posed_spheres() const {
 Overlay ViewerState::overlay() {
     Overlay o;
     o.spheres = posed_spheres();
-    o.bones = scene_.skeleton().bones;
+    const Skeleton& s = scene_.skeleton();
+    for (std::size_t k = 0; k < s.bone_count(); ++k)  // a bridge is no part of the body
+        if (!s.is_bridge(int(k))) o.bones.push_back(s.bones[k]);
     o.highlighted_sphere = drag.joint;
     if (picked_point >= 0 && !drag.moved && method == Method::baseline) {
         try {

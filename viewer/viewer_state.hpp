@@ -19,7 +19,7 @@ namespace bs::view {
 // What is drawn over the points in one frame.
 struct Overlay {
     std::vector<PickSphere> spheres;        // posed joint spheres
-    std::vector<std::array<int, 2>> bones;  // sphere pairs
+    std::vector<std::array<int, 2>> bones;  // sphere pairs of the body's bones (bridges left out)
     std::optional<BaselineTrace> trace;     // the picked point's baseline (baseline method)
     int highlighted_sphere = -1;            // the dragged joint
 };

@@ -35,6 +35,9 @@ struct BaselineBone {
     // only: the field is the same with or without it.
     int field_neighbours[kMaxFieldNeighbours] = {};
     int field_neighbour_count = -1;
+    // A bone the body does not follow (host/skeleton.hpp set_bridges): no code lies on it, no other bone
+    // links to it or shares a junction with it, and it never weighs in the rigid field.
+    bool bridge = false;
 };
 
 // cos and sin of an angle: from the library (cos_sin), or, in the per-point pass, from the tables' fan grid

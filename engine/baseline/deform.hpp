@@ -408,11 +408,12 @@ template <class T> inline bool may_share_field(const Cone<T>& near, const Cone<T
     return norm(other_ball.centre - near_ball.centre) <= (near_ball.radius + other_ball.radius) * T(1 + 1e-6);
 }
 
-// The field at `rest`. `near_bone` is any bone (the code's: near the point), whose distance starts the
-// bound, so that most far bones are passed over by surely_beyond, and whose neighbour list, where the
-// point is within its reach, spares the pass over the others; the result does not depend on it: the
-// bones that weigh, their weights and their order are those of a bound that starts infinite over every
-// bone, whatever route the pass takes (tests/engine/test_baseline_rigid_field.cpp).
+// The field at `rest`, over the bones that are no bridge. `near_bone` is any bone (the code's: near the
+// point), whose distance starts the bound (a bridge's starts none), so that most far bones are passed
+// over by surely_beyond, and whose neighbour list, where the point is within its reach, spares the pass
+// over the others; the result does not depend on it: the bones that weigh, their weights and their order
+// are those of a bound that starts infinite over every bone, whatever route the pass takes
+// (tests/engine/test_baseline_rigid_field.cpp).
 template <class T>
 BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, int bone_count, Vec3<T> rest,
                                   int near_bone) {
@@ -421,12 +422,13 @@ BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBo
     int candidates = 0;
     bool overflow = false;
     const BaselineBone<T>& near = bones[near_bone];
-    const T near_distance = scaled_axis_distance(near.cone, rest);
+    const T near_distance = near.bridge ? T(INFINITY) : scaled_axis_distance(near.cone, rest);
     const bool listed = near.field_neighbour_count >= 0 && near_distance <= T(kFieldNeighbourReach);
     const int scanned = listed ? near.field_neighbour_count : bone_count;
     T nearest = near_distance;
     for (int i = 0; i < scanned; ++i) {
         const int j = listed ? near.field_neighbours[i] : i;
+        if (bones[j].bridge) continue;  // never listed; met only in the pass over every bone
         if (j != near_bone && surely_beyond(bones[j].cone, rest, nearest + rigid_field_band(nearest))) continue;
         T s = j == near_bone ? near_distance : scaled_axis_distance(bones[j].cone, rest);
         if (s < nearest) {
@@ -448,7 +450,8 @@ BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBo
     return blend_rigid_field(bones, poses, rest, [=](auto&& fn) {
         if (overflow) {
             for (int j = 0; j < bone_count; ++j)
-                if (T w = weight(scaled_axis_distance(bones[j].cone, rest)); w > T(0)) fn(j, w);
+                if (!bones[j].bridge)
+                    if (T w = weight(scaled_axis_distance(bones[j].cone, rest)); w > T(0)) fn(j, w);
         } else {
             for (int c = 0; c < candidates; ++c)
                 if (T w = weight(scaled[c]); w > T(0)) fn(candidate[c], w);

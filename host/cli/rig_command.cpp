@@ -19,12 +19,6 @@ namespace bs::cli {
 
 namespace {
 
-int junction_count(const Skeleton& s) {
-    std::vector<int> degree(s.spheres.size(), 0);
-    for (const auto& b : s.bones) ++degree[std::size_t(b[0])], ++degree[std::size_t(b[1])];
-    return int(std::count_if(degree.begin(), degree.end(), [](int d) { return d >= 3; }));
-}
-
 void rig_model_file(const RigOptions& o) {
     RiggedModel model = load_rigged_model(o.model);
     const std::filesystem::path folder = prepare_folder(o.out);
@@ -49,9 +43,9 @@ void rig_model_file(const RigOptions& o) {
     set.influences = points.influences;
     save_skeleton((folder / "skeleton.json").string(), rig.rig.skeleton);
     write_point_set((folder / "points.ply").string(), set, PlyFormat::BinaryLittleEndian);
-    std::printf("rig: %s: %zu vertices, %zu triangles, %zu nodes (%zu merged: at zero length from a parent or a sibling), %zu spheres, %zu bones, %d junctions\n",
+    std::printf("rig: %s: %zu vertices, %zu triangles, %zu nodes (%zu merged: at zero length from a parent or a sibling), %zu spheres, %zu bones (%zu bridges), %d junctions\n",
                 o.model.c_str(), model.mesh.vertices.size(), model.mesh.triangles.size(), model.nodes.size(), rig.rig.merged.size(),
-                rig.rig.skeleton.spheres.size(), rig.rig.skeleton.bone_count(), junction_count(rig.rig.skeleton));
+                rig.rig.skeleton.spheres.size(), rig.rig.skeleton.bone_count(), rig.rig.skeleton.bridges.size(), junction_count(rig.rig.skeleton));
     if (model.frames.empty()) {
         std::printf("the model has no animation: wrote %s/{skeleton.json, points.ply}\n", o.out.c_str());
         return;

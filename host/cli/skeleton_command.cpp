@@ -56,15 +56,6 @@ std::string notes(const SurfaceReport& r) {
     return text;
 }
 
-int junction_count(const Skeleton& s) {
-    std::vector<int> degree(s.spheres.size(), 0);
-    for (const auto& b : s.bones) {
-        ++degree[b[0]];
-        ++degree[b[1]];
-    }
-    return int(std::count_if(degree.begin(), degree.end(), [](int d) { return d >= 3; }));
-}
-
 }  // namespace
 
 void add_skeleton_command(CLI::App& app, SkeletonOptions& o) {

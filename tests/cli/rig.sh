@@ -54,7 +54,7 @@ cmp -s "$tmp/from_bvh/frame_00002.ply" "$tmp/from_json/frame_00002.ply" || fail 
 # A rigged, animated model and one without bones (Debian's assimp-testmodels, installed by ./run).
 models=/usr/share/assimp/models/FBX
 if [ -e "$models/animation_with_skeleton.fbx" ]; then
-    expect 0 "17 spheres, 16 bones" -- rig --model "$models/animation_with_skeleton.fbx" --points 2000 --out "$tmp/tube"
+    expect 0 "17 spheres, 16 bones (2 bridges)" -- rig --model "$models/animation_with_skeleton.fbx" --points 2000 --out "$tmp/tube"
     for f in skeleton.json points.ply motion.json; do [ -s "$tmp/tube/$f" ] || fail "rig of the FBX wrote no $f"; done
     expect 0 "wrote 26 frames" -- animate --skeleton "$tmp/tube/skeleton.json" --points "$tmp/tube/points.ply" --motion "$tmp/tube/motion.json" --method lbs --out "$tmp/tube_frames"
     expect 0 "it has no bones" -- rig --model "$models/box.fbx" --points 100 --out "$tmp/box"

@@ -21,6 +21,7 @@
 #include "host/baseline_rig.hpp"
 #include "host/baseline_skinner.hpp"
 #include "tests/support/baseline_bend.hpp"
+#include "tests/support/chains.hpp"
 #include "tests/support/junctions.hpp"
 
 namespace bs {
@@ -28,13 +29,14 @@ namespace {
 
 using testing::Random;
 
-// Every bone's weight in the field at p, as defined: smoothstep(1 − (s_j − nearest) / band).
+// Every bone's weight in the field at p, as defined: smoothstep(1 − (s_j − nearest) / band), 0 for a bridge.
 std::vector<double> field_weights(const std::vector<BaselineBone<double>>& bones, Vec3<double> p) {
     double nearest = 1e30;
-    for (const auto& b : bones) nearest = std::min(nearest, scaled_axis_distance(b.cone, p));
+    for (const auto& b : bones)
+        if (!b.bridge) nearest = std::min(nearest, scaled_axis_distance(b.cone, p));
     const double band = 0.5 * std::max(nearest, 1.0);
     std::vector<double> weights;
-    for (const auto& b : bones) weights.push_back(smoothstep_unit(1 - (scaled_axis_distance(b.cone, p) - nearest) / band));
+    for (const auto& b : bones) weights.push_back(b.bridge ? 0.0 : smoothstep_unit(1 - (scaled_axis_distance(b.cone, p) - nearest) / band));
     return weights;
 }
 
@@ -148,6 +150,15 @@ TEST(BaselineRigidField, EqualsTheFieldOverEveryBoneNearBodiesWithJunctions) {
         expect_field_as_defined(j.name, j.skeleton, 3.0, rng, c);
         EXPECT_GT(c.few, 0);
     }
+}
+
+// A bridge never weighs, whatever bone starts the bound (the bridge itself included); on the two-chain
+// tube its straight bone lies within every point's reach of the first chain.
+TEST(BaselineRigidField, EqualsTheFieldOverEveryBoneButABridge) {
+    Random rng(79);
+    Counts c;
+    expect_field_as_defined("two-chain tube", testing::two_chain_tube(), 3.0, rng, c);
+    EXPECT_GT(c.few, 100);
 }
 
 // A comb's bones list only some of the others as field neighbours; the field is the same as over every

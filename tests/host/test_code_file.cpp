@@ -2,6 +2,7 @@
 // every damaged file is refused with a message that says what is wrong.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 
@@ -134,6 +135,27 @@ TEST_F(CodeFileTest, RefusesCodesOfAnotherSkeleton) {
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("another skeleton"), std::string::npos) << e.what();
     }
+}
+
+TEST(CodeFile, RefusesCodesOfTheSameSkeletonWithOtherBridges) {
+    // Bridges decide which bone codes a point: codes made without them are another skeleton's.
+    const Skeleton unmarked = testing::two_chain_tube(false), bridged = testing::two_chain_tube();
+    const std::string path = testing::temp_path("tube_codes.bsk");
+    save_codes(path, unmarked, BaselineSkinner<float>(unmarked, testing::points_around(unmarked, 500, 18), "test").saved_codes());
+    EXPECT_NO_THROW(load_codes(path, unmarked));
+    try {
+        load_codes(path, bridged);
+        ADD_FAILURE() << "codes of the unmarked tube were accepted for the bridged one";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("another skeleton"), std::string::npos) << e.what();
+    }
+}
+
+TEST(CodeFile, SkinnersRefuseSavedCodesOnABridge) {
+    const Skeleton unmarked = testing::two_chain_tube(false);
+    const SavedCodes saved = BaselineSkinner<float>(unmarked, testing::points_around(unmarked, 500, 19), "test").saved_codes();
+    ASSERT_TRUE(std::any_of(saved.codes.begin(), saved.codes.end(), [](const BaselineCode& c) { return c.bone == testing::kTubeBridge; }));
+    EXPECT_THROW(BaselineSkinner<float>(testing::two_chain_tube(), saved), InputError);
 }
 
 TEST_F(CodeFileTest, RefusesAnInvalidCodeEvenWithAValidChecksum) {

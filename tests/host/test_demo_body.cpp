@@ -1,6 +1,6 @@
 // The demo's surface sampler (host/demo_body): drawn in blocks on all cores, it must give the same samples
 // for any thread count, keep the serial loop's samples for sets of up to one block, and draw each block
-// from a generator of its own.
+// from a generator of its own; a bridge is no part of the surface.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -8,7 +8,9 @@
 #include <cstddef>
 #include <vector>
 
+#include "engine/geometry/cone.hpp"
 #include "host/demo_body.hpp"
+#include "tests/support/chains.hpp"
 
 namespace bs {
 namespace {
@@ -55,6 +57,27 @@ TEST(DemoBody, ASmallSetIsTheFrontOfALargeOneAndBlocksDrawAfresh) {
     }
     // Another seed, other samples.
     EXPECT_FALSE(same_sample(sample_surface(s, 1, 6)[0], small[0]));
+}
+
+// Samples of `sampled` farther than 1e-9 from the surface of the union of `body`'s bones that are no bridge.
+std::size_t off_body(const Skeleton& sampled, const Skeleton& body) {
+    std::size_t off = 0;
+    for (const SurfaceSample& x : sample_surface(sampled, 5000, 7)) {
+        double distance = INFINITY;
+        for (std::size_t k = 0; k < body.bone_count(); ++k)
+            if (!body.is_bridge(int(k)))
+                distance = std::min(distance, closest_point_on_bone(make_cone(body.spheres[std::size_t(body.bones[k][0])],
+                                                                              body.spheres[std::size_t(body.bones[k][1])]), x.position).signed_distance);
+        off += std::fabs(distance) > 1e-9;
+    }
+    return off;
+}
+
+// The two-chain tube's bridge is straight where its first chain bends, so it stands out of that chain.
+TEST(DemoBody, SamplesLieOnTheBodyWithoutItsBridges) {
+    const Skeleton bridged = testing::two_chain_tube();
+    EXPECT_EQ(off_body(bridged, bridged), 0u);
+    EXPECT_GT(off_body(testing::two_chain_tube(false), bridged), 0u) << "sampled with the bridge, some samples lie on it";
 }
 
 }  // namespace

@@ -73,6 +73,32 @@ TEST(ModelRig, SiblingsAtOnePlaceShareOneSphere) {
     EXPECT_EQ(rig.rig.driver_of_bone[2], 3) << "and turns with Twin";
 }
 
+// The cylinder's two halves as two chains under a common ancestor (an armature node at the base): Lower
+// (0, 0.1, 0) → LowerTip (0, 2.9, 0) carries the vertices below y = 3, Upper (0, 3, 0) → Top (0, 6, 0)
+// those above, and the armature's bone to Upper runs inside the lower half.
+RiggedModel two_chain_model(bool armature_weighted) {
+    RiggedModel m = cylinder_model();
+    m.nodes = {{"Armature", -1, {0, 0, 0}}, {"Lower", 0, {0, 0.1, 0}}, {"LowerTip", 1, {0, 2.9, 0}}, {"Upper", 0, {0, 3, 0}}, {"Top", 3, {0, 6, 0}}};
+    for (auto& vertex : m.weights)
+        for (auto& [node, w] : vertex) node = node == 0 ? 1 : 3;  // Base's vertices to Lower, Mid's to Upper
+    if (armature_weighted) m.weights[0] = {{0, 1.0f}};
+    m.frames.clear();
+    return m;
+}
+
+TEST(ModelRig, BonesFromAnUnweightedCommonAncestorAreBridges) {
+    ModelRig rig = rig_model(two_chain_model(false));
+    const Skeleton& s = rig.rig.skeleton;
+    ASSERT_EQ(s.bone_count(), 4u) << "Armature → Lower, Lower → LowerTip, Armature → Upper, Upper → Top";
+    std::vector<std::string> bridged;
+    for (int k : s.bridges) bridged.push_back(s.names[std::size_t(s.bones[std::size_t(k)][1])]);
+    EXPECT_EQ(bridged, (std::vector<std::string>{"Lower", "Upper"}));
+}
+
+TEST(ModelRig, AWeightedCommonAncestorTurnsNoBridge) {
+    EXPECT_TRUE(rig_model(two_chain_model(true)).rig.skeleton.bridges.empty()) << "the mesh follows the armature node";
+}
+
 // A cylinder of radius 1 tessellated so coarsely along its axis (rings at y = 0, 1.2, 4.8, 6) that no
 // vertex counts for the sphere at Mid (y = 3): the rings are nearer Base and Top.
 TEST(ModelRig, ASphereNoVertexCountsForTakesItsRadiusFromTheSurface) {

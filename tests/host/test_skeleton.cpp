@@ -53,6 +53,39 @@ TEST(Skeleton, SaveLoadRoundTrip) {
     EXPECT_EQ(t.bones, s.bones);
 }
 
+TEST(Skeleton, BridgesRoundTripAndAreKnownByIndex) {
+    Skeleton s = testing::two_chain_tube();
+    EXPECT_TRUE(s.is_bridge(testing::kTubeBridge));
+    EXPECT_FALSE(s.is_bridge(0));
+    std::string path = testing::temp_path("bridged.json");
+    save_skeleton(path, s);
+    EXPECT_EQ(load_skeleton(path, SkeletonRules::Tree).bridges, std::vector<int>{testing::kTubeBridge});
+    save_skeleton(path, testing::two_chain_tube(false));
+    EXPECT_TRUE(load_skeleton(path, SkeletonRules::Tree).bridges.empty());
+}
+
+std::string bridges_error(std::vector<int> bridges) {
+    Skeleton s = testing::two_chain_tube(false);
+    try {
+        set_bridges(s, std::move(bridges), "API");
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(SkeletonInvalid, BridgeOutOfRange) { EXPECT_EQ(bridges_error({1, 4}), "API: bridges[1]: bone index 4 out of range [0, 4)"); }
+TEST(SkeletonInvalid, BridgeListedTwice) { EXPECT_EQ(bridges_error({2, 0, 2}), "API: bridges: bone 2 is listed twice"); }
+TEST(SkeletonInvalid, EveryBoneABridge) {
+    EXPECT_EQ(bridges_error({0, 1, 2, 3}), "API: bridges: every bone is a bridge: no bone is left to carry the points");
+}
+TEST(SkeletonInvalid, BridgeIndexInAFileOutOfRange) {
+    expect_error(R"({"spheres": [[0,0,0,1],[4,0,0,1]], "bones": [[0,1]], "bridges": [1]})", "bridges[0]: index 1 out of range [0, 1)");
+}
+TEST(SkeletonInvalid, BridgesNotAnArray) {
+    expect_error(R"({"spheres": [[0,0,0,1],[4,0,0,1],[8,0,0,1]], "bones": [[0,1],[1,2]], "bridges": 1})", "bridges");
+}
+
 TEST(SkeletonInvalid, MissingFile) {
     EXPECT_THROW(load_skeleton(testing::temp_path("missing.json")), IoError);
 }

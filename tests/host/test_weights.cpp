@@ -36,6 +36,21 @@ TEST(AutoWeights, SumToOneAndPassValidation) {
     }
 }
 
+TEST(AutoWeights, ABridgeTakesNoWeight) {
+    // Points all along the bridge of the two-chain tube, which runs inside its first chain: unmarked, the
+    // bridge weighs on many of them.
+    testing::Random rng(6);
+    std::vector<Vec3<double>> points;
+    for (int i = 0; i < 2000; ++i) points.push_back(Vec3<double>{rng.uniform(0, 6.5), 0, 0} + rng.in_box(1.2));
+    auto bridge_weight = [&](const Skeleton& s) {
+        double most = 0;
+        for (const Influences& inf : auto_influences(s, points)) most = std::max(most, weight_of(inf, testing::kTubeBridge));
+        return most;
+    };
+    EXPECT_EQ(bridge_weight(testing::two_chain_tube()), 0.0);
+    EXPECT_GT(bridge_weight(testing::two_chain_tube(false)), 0.5);
+}
+
 TEST(AutoWeights, MidBonePointsBelongToTheirBoneAlone) {
     Skeleton s = testing::straight_chain();
     EXPECT_EQ(weight_of(auto_influences(s, Vec3<double>{2, 1, 0}), 0), 1.0);   // middle of the cylinder

@@ -32,4 +32,18 @@ inline Skeleton near_degenerate_chain() {
                          {{0, 1}, {1, 2}, {2, 3}}, {}, "near-degenerate cone");
 }
 
+// Two chains of one tube that meet end to end, the second hung from the first's root by a bridge that runs
+// inside the first (as a rigged model's armature node links its chains: FBX/animation_with_skeleton.fbx).
+// Spheres of radius 1: 0 at the origin (the root), 1 at (3, 0.4, 0), 2 at (6, 0, 0) (the first chain's free
+// end), 3 at (6.5, 0, 0) (the second chain's start), 4 at (10, 0, 0). Bones: 0 [0→1], 1 [1→2], 2 [0→3]
+// (the bridge, marked as one when `bridged`), 3 [3→4]. The first chain bends 15° at sphere 1, so that the
+// straight bridge is nearer than it to some of its surface.
+constexpr int kTubeBridge = 2;
+inline Skeleton two_chain_tube(bool bridged = true) {
+    Skeleton s = make_skeleton({{{0, 0, 0}, 1.0}, {{3, 0.4, 0}, 1.0}, {{6, 0, 0}, 1.0}, {{6.5, 0, 0}, 1.0}, {{10, 0, 0}, 1.0}},
+                               {{0, 1}, {1, 2}, {0, 3}, {3, 4}}, {}, "two-chain tube", SkeletonRules::Tree);
+    if (bridged) set_bridges(s, {kTubeBridge}, "two-chain tube");
+    return s;
+}
+
 }  // namespace bs::testing
