@@ -139,11 +139,12 @@ public:
     void set_deform_options(const BaselineDeformOptions& options);
 
     // Deforms every point for `pose` into size() points at out.stride (host/point_output.hpp; InputError for a
-    // null pointer or a stride below 3), or into `out` resized to size(). With a cache (the caller's, one
-    // per thread), the frame's tables keep what the frame before left unchanged.
+    // null pointer or a stride below 3), or into `out` resized to size() (left as it was if the pose is
+    // refused: deform_into). With a cache (the caller's, one per thread), the frame's tables keep what the
+    // frame before left unchanged.
     void deform(const Pose& pose, PointView<T> out, cpu::Exec exec = {}, BaselineTableCache* cache = nullptr) const;
     void deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec = {}, BaselineTableCache* cache = nullptr) const {
-        deform(pose, packed_output(out, size()), exec, cache);
+        deform_into(out, size(), [&](PointView<T> view) { deform(pose, view, exec, cache); });
     }
 
 private:

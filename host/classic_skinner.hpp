@@ -34,10 +34,11 @@ public:
     std::vector<DualQuat<T>> dqs_frame(const Pose& pose) const;
 
     // Deforms every point for `pose` into size() points at out.stride (host/point_output.hpp; InputError for a
-    // null pointer or a stride below 3), or into `out` resized to size().
+    // null pointer or a stride below 3), or into `out` resized to size() (left as it was if the pose is
+    // refused: deform_into).
     void deform(const Pose& pose, ClassicMethod method, PointView<T> out, cpu::Exec exec = {}) const;
     void deform(const Pose& pose, ClassicMethod method, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const {
-        deform(pose, method, packed_output(out, size()), exec);
+        deform_into(out, size(), [&](PointView<T> view) { deform(pose, method, view, exec); });
     }
 
 private:

@@ -166,7 +166,8 @@ void MetaballSkinner<T>::run(const std::vector<MetaballJoint<T>>& table, PointVi
 template <class T>
 void MetaballSkinner<T>::deform(const std::vector<Vec3<double>>& displacements, std::vector<Vec3<T>>& out,
                                 cpu::Exec exec) const {
-    run(joint_table(displacements), packed_output(out, size()), exec);
+    const std::vector<MetaballJoint<T>> table = joint_table(displacements);
+    deform_into(out, size(), [&](PointView<T> view) { run(table, view, exec); });
 }
 
 template <class T>

@@ -74,13 +74,16 @@ public:
     const std::vector<double>& radii() const { return radii_; }  // R_j, one per sphere
 
     // Deforms every point for one displacement d_j per sphere (finite; InputError otherwise); `out` is
-    // resized to size().
+    // resized to size() (left as it was when refused: deform_into).
     void deform(const std::vector<Vec3<double>>& displacements, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const;
 
     // d_j = posed centre − rest centre of sphere j under `pose`; into size() points at out.stride
-    // (host/point_output.hpp; InputError for a null pointer or a stride below 3), or into `out` resized.
+    // (host/point_output.hpp; InputError for a null pointer or a stride below 3), or into `out` resized
+    // (left as it was if the pose is refused).
     void deform(const Pose& pose, PointView<T> out, cpu::Exec exec = {}) const;
-    void deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const { deform(pose, packed_output(out, size()), exec); }
+    void deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const {
+        deform_into(out, size(), [&](PointView<T> view) { deform(pose, view, exec); });
+    }
 
     // What a frame's pass reads (for the GPU front, host/gpu_skinner.hpp): the rest points, and the joint
     // table for one displacement per sphere (checked as deform() checks them), or for a pose.

@@ -19,11 +19,21 @@ void require_output(PointView<T> out, std::size_t count, const std::string& who)
     if (!out.data) throw InputError(who + ": the output is a null pointer");
 }
 
-// `out` resized to `count` packed points, as a view.
-template <class T>
-PointView<T> packed_output(std::vector<Vec3<T>>& out, std::size_t count) {
+// Runs `pass` (a skinner's deform into a PointView<T>, which checks its input before it writes) into
+// `out` as `count` packed points: `out` grows before the pass where it is short and shrinks only after
+// the pass returns, so a pass that refuses its input leaves the caller's vector as it was, size and
+// contents (a vector shrunk first would have lost its tail).
+template <class T, class Pass>
+void deform_into(std::vector<Vec3<T>>& out, std::size_t count, Pass&& pass) {
+    const std::size_t before = out.size();
+    if (before < count) out.resize(count);
+    try {
+        pass(PointView<T>{packed_scalars(out.data()), 3});
+    } catch (...) {
+        out.resize(before);
+        throw;
+    }
     out.resize(count);
-    return {packed_scalars(out.data()), 3};
 }
 
 }  // namespace bs

@@ -36,11 +36,12 @@ public:
     std::size_t size() const;
     // Every point for `pose`, into size() points at out.stride floats the caller owns (float3, or float4 with
     // w untouched, ...: GpuSkinner::deform's shape on the CPU; host/point_output.hpp, InputError for a null
-    // pointer or a stride below 3), or into `out` resized to size(). `cache`: the baseline method's tables
-    // kept from frame to frame (BaselineTableCache; ignored by the others).
+    // pointer or a stride below 3), or into `out` resized to size() (left as it was if the pose is refused:
+    // deform_into). `cache`: the baseline method's tables kept from frame to frame (BaselineTableCache;
+    // ignored by the others).
     void deform(const Pose& pose, PointView<float> out, cpu::Exec exec = {}, BaselineTableCache* cache = nullptr) const;
     void deform(const Pose& pose, std::vector<Vec3<float>>& out, cpu::Exec exec = {}, BaselineTableCache* cache = nullptr) const {
-        deform(pose, packed_output(out, size()), exec, cache);
+        deform_into(out, size(), [&](PointView<float> view) { deform(pose, view, exec, cache); });
     }
 
     // The method's own skinner (the one matching method(); the others are null), for backends that

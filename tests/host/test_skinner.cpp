@@ -1,6 +1,7 @@
 // The CPU front (host/skinner.hpp) writes into outputs the caller owns, in GpuSkinner::deform's shape: xyz
 // at any stride of at least 3 floats, the rest of each stride untouched, the same points as the packed
-// vector; a null pointer or a stride below 3 is refused before anything is written.
+// vector; a null pointer or a stride below 3 is refused before anything is written, and a refused pose
+// leaves a caller's vector as it was.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -55,6 +56,28 @@ TEST(Skinner, RefusesANullOutputOrAStrideBelowThree) {
         EXPECT_THROW(skinner.deform(pose, PointView<float>{nullptr, 3}), InputError) << method_name(method);
         EXPECT_THROW(skinner.deform(pose, PointView<float>{out.data(), 2}), InputError) << method_name(method);
         for (float v : out) ASSERT_EQ(v, 7.0f) << method_name(method) << ": written before the refusal";
+    }
+}
+
+// A vector shorter or longer than the points, given a pose of another bone count: as it was, size and
+// contents (it used to be resized first, which cut a longer one's tail).
+TEST(Skinner, ARefusedPoseLeavesTheCallersVectorAsItWas) {
+    const Skeleton s = testing::bent_chain();
+    const std::vector<Vec3<double>> points = testing::points_around(s, 200, 20);
+    Pose wrong = bent(s);
+    wrong.joints.pop_back();
+    for (Method method : {Method::lbs, Method::dqs, Method::baseline, Method::metaball}) {
+        const Skinner skinner(method, s, points, {}, "test");
+        for (std::size_t size : {std::size_t(7), points.size() + 50}) {
+            std::vector<Vec3<float>> out(size);
+            for (std::size_t i = 0; i < size; ++i) out[i] = {float(i), -1.0f, 2.0f};
+            const std::vector<Vec3<float>> before = out;
+            EXPECT_THROW(skinner.deform(wrong, out), InputError) << method_name(method);
+            ASSERT_EQ(out.size(), size) << method_name(method);
+            EXPECT_EQ(std::memcmp(out.data(), before.data(), size * sizeof(Vec3<float>)), 0) << method_name(method);
+            skinner.deform(bent(s), out);
+            EXPECT_EQ(out.size(), points.size()) << method_name(method) << ": a pose it takes sizes the vector";
+        }
     }
 }
 
