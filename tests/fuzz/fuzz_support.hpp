@@ -110,6 +110,10 @@ inline void check_skeleton(const Skeleton& s) {
     }
     const auto box = bounds(s);
     require(std::isfinite(norm(box[1] - box[0])), "a skeleton whose bounds are not finite");
+    for (std::size_t i = 0; i < s.bridges.size(); ++i)
+        require(s.bridges[i] >= 0 && std::size_t(s.bridges[i]) < b && (i == 0 || s.bridges[i - 1] < s.bridges[i]),
+                "bridges not ascending bone indices");
+    require(s.bridges.size() < b, "every bone a bridge");
 }
 
 }  // namespace bs::fuzz

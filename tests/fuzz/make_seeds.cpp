@@ -41,6 +41,11 @@ void write_skeleton_seeds(const std::string& folder) {
     save_skeleton(folder + "/skeleton_json/tree.json",
                   make_skeleton({{{0, 0, 0}, 1.0}, {{0, 3, 0}, 0.8}, {{-2, 5, 0}, 0.5}, {{2, 5, 0}, 0.5}, {{0, -3, 0}, 0.7}},
                                 {{0, 1}, {1, 2}, {1, 3}, {0, 4}}, {}, "seed", SkeletonRules::Tree));
+    // Two chains hung from one root, the bones from it bridges (a rigged model's armature node).
+    Skeleton bridged = make_skeleton({{{0, 0, 0}, 1.0}, {{0, 0.2, 0}, 1.0}, {{0, 3, 0}, 0.8}, {{0, 3.2, 0}, 0.8}, {{0, 6, 0}, 0.6}},
+                                     {{0, 1}, {1, 2}, {0, 3}, {3, 4}}, {}, "seed", SkeletonRules::Tree);
+    set_bridges(bridged, {0, 2}, "seed");
+    save_skeleton(folder + "/skeleton_json/bridged.json", bridged);
 }
 
 Pose bent_pose(const Skeleton& skeleton, double angle) {
