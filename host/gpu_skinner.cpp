@@ -17,6 +17,12 @@ GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinn
         upload_in_coherent_order(*baseline, exec);
         if (!baseline->deform_options().exact) split_ = cuda::DeviceArray<std::uint32_t>(count_ + 1);  // no tables, no split
         bones_ = cuda::DeviceArray<BaselineBone<double>>(baseline->bones(), exec);
+    } else if (const SparseLbsSkinner<float>* sparse = skinner.sparse()) {
+        count_ = sparse->size();
+        rest_ = cuda::DeviceArray<Vec3<float>>(sparse->rest(), exec);
+        sparse_offsets_ = cuda::DeviceArray<std::uint32_t>(sparse->influences().offsets, exec);
+        sparse_bones_ = cuda::DeviceArray<std::uint32_t>(sparse->influences().bones, exec);
+        sparse_weights_ = cuda::DeviceArray<float>(sparse->influences().weights, exec);
     } else {
         const MetaballSkinner<float>& metaball = *skinner.metaball();
         count_ = metaball.size();
@@ -51,7 +57,7 @@ void GpuSkinner::upload_in_coherent_order(const BaselineSkinner<float>& baseline
 
 std::size_t GpuSkinner::device_bytes() const {
     const DeviceTables& t = tables_;
-    return rest_.bytes() + influences_.bytes() + codes_.bytes() + order_.bytes() + split_.bytes() + bones_.bytes() + lbs_frame_.bytes() + dqs_frame_.bytes() +
+    return rest_.bytes() + influences_.bytes() + sparse_offsets_.bytes() + sparse_bones_.bytes() + sparse_weights_.bytes() + codes_.bytes() + order_.bytes() + split_.bytes() + bones_.bytes() + lbs_frame_.bytes() + dqs_frame_.bytes() +
            baseline_frame_.bytes() + binding_offsets_.bytes() + binding_joints_.bytes() + metaball_frame_.bytes() +
            t.locals.bytes() + t.sections.bytes() + t.fine.bytes() + t.extents.bytes() + t.fine_extents.bytes() + t.fans.bytes() + t.fine_fans.bytes() + t.cells.bytes() +
            t.fan_cells.bytes() + t.direct.bytes() + t.fan_direct.bytes() + t.fan_angles.bytes() + t.middles.bytes() + t.fan_checks.bytes() +
@@ -67,6 +73,7 @@ void GpuSkinner::require_writable(PointView<float> out) const {
 
 LbsJob<float> GpuSkinner::lbs_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {
     if (skinner_.method() != Method::lbs) throw InputError(std::string("lbs_job of a ") + method_name(skinner_.method()) + " skinner");
+    if (!skinner_.classic()) throw InputError("lbs_job of an LBS skinner of any number of influences (GpuBodies takes up to four a point)");
     const std::vector<Mat34<float>> frame = skinner_.classic()->lbs_frame(pose);
     uploads_.frame(exec).upload(lbs_frame_, frame);
     return {{packed_scalars(rest_.data()), 3}, influences_.data(), count_, lbs_frame_.data(), frame.size(), out};
@@ -94,7 +101,15 @@ void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec)
 
 void GpuSkinner::deform_unchecked(const Pose& pose, PointView<float> out, cuda::Exec exec) {
     switch (skinner_.method()) {
-        case Method::lbs: return cuda::deform_lbs(lbs_job(pose, out, exec), exec);
+        case Method::lbs: {
+            const SparseLbsSkinner<float>* sparse = skinner_.sparse();
+            if (!sparse) return cuda::deform_lbs(lbs_job(pose, out, exec), exec);
+            const std::vector<Mat34<float>> frame = sparse->lbs_frame(pose);
+            uploads_.frame(exec).upload(lbs_frame_, frame);
+            return cuda::deform_lbs(SparseLbsJob<float>{{packed_scalars(rest_.data()), 3}, sparse_offsets_.data(), sparse_bones_.data(),
+                                                        sparse_weights_.data(), count_, lbs_frame_.data(), frame.size(), out},
+                                    exec);
+        }
         case Method::baseline: return cuda::deform_baseline(baseline_job(pose, out, exec), exec);
         case Method::dqs: {
             const std::vector<DualQuat<float>> frame = skinner_.classic()->dqs_frame(pose);
@@ -137,6 +152,10 @@ void GpuBodies::deform(const std::vector<GpuSkinner*>& bodies, const std::vector
     const Method method = bodies[0]->method();
     if (method != Method::lbs && method != Method::baseline)
         throw UnsupportedError("GpuBodies: several bodies in one launch are LBS or baseline bodies");
+    for (const GpuSkinner* body : bodies)
+        if (body->skinner_.sparse())
+            throw UnsupportedError("GpuBodies: an LBS body of any number of influences a point deforms alone (GpuSkinner::deform); "
+                                   "several in one launch take up to four");
     std::vector<std::size_t> starts{0};
     for (std::size_t b = 0; b < bodies.size(); ++b) {
         GpuSkinner* body = bodies[b];

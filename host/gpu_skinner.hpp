@@ -1,8 +1,9 @@
-// The CUDA backend of the Skinner front (LBS, DQS, baseline, metaball): the per-point data of an encoded Skinner
-// (rest points, influences or codes, the baseline's rest bones; a baseline body's points sorted into the
-// GPU's evaluation order, kernels/coherent_order.hpp, with the permutation and room for the points its
-// common path leaves, kernels/launch.hpp's for_each_point_split: 44 bytes a point, at most 52 while
-// construction sorts them) is uploaded once at construction; per
+// The CUDA backend of the Skinner front (LBS of up to four or of any number of influences a point, DQS,
+// baseline, metaball): the per-point data of an encoded Skinner (rest points, influences or codes, the
+// baseline's rest bones; a baseline body's points sorted into the GPU's evaluation order,
+// kernels/coherent_order.hpp, with the permutation and room for the points its common path leaves,
+// kernels/launch.hpp's for_each_point_split: 44 bytes a point, at most 52 while construction sorts them)
+// is uploaded once at construction; per
 // frame only the pose's tables go up (LBS, DQS: bones × 48 or 32 bytes; baseline: its per-frame tables,
 // by default built on the host's cores by the same passes as the CPU backend's, about 0.4 MB per bone at the
 // default grid, see BaselineFrameTables::bytes: built again only for the bones whose joints moved since the
@@ -27,7 +28,9 @@
 // a caller alternating streams orders them itself (or keeps one GpuSkinner per stream).
 // Construction throws CudaUnavailable where the CUDA backend is not built or no device is usable (a
 // caller choosing the backend "auto" falls back to the CPU then). Metaball uploads its rest points and
-// binding once and its joint table (joints × 28 bytes) per frame. The Skinner must outlive the GpuSkinner.
+// binding once and its joint table (joints × 28 bytes) per frame; LBS of any number of influences a point
+// (Skinner's sparse form) its rest points and influences (4 bytes a point and 8 a pair) once and the LBS
+// table per frame. The Skinner must outlive the GpuSkinner.
 #pragma once
 
 #include "host/skinner.hpp"
@@ -57,8 +60,8 @@ public:
     bool tables_on_device() const { return tables_on_device_; }
 
     // The frame's job, its tables uploaded on `exec`, without launching it: what deform() launches and
-    // what GpuBodies gathers into its launch. lbs_job for Method::lbs, baseline_job for Method::baseline
-    // (InputError otherwise). `out` is not checked here (deform and GpuBodies::deform check it).
+    // what GpuBodies gathers into its launch. lbs_job for Method::lbs of up to four influences a point,
+    // baseline_job for Method::baseline (InputError otherwise). `out` is not checked here (deform and GpuBodies::deform check it).
     LbsJob<float> lbs_job(const Pose& pose, PointView<float> out, cuda::Exec exec);
     BaselineJob<float> baseline_job(const Pose& pose, PointView<float> out, cuda::Exec exec);
 
@@ -67,6 +70,8 @@ private:
     std::size_t count_;
     cuda::DeviceArray<Vec3<float>> rest_;
     cuda::DeviceArray<Influences> influences_;
+    cuda::DeviceArray<std::uint32_t> sparse_offsets_, sparse_bones_;  // LBS of any number of influences (Skinner::sparse)
+    cuda::DeviceArray<float> sparse_weights_;
     cuda::DeviceArray<BaselineCode> codes_;
     cuda::DeviceArray<std::uint32_t> order_;  // baseline: codes_ and rest_ are in this order (BaselineJob::order)
     cuda::DeviceArray<std::uint32_t> split_;  // baseline: the points its common path leaves, then their count (BaselineJob::split)
@@ -117,7 +122,8 @@ private:
 void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Pose& pose, std::size_t stride = 3,
                            cuda::Exec exec = {});
 
-// Several bodies deformed together: every body a GpuSkinner of one method (LBS or baseline), each
+// Several bodies deformed together: every body a GpuSkinner of one method (LBS of up to four influences a
+// point, or baseline; UnsupportedError otherwise, before anything is queued), each
 // with its own pose and output buffer. Each body uploads its frame's tables, then one kernel covers all
 // their points (a body is found per thread from the bodies' point ranges; baseline with tables: two, the
 // bodies' common paths, then the points they leave, as GpuSkinner). A GpuSkinner appears at most once per

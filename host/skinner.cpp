@@ -45,15 +45,20 @@ Skinner::Skinner(const Skeleton& skeleton, const SavedCodes& saved, const Baseli
     baseline_->set_deform_options(baseline_options);
 }
 
+Skinner::Skinner(const Skeleton& skeleton, const std::vector<Vec3<double>>& rest, SparseInfluences influences, const std::string& source)
+    : method_(Method::lbs), sparse_(std::make_unique<SparseLbsSkinner<float>>(skeleton, rest, std::move(influences), source)) {}
+
 std::size_t Skinner::size() const {
     if (baseline_) return baseline_->size();
     if (metaball_) return metaball_->size();
+    if (sparse_) return sparse_->size();
     return classic_->size();
 }
 
 void Skinner::deform(const Pose& pose, PointView<float> out, cpu::Exec exec, BaselineTableCache* cache) const {
     if (baseline_) return baseline_->deform(pose, out, exec, cache);
     if (metaball_) return metaball_->deform(pose, out, exec);
+    if (sparse_) return sparse_->deform(pose, out, exec);
     classic_->deform(pose, method_ == Method::lbs ? ClassicMethod::lbs : ClassicMethod::dqs, out, exec);
 }
 

@@ -9,6 +9,7 @@
 #include "host/baseline_skinner.hpp"
 #include "host/classic_skinner.hpp"
 #include "host/metaball_skinner.hpp"
+#include "host/sparse_lbs_skinner.hpp"
 
 namespace bs {
 
@@ -32,6 +33,9 @@ public:
     // Baseline skinning from codes saved earlier (host/code_file.hpp), without encoding again.
     Skinner(const Skeleton& skeleton, const SavedCodes& saved, const BaselineDeformOptions& baseline_options = {});
 
+    // LBS with any number of influences per point (host/sparse_lbs_skinner.hpp): method() is Method::lbs.
+    Skinner(const Skeleton& skeleton, const std::vector<Vec3<double>>& rest, SparseInfluences influences, const std::string& source);
+
     Method method() const { return method_; }
     std::size_t size() const;
     // Every point for `pose`, into size() points at out.stride floats the caller owns (float3, or float4 with
@@ -44,17 +48,19 @@ public:
         deform_into(out, size(), [&](PointView<float> view) { deform(pose, view, exec, cache); });
     }
 
-    // The method's own skinner (the one matching method(); the others are null), for backends that
-    // upload its per-point data (host/gpu_skinner.hpp).
+    // The method's own skinner (the one matching method(), sparse() for LBS of any number of influences;
+    // the others are null), for backends that upload its per-point data (host/gpu_skinner.hpp).
     const ClassicSkinner<float>* classic() const { return classic_.get(); }
     const BaselineSkinner<float>* baseline() const { return baseline_.get(); }
     const MetaballSkinner<float>* metaball() const { return metaball_.get(); }
+    const SparseLbsSkinner<float>* sparse() const { return sparse_.get(); }
 
 private:
     Method method_;
     std::unique_ptr<ClassicSkinner<float>> classic_;
     std::unique_ptr<BaselineSkinner<float>> baseline_;
     std::unique_ptr<MetaballSkinner<float>> metaball_;
+    std::unique_ptr<SparseLbsSkinner<float>> sparse_;
 };
 
 }  // namespace bs

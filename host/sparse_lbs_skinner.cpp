@@ -15,14 +15,19 @@ SparseLbsSkinner<T>::SparseLbsSkinner(Skeleton skeleton, const std::vector<Vec3<
 }
 
 template <class T>
-void SparseLbsSkinner<T>::deform(const Pose& pose, std::vector<Vec3<T>>& out, cpu::Exec exec) const {
+std::vector<Mat34<T>> SparseLbsSkinner<T>::lbs_frame(const Pose& pose) const {
     if (pose.joints.size() != skeleton_.bone_count())
         throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " +
                          std::to_string(skeleton_.bone_count()));
-    std::vector<Mat34<T>> table = lbs_table<T>(posed_bones(skeleton_, pose));
-    out.resize(rest_.size());
+    return lbs_table<T>(posed_bones(skeleton_, pose));
+}
+
+template <class T>
+void SparseLbsSkinner<T>::deform(const Pose& pose, PointView<T> out, cpu::Exec exec) const {
+    const std::vector<Mat34<T>> table = lbs_frame(pose);
+    require_output(out, size(), "SparseLbsSkinner");
     cpu::deform_lbs(SparseLbsJob<T>{{packed_scalars(rest_.data()), 3}, influences_.offsets.data(), influences_.bones.data(),
-                                    influences_.weights.data(), rest_.size(), table.data(), table.size(), {packed_scalars(out.data()), 3}},
+                                    influences_.weights.data(), rest_.size(), table.data(), table.size(), out},
                     exec);
 }
 

@@ -1,10 +1,15 @@
 // LBS with any number of influences per point (host/sparse_lbs_skinner.hpp): it agrees with the
 // 4-influence fast path where a point has at most four, with a direct sum of weighted bone transforms
-// where it has more, runs on the GPU as on the CPU, and refuses every malformed influence set.
+// where it has more, writes a caller's strided output as its vector (the Skinner front's sparse form too),
+// runs on the GPU as on the CPU (its pass, and GpuSkinner), and refuses every malformed influence set.
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
 
 #include "host/classic_skinner.hpp"
 #include "host/errors.hpp"
+#include "host/gpu_skinner.hpp"
 #include "host/pose_table.hpp"
 #include "host/sparse_lbs_skinner.hpp"
 #include "tests/support/chains.hpp"
@@ -83,6 +88,65 @@ TEST(SparseLbsSkinner, EightInfluencesEqualTheWeightedSumOfBoneTransforms) {
             want += double(influences.weights[j]) * posed[influences.bones[j]].apply(points[p]);
         ASSERT_LT(norm(out[p] - want), 1e-9) << p;
     }
+}
+
+TEST(SparseLbsSkinner, WritesAStridedOutputAsItsVectorAndTheSkinnerFrontAsItself) {
+    const Skeleton s = long_straight_chain(6);
+    testing::Random rng(22);
+    const std::vector<Vec3<double>> points = testing::points_around(s, 2000, 23);
+    const SparseInfluences influences = random_influences(points.size(), 6, 6, rng);
+    const SparseLbsSkinner<float> sparse(s, points, influences, "test");
+    const Skinner front(s, points, influences, "test");
+    ASSERT_EQ(front.method(), Method::lbs);
+    ASSERT_NE(front.sparse(), nullptr);
+    const Pose pose = random_pose(s, rng);
+    std::vector<Vec3<float>> packed, through_front;
+    sparse.deform(pose, packed);
+    front.deform(pose, through_front);
+    ASSERT_EQ(std::memcmp(packed.data(), through_front.data(), packed.size() * sizeof(Vec3<float>)), 0);
+    std::vector<float> strided(5 * points.size(), 1234.5f);
+    sparse.deform(pose, PointView<float>{strided.data(), 5});
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        ASSERT_EQ(std::memcmp(&strided[5 * i], &packed[i], 3 * sizeof(float)), 0) << i;
+        ASSERT_EQ(strided[5 * i + 3], 1234.5f);
+        ASSERT_EQ(strided[5 * i + 4], 1234.5f);
+    }
+    EXPECT_THROW(sparse.deform(pose, PointView<float>{nullptr, 3}), InputError);
+    EXPECT_THROW(sparse.deform(pose, PointView<float>{strided.data(), 2}), InputError);
+    // A pose of another bone count: the caller's longer vector keeps its size and contents.
+    Pose wrong = pose;
+    wrong.joints.pop_back();
+    std::vector<Vec3<float>> longer(points.size() + 9, Vec3<float>{7, 8, 9});
+    EXPECT_THROW(sparse.deform(wrong, longer), InputError);
+    ASSERT_EQ(longer.size(), points.size() + 9);
+    for (const Vec3<float>& p : longer) ASSERT_TRUE(p.x == 7 && p.y == 8 && p.z == 9);
+}
+
+// The GPU front of LBS of any number of influences (Skinner's sparse form) against the CPU, into a
+// poisoned float4 buffer; several bodies in one launch take up to four influences and refuse it.
+TEST(SparseLbsSkinnerCuda, TheGpuFrontMatchesTheCpuAndBodiesInOneLaunchRefuseIt) {
+    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
+#if defined(BASESKIN_HAVE_CUDA)
+    const Skeleton s = long_straight_chain(8);
+    testing::Random rng(24);
+    const std::vector<Vec3<double>> points = testing::points_around(s, 20000, 25);
+    const Skinner front(s, points, random_influences(points.size(), 8, 7, rng), "test");
+    GpuSkinner gpu(front);
+    cuda::DeviceArray<float> out(4 * points.size());
+    cuda::fill_bytes(out.data(), 0xff, out.bytes(), {});  // NaN everywhere
+    const Pose pose = random_pose(s, rng);
+    gpu.deform(pose, {out.data(), 4});
+    const std::vector<float> got = out.download({});
+    std::vector<Vec3<float>> want;
+    front.deform(pose, want);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        ASSERT_LT(norm(Vec3<double>{got[4 * i], got[4 * i + 1], got[4 * i + 2]} - Vec3<double>(want[i])), 1e-5 * testing::diagonal(s)) << i;
+        ASSERT_TRUE(std::isnan(got[4 * i + 3])) << "the fourth component must be left alone";
+    }
+    EXPECT_GT(gpu.device_bytes(), points.size() * (12 + 4 + 7 * 8));
+    GpuBodies bodies;
+    EXPECT_THROW(bodies.deform({&gpu}, {pose}, {PointView<float>{out.data(), 4}}), UnsupportedError);
+#endif
 }
 
 TEST(SparseLbsSkinnerCuda, GpuPassMatchesTheCpu) {
