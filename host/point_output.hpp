@@ -22,7 +22,8 @@ void require_output(PointView<T> out, std::size_t count, const std::string& who)
 // Runs `pass` (a skinner's deform into a PointView<T>, which checks its input before it writes) into
 // `out` as `count` packed points: `out` grows before the pass where it is short and shrinks only after
 // the pass returns, so a pass that refuses its input leaves the caller's vector as it was, size and
-// contents (a vector shrunk first would have lost its tail).
+// contents (a vector shrunk first would have lost its tail); a shorter one may have been reallocated on
+// the way (its data() and capacity change).
 template <class T, class Pass>
 void deform_into(std::vector<Vec3<T>>& out, std::size_t count, Pass&& pass) {
     const std::size_t before = out.size();

@@ -34,6 +34,7 @@ public:
     Skinner(const Skeleton& skeleton, const SavedCodes& saved, const BaselineDeformOptions& baseline_options = {});
 
     // LBS with any number of influences per point (host/sparse_lbs_skinner.hpp): method() is Method::lbs.
+    // The influences are given (InputError unless one row per point, validated as SparseLbsSkinner does).
     Skinner(const Skeleton& skeleton, const std::vector<Vec3<double>>& rest, SparseInfluences influences, const std::string& source);
 
     Method method() const { return method_; }
