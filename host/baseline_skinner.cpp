@@ -352,9 +352,7 @@ SavedCodes BaselineSkinner<T>::saved_codes() const {
 
 template <class T>
 void BaselineSkinner<T>::check_pose(const Pose& pose) const {
-    if (pose.joints.size() != skeleton_.bone_count())
-        throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " +
-                         std::to_string(skeleton_.bone_count()));
+    require_bone_count(skeleton_, pose);
     auto finite = [](const Quat<double>& q) { return std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z); };
     if (!finite(pose.root.rotation) || !all_finite(pose.root.translation))
         throw InputError("pose: the root transform is not finite");

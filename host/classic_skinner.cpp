@@ -20,9 +20,7 @@ ClassicSkinner<T>::ClassicSkinner(Skeleton skeleton, const std::vector<Vec3<doub
 
 template <class T>
 std::vector<Rigid<double>> ClassicSkinner<T>::posed(const Pose& pose) const {
-    if (pose.joints.size() != skeleton_.bone_count())
-        throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " +
-                         std::to_string(skeleton_.bone_count()));
+    require_bone_count(skeleton_, pose);
     return posed_bones(skeleton_, pose);
 }
 

@@ -146,9 +146,7 @@ std::vector<MetaballJoint<T>> MetaballSkinner<T>::joint_table(const std::vector<
 
 template <class T>
 std::vector<MetaballJoint<T>> MetaballSkinner<T>::joint_table(const Pose& pose) const {
-    if (pose.joints.size() != skeleton_.bone_count())
-        throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " +
-                         std::to_string(skeleton_.bone_count()));
+    require_bone_count(skeleton_, pose);
     std::vector<Vec3<double>> posed = posed_centres(skeleton_, pose);
     std::vector<Vec3<double>> displacements(posed.size());
     for (std::size_t j = 0; j < posed.size(); ++j) displacements[j] = posed[j] - skeleton_.spheres[j].centre;

@@ -87,6 +87,11 @@ Pose Pose::rest(const Skeleton& skeleton) {
     return p;
 }
 
+void require_bone_count(const Skeleton& skeleton, const Pose& pose) {
+    if (pose.joints.size() != skeleton.bone_count())
+        throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " + std::to_string(skeleton.bone_count()));
+}
+
 std::vector<Rigid<double>> posed_bones(const Skeleton& skeleton, const Pose& pose) {
     std::vector<BoneRestFrame<double>> frames = skeleton.rest_frames();
     std::vector<Rigid<double>> posed(skeleton.bone_count());

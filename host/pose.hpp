@@ -25,6 +25,9 @@ struct Pose {
     static Pose rest(const Skeleton& skeleton);
 };
 
+// InputError unless the pose has one joint per bone of the skeleton (what every skinner checks first).
+void require_bone_count(const Skeleton& skeleton, const Pose& pose);
+
 // Posed rigid transform of every bone (engine forward kinematics on the skeleton's rest frames).
 std::vector<Rigid<double>> posed_bones(const Skeleton& skeleton, const Pose& pose);
 

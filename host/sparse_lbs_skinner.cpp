@@ -16,9 +16,7 @@ SparseLbsSkinner<T>::SparseLbsSkinner(Skeleton skeleton, const std::vector<Vec3<
 
 template <class T>
 std::vector<Mat34<T>> SparseLbsSkinner<T>::lbs_frame(const Pose& pose) const {
-    if (pose.joints.size() != skeleton_.bone_count())
-        throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " +
-                         std::to_string(skeleton_.bone_count()));
+    require_bone_count(skeleton_, pose);
     return lbs_table<T>(posed_bones(skeleton_, pose));
 }
 

@@ -61,12 +61,14 @@ TEST(BaselineBridges, TheChainABridgeRunsInsideMovesItsPointsAlone) {
     Random rng(802);
     const std::vector<Vec3<double>> points = first_chain_points(rng, 3000, 0.0, 4.5);
     const Skeleton alone = make_skeleton({{{0, 0, 0}, 1.0}, {{3, 0.4, 0}, 1.0}, {{6, 0, 0}, 1.0}}, {{0, 1}, {1, 2}}, {}, "first chain");
+    const Skeleton tube = testing::two_chain_tube(), unmarked_tube = testing::two_chain_tube(false);
+    const Pose bent = first_chain_bent(tube);
     Pose alone_pose = Pose::rest(alone);
-    alone_pose.joints[1] = first_chain_bent(testing::two_chain_tube()).joints[1];
+    alone_pose.joints[1] = bent.joints[1];
     std::vector<Vec3<double>> expected, bridged, unmarked;
     BaselineSkinner<double>(alone, points, "first chain").deform(alone_pose, expected);
-    BaselineSkinner<double>(testing::two_chain_tube(), points, "tube").deform(first_chain_bent(testing::two_chain_tube()), bridged);
-    BaselineSkinner<double>(testing::two_chain_tube(false), points, "tube").deform(first_chain_bent(testing::two_chain_tube(false)), unmarked);
+    BaselineSkinner<double>(tube, points, "tube").deform(bent, bridged);
+    BaselineSkinner<double>(unmarked_tube, points, "tube").deform(bent, unmarked);
     double worst = 0, worst_unmarked = 0;
     for (std::size_t i = 0; i < points.size(); ++i) {
         worst = std::max(worst, norm(bridged[i] - expected[i]));
