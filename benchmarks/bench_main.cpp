@@ -10,7 +10,9 @@
 // nearest-sphere binding and radii for metaball. "baseline" deforms through the per-frame tables (their
 // construction on the host is part of each frame's time, and "tables ms" is that construction alone, on
 // --threads cores: it does not grow with the points; a GPU frame builds them on all the host's cores),
-// "baseline-exact" constructs the bend per point.
+// "baseline-exact" constructs the bend per point. "lbs-sparse" is LBS of any number of influences
+// (host/sparse_lbs_skinner.hpp) given LBS's own weights without their zero entries: the same points as
+// "lbs", so its ratio is the price of the general layout over the 4-influence fast path.
 // A GPU frame is timed from the host around deform() and a stream synchronisation, so it includes the
 // pose table's upload and the launch. "bytes/point" counts what a pass reads and writes per point (rest
 // point, influences or code, on the GPU the baseline's evaluation order too, output); GB/s is that over the
@@ -81,10 +83,14 @@ bs::Pose bench_pose(const bs::Skeleton& skeleton, double s = 0.5) {
 // Bytes one pass reads and writes per point (per-frame tables excluded: they are reported apart). On the
 // GPU the baseline pass also reads its evaluation order (kernels/coherent_order.hpp). Not counted: what the
 // GPU's second baseline launch reads again for the points the first left (their codes, rest points and order,
-// and 8 bytes of index written and read), so "of copy" is a lower bound there.
-double pass_bytes_per_point(bs::Method method, bool cuda) {
+// and 8 bytes of index written and read), so "of copy" is a lower bound there. LBS of any number of
+// influences reads its offset and, per pair, a bone index and a weight (the average pair count a point).
+double pass_bytes_per_point(const bs::Skinner& skinner, bool cuda) {
     const double point = 3 * sizeof(float);
-    switch (method) {
+    if (const bs::SparseLbsSkinner<float>* sparse = skinner.sparse())
+        return point + sizeof(std::uint32_t) +
+               double(sparse->influences().bones.size()) * (sizeof(std::uint32_t) + sizeof(float)) / double(sparse->size()) + point;
+    switch (skinner.method()) {
         case bs::Method::lbs:
         case bs::Method::dqs: return point + sizeof(bs::Influences) + point;
         case bs::Method::baseline: return point + sizeof(bs::BaselineCode) + (cuda ? sizeof(std::uint32_t) : 0) + point;
@@ -165,7 +171,7 @@ FrameTableCost frame_table_cost(const bs::Skinner& skinner, const bs::Pose& pose
         cost.bytes = double(tables.bytes() + poses.size() * sizeof(bs::BaselineBonePose<double>));
         return cost;
     }
-    if (skinner.classic()) return {double(pose.joints.size() * sizeof(bs::Mat34<float>)), 0};
+    if (skinner.classic() || skinner.sparse()) return {double(pose.joints.size() * sizeof(bs::Mat34<float>)), 0};
     return {double(pose.joints.size() * sizeof(bs::Vec3<double>)), 0};
 }
 
@@ -320,13 +326,14 @@ int main(int argc, char** argv) {
     CLI::App app{"baseskin-bench: encoding and deformation throughput per method and backend, as ratios to LBS"};
     std::vector<std::size_t> sizes{10000, 100000, 1000000};
     std::vector<std::string> backends{"cpu"};
-    std::vector<std::string> methods{"lbs", "dqs", "baseline", "baseline-exact", "metaball"};
+    std::vector<std::string> methods{"lbs", "lbs-sparse", "dqs", "baseline", "baseline-exact", "metaball"};
     int repeats = 7, threads = 0;
     std::string json_path, csv_path;
     app.add_option("--sizes", sizes, "point counts")->capture_default_str();
     app.add_option("--backend", backends, "cpu, cuda (several allowed)")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
-    app.add_option("--methods", methods, "methods to run (lbs always runs first: the ratios need it)")
-        ->check(CLI::IsMember({"lbs", "dqs", "baseline", "baseline-exact", "metaball"}))->capture_default_str();
+    app.add_option("--methods", methods, "methods to run (lbs always runs first: the ratios need it; lbs-sparse is LBS of any "
+                                         "number of influences, given the same weights as lbs)")
+        ->check(CLI::IsMember({"lbs", "lbs-sparse", "dqs", "baseline", "baseline-exact", "metaball"}))->capture_default_str();
     app.add_option("--repeats", repeats, "timed frames per size (median reported)")->check(CLI::Range(1, 1000))->capture_default_str();
     app.add_option("--threads", threads, "CPU threads (0: all cores)")->check(CLI::NonNegativeNumber);
     app.add_option("--json", json_path, "write the rows as JSON");
@@ -378,8 +385,8 @@ int main(int argc, char** argv) {
         double influences_seconds = 0;
         double lbs_seconds[2] = {0, 0};
         for (const std::string& name : methods) {
-            const bool exact = name == "baseline-exact";
-            bs::Method method = bs::parse_method(exact ? "baseline" : name);
+            const bool exact = name == "baseline-exact", sparse = name == "lbs-sparse";
+            bs::Method method = bs::parse_method(exact ? "baseline" : sparse ? "lbs" : name);
             auto start = Clock::now();
             const bool classic = method == bs::Method::lbs || method == bs::Method::dqs;
             if (classic && influences.empty()) {
@@ -390,9 +397,10 @@ int main(int argc, char** argv) {
             options.exact = exact;
             const std::size_t live_before_encode = bs::bench::heap_live_bytes();
             bs::bench::reset_heap_peak();
-            std::vector<bs::Influences> given = classic ? influences : std::vector<bs::Influences>{};  // the skinner's own
+            std::vector<bs::Influences> given = classic && !sparse ? influences : std::vector<bs::Influences>{};  // the skinner's own
             start = Clock::now();
-            bs::Skinner skinner(method, skeleton, rest, std::move(given), "bench", options);
+            bs::Skinner skinner = sparse ? bs::Skinner(skeleton, rest, bs::to_sparse(influences), "bench")
+                                         : bs::Skinner(method, skeleton, rest, std::move(given), "bench", options);
             double encode = double(n) / (seconds_since(start) + (classic ? influences_seconds : 0.0));
             const double resident = double(bs::bench::heap_live_bytes() - live_before_encode) / double(n);
             const double encode_peak = double(bs::bench::heap_peak_bytes() - live_before_encode) / double(n);
@@ -404,7 +412,7 @@ int main(int argc, char** argv) {
                              n, 100.0 * tables.common_path_share, 1e3 * tables.seconds, 1e3 * tables.kept_seconds);
             for (std::size_t b = 0; b < backends.size(); ++b) {
                 const bool cuda = backends[b] == "cuda";
-                const double bytes = pass_bytes_per_point(method, cuda);
+                const double bytes = pass_bytes_per_point(skinner, cuda);
                 double seconds, copy, device = 0;
                 std::function<void()> frame;
                 std::unique_ptr<bs::GpuSkinner> gpu;
@@ -434,7 +442,7 @@ int main(int argc, char** argv) {
                 } else {
                     copy = cpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats, threads);
                 }
-                if (method == bs::Method::lbs) lbs_seconds[cuda] = seconds;
+                if (name == "lbs") lbs_seconds[cuda] = seconds;
                 // A GPU baseline row with its tables built on the device: labelled so, and what a frame uploads
                 // is its poses and posed neighbourhoods; the tables' build is inside the frame's time.
                 const bool device_tables = cuda && gpu_tables == "device" && method == bs::Method::baseline && !exact;
