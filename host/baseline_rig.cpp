@@ -341,12 +341,55 @@ double junction_weight_from(const std::vector<JunctionPair>& pairs, const std::v
     return weight;
 }
 
+// The scale of a bone's band where its codes meet an unlinked bone's: the mean of its two radii.
+double mean_radius(const Cone<double>& cone) { return 0.5 * (cone.parent.radius + cone.child.radius); }
+
+bool chain_linked(const Bone& bone, std::size_t other) { return bone.previous == int(other) || bone.next == int(other); }
+
+// Codes of two bones that no chain joint links meet, as two of a junction's do, where the point is as far
+// from one's surface as from the other's and both are the nearest bones (a sphere-mesh thinner than its
+// body: X/Testwuson.X's chest lies nearer the surfaces of its forelegs than of its spine, and its midline
+// parts the codes of the left and the right leg). Where those points lie off both surfaces the meeting is
+// blended like a junction's, with the band options.junction_band × the smaller of the two bones' mean
+// radii; on a surface the bone is the surface's own and nothing is blended (two separate parts side by
+// side: a face's eyelids), the weight rising from 0 at the nearer surface to 1 at options.far_band_start
+// of that radius (where the far band starts; docs/ALGORITHM.md "Junctions"). Every factor is continuous in
+// p and symmetric in the two bones. `near` is scratch space for the bones near enough to weigh.
+double unlinked_weight(const std::vector<Bone>& bones, const std::vector<double>& distance, double nearest, const EncodeOptions& options,
+                       std::vector<std::size_t>& near) {
+    // A pair weighs only where both distances are within two bands of the nearest (both differences below
+    // one band), and a pair's band is at most either bone's own.
+    near.clear();
+    for (std::size_t k = 0; k < bones.size(); ++k)
+        if (distance[k] - nearest < 2 * options.junction_band * mean_radius(bones[k].cone)) near.push_back(k);
+    double weight = 0;
+    for (std::size_t i = 0; i < near.size(); ++i)
+        for (std::size_t j = i + 1; j < near.size(); ++j) {
+            const Bone &a = bones[near[i]], &b = bones[near[j]];
+            if (chain_linked(a, near[j])) continue;
+            const double da = distance[near[i]], db = distance[near[j]];
+            const double radius = std::min(mean_radius(a.cone), mean_radius(b.cone)), band = options.junction_band * radius;
+            const double off_surface = smoothstep_unit(std::min(da, db) / (options.far_band_start * radius));
+            weight = std::max(weight, off_surface * (1 - smoothstep_unit(std::fabs(da - db) / band)) *
+                                          (1 - smoothstep_unit((std::min(da, db) - nearest) / band)));
+        }
+    return weight;
+}
+
+// The weight stored in a code's rigid blend where codes of two bones meet without a chain joint between
+// them: the junctions' and free ends' pairs, and bones that nothing links.
+double meeting_weight(const std::vector<Bone>& bones, const std::vector<JunctionPair>& pairs, const std::vector<double>& distance,
+                      double nearest, const EncodeOptions& options, std::vector<std::size_t>& near) {
+    return std::max(junction_weight_from(pairs, distance, nearest), unlinked_weight(bones, distance, nearest, options, near));
+}
+
 }  // namespace
 
 double junction_weight(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
     std::vector<double> distance;
+    std::vector<std::size_t> near;
     const double nearest = bone_distances(bones, p, distance);
-    return junction_weight_from(junction_pairs(bones, options), distance, nearest);
+    return meeting_weight(bones, junction_pairs(bones, options), distance, nearest, options, near);
 }
 
 namespace {
@@ -381,11 +424,18 @@ bool on_junction_cap(const Bone& bone, const BaselineCode& code) {
     return ((code.flags & kCodeParentCap) && bone.parent_junction >= 0) || ((code.flags & kCodeChildCap) && bone.child_junction >= 0);
 }
 
-// One point's code; `distance` is scratch space for the bones' signed distances, computed once for both
-// the nearest bone and the junction weight.
+// Scratch space of one thread's encoding: the bones' signed distances, computed once for both the nearest
+// bone and the meeting weight, and the bones near enough to weigh in it.
+struct EncodeScratch {
+    std::vector<double> distance;
+    std::vector<std::size_t> near;
+};
+
+// One point's code.
 BaselineCode encode_with(const std::vector<Bone>& bones, const std::vector<JunctionPair>& pairs, Vec3<double> p,
-                         const EncodeOptions& options, std::vector<double>& distance) {
-    const double nearest = bone_distances(bones, p, distance);
+                         const EncodeOptions& options, EncodeScratch& scratch) {
+    const std::vector<double>& distance = scratch.distance;
+    const double nearest = bone_distances(bones, p, scratch.distance);
     BaselineCode code = encode_in_chain(bones, nearest_bone(distance), p, options);
     // Caps take no near-axis band: a free end's cap rides its bone's frame radially from the sphere's
     // centre, which is what the rigid field gives there (a junction's caps ride the field wholly, below).
@@ -396,7 +446,7 @@ BaselineCode encode_with(const std::vector<Bone>& bones, const std::vector<Junct
         code.rigid_blend = std::max(code.rigid_blend, float(axis));
     }
     // A junction's cells meet over its sphere at any height: its caps ride the rigid field wholly.
-    double junction = on_junction_cap(bones[code.bone], code) ? 1.0 : junction_weight_from(pairs, distance, nearest);
+    double junction = on_junction_cap(bones[code.bone], code) ? 1.0 : meeting_weight(bones, pairs, distance, nearest, options, scratch.near);
     if (junction > 0) {
         code.flags |= kCodeNearJunction;
         code.rigid_blend = std::max(code.rigid_blend, float(junction));
@@ -407,8 +457,8 @@ BaselineCode encode_with(const std::vector<Bone>& bones, const std::vector<Junct
 }  // namespace
 
 BaselineCode encode_point(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
-    std::vector<double> distance;
-    return encode_with(bones, junction_pairs(bones, options), p, options, distance);
+    EncodeScratch scratch;
+    return encode_with(bones, junction_pairs(bones, options), p, options, scratch);
 }
 
 std::vector<BaselineCode> encode_points(const std::vector<Bone>& bones, const std::vector<Vec3<double>>& points,
@@ -419,9 +469,9 @@ std::vector<BaselineCode> encode_points(const std::vector<Bone>& bones, const st
     const long long n = static_cast<long long>(points.size());
 #pragma omp parallel
     {
-        std::vector<double> distance;
+        EncodeScratch scratch;
 #pragma omp for schedule(dynamic, 1024)
-        for (long long i = 0; i < n; ++i) codes[i] = encode_with(bones, pairs, points[i], options, distance);
+        for (long long i = 0; i < n; ++i) codes[i] = encode_with(bones, pairs, points[i], options, scratch);
     }
     return codes;
 }

@@ -35,8 +35,10 @@ struct EncodeOptions {
 // Weight in [0, 1] of the junctions' rigid field at rest point p (docs/ALGORITHM.md "Junctions"): 1 where
 // two bones of a junction, or two whose free ends lie on overlapping spheres, are the nearest bones to p
 // and equally far (where their codes meet), falling to 0 over options.junction_band radii (the junction's,
-// or the smaller end sphere's) of either difference; 0 for a skeleton without either. A function of p
-// alone, so the codes that store it stay continuous where the code's bone changes.
+// or the smaller end sphere's) of either difference; the same for any two bones no chain joint links
+// (band: options.junction_band × the smaller of their mean radii), times a factor that rises from 0 on the
+// nearer surface to 1 at options.far_band_start of that radius off it; 0 where no such bones meet. A
+// function of p alone, so the codes that store it stay continuous where the code's bone changes.
 double junction_weight(const std::vector<BaselineBone<double>>& bones, Vec3<double> p, const EncodeOptions& options = {});
 
 BaselineCode encode_point(const std::vector<BaselineBone<double>>& bones, Vec3<double> p,

@@ -1,0 +1,112 @@
+// Baseline skinning where codes of two bones that nothing links meet (docs/ALGORITHM.md "Junctions",
+// "Bones that nothing links"): two parallel legs hung by bridges from one root, so that no chain joint,
+// junction or pair of meeting free ends joins them, under a belly that lies off both legs' surfaces.
+// - Across the belly's midline, where the codes pass from one leg to the other, the codes are wholly
+//   blended into the rigid field, and pairs 1e-4 apart there stay together under random poses that move
+//   the legs apart (without the blend they tore by the legs' whole relative motion).
+// - On a leg's surface nothing is blended, even beside the other leg: two separate parts side by side
+//   (a face's eyelids) keep moving on their own.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "host/baseline_rig.hpp"
+#include "host/baseline_skinner.hpp"
+#include "tests/support/baseline_bend.hpp"
+#include "tests/support/random.hpp"
+
+namespace bs {
+namespace {
+
+using testing::Random;
+
+// A root at x = -5 and two legs along +x at y = ±half_gap, radius `radius`, from x = 0 to 3; the bones
+// from the root (0 and 2) are bridges, so the legs (bones 1 and 3) end freely at both ends, side by side.
+Skeleton two_legs(double half_gap, double radius) {
+    Skeleton s = make_skeleton({{{-5, 0, 0}, 1.0},
+                                {{0, half_gap, 0}, radius},
+                                {{3, half_gap, 0}, radius},
+                                {{0, -half_gap, 0}, radius},
+                                {{3, -half_gap, 0}, radius}},
+                               {{0, 1}, {1, 2}, {0, 3}, {3, 4}}, {}, "two legs", SkeletonRules::Tree);
+    set_bridges(s, {0, 2}, "two legs");
+    return s;
+}
+
+constexpr double kHalfGap = 1.3, kRadius = 0.8;
+constexpr int kLeftLeg = 1, kRightLeg = 3;  // at y > 0 and y < 0
+
+// Pairs 1e-4 apart across the belly's midline y = 0, where the legs' surfaces are equally far (by
+// symmetry): 0.5 to 0.53 off both, 0.63 to 0.67 of their radius, where the far band has barely started.
+std::vector<Vec3<double>> midline_pairs(Random& rng, int count) {
+    std::vector<Vec3<double>> points;
+    for (int i = 0; i < count; ++i) {
+        const double x = rng.uniform(0.5, 2.5), z = rng.uniform(-0.3, 0.3);
+        points.insert(points.end(), {{x, 5e-5, z}, {x, -5e-5, z}});
+    }
+    return points;
+}
+
+TEST(BaselineUnlinked, CodesWhereUnlinkedBonesMeetOffTheirSurfacesAreWhollyBlended) {
+    const std::vector<BaselineBone<double>> bones = make_baseline_bones(two_legs(kHalfGap, kRadius));
+    Random rng(811);
+    const std::vector<Vec3<double>> points = midline_pairs(rng, 500);
+    int wrong_bone = 0, partial = 0;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const BaselineCode code = encode_point(bones, points[i]);
+        wrong_bone += code.bone != (i % 2 == 0 ? kLeftLeg : kRightLeg);
+        partial += code.rigid_blend < 1.0f - 1e-3f || !(code.flags & kCodeNearJunction);
+    }
+    EXPECT_EQ(wrong_bone, 0) << "the midline parts the two legs' codes";
+    EXPECT_EQ(partial, 0);
+}
+
+TEST(BaselineUnlinked, PointsWhereUnlinkedBonesMeetStayTogetherAsTheBonesPart) {
+    const Skeleton s = two_legs(kHalfGap, kRadius);
+    Random rng(812);
+    const std::vector<Vec3<double>> points = midline_pairs(rng, 500);
+    BaselineSkinner<double> skinner(s, points, "belly");
+    std::vector<Vec3<double>> out;
+    testing::BendPoseOptions options;
+    options.rigid = false;  // a root swing would move both legs alike
+    options.max_joint_degrees = 60;
+    double worst = 0, parted = 0;
+    for (int trial = 0; trial < 12; ++trial) {
+        const Pose pose = testing::random_bend_pose(s, rng, options);
+        skinner.deform(pose, out);
+        const std::vector<Rigid<double>> posed = posed_bones(s, pose);
+        parted = std::max(parted, norm(posed[kLeftLeg].apply(s.spheres[2].centre) - posed[kRightLeg].apply(s.spheres[4].centre)) -
+                                      norm(s.spheres[2].centre - s.spheres[4].centre));
+        for (std::size_t i = 0; i < points.size(); i += 2)
+            worst = std::max(worst, norm(out[i] - out[i + 1]) / norm(points[i] - points[i + 1]));
+    }
+    std::printf("[ unlinked ] 500 pairs across the belly's midline x 12 poses (leg tips parted up to %.2f more): worst stretch %.2f\n",
+                parted, worst);
+    EXPECT_GT(parted, 1.0) << "the poses part the legs";
+    EXPECT_LE(worst, 2);
+}
+
+// Two legs 0.1 apart: points on either leg's surface, all around it (those facing the other leg are
+// within the meeting's band of both), are coded on their own leg and not blended.
+TEST(BaselineUnlinked, PointsOnTheSurfaceOfPartsSideBySideAreNotBlended) {
+    const double half_gap = 0.55, radius = 0.5;
+    const std::vector<BaselineBone<double>> bones = make_baseline_bones(two_legs(half_gap, radius));
+    Random rng(813);
+    int blended = 0, wrong_bone = 0, facing = 0;
+    for (int i = 0; i < 2000; ++i) {
+        const double side = i % 2 == 0 ? 1.0 : -1.0, angle = rng.uniform(-3.14159, 3.14159);
+        const Vec3<double> p{rng.uniform(0.5, 2.5), side * half_gap + radius * std::cos(angle), radius * std::sin(angle)};
+        const BaselineCode code = encode_point(bones, p);
+        wrong_bone += code.bone != (side > 0 ? kLeftLeg : kRightLeg);
+        blended += (code.flags & kCodeNearJunction) != 0;
+        facing += std::fabs(p.y) < half_gap - 0.8 * radius;
+    }
+    EXPECT_GT(facing, 100) << "points that face the other leg, 0.1 to 0.18 from its surface";
+    EXPECT_EQ(wrong_bone, 0);
+    EXPECT_EQ(blended, 0);
+}
+
+}  // namespace
+}  // namespace bs
