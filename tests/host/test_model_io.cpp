@@ -121,6 +121,21 @@ Stretch worst_stretch(Method method, const ModelRig& rig, const ModelPoints& poi
     return worst;
 }
 
+// The worst stretch under LBS and under baseline, over every frame of the model's animation, of the pairs
+// within `fraction` of the diagonal among `count` points sampled over its mesh.
+struct Stretches {
+    Stretch lbs, baseline;
+    std::size_t pairs;
+};
+Stretches lbs_and_baseline_stretch(const RiggedModel& model, const ModelRig& rig, std::size_t count, double fraction, const std::string& source) {
+    const Motion motion = model_motion(rig, model);
+    const ModelPoints points = sample_model(model, &rig, count, 5);
+    const auto close = close_pairs(points.positions, fraction);
+    EXPECT_GT(close.size(), points.positions.size()) << "pairs to measure";
+    return {worst_stretch(Method::lbs, rig, points, motion, close, source), worst_stretch(Method::baseline, rig, points, motion, close, source),
+            close.size()};
+}
+
 // Before the sibling merge and the sampled radii, baseline tore this body apart at the neck and where the
 // arm leaves it (pairs of neighbours 0.24 of its diagonal apart on frames 23-25: the neck's sphere had a
 // radius of 19 in a mesh 100 wide, and the arm's and the neck's chains ran from two spheres at one place).
@@ -133,13 +148,9 @@ TEST(ModelIo, ACoarseModelStaysWholeUnderBaselineAsUnderLbs) {
     const auto neck = std::find(s.names.begin(), s.names.end(), "Bone.008");
     ASSERT_NE(neck, s.names.end());
     EXPECT_GT(s.spheres[std::size_t(neck - s.names.begin())].radius, 80) << "the neck's sphere fits the mesh around it (~100)";
-    const Motion motion = model_motion(rig, model);
-    const ModelPoints points = sample_model(model, &rig, 3000, 5);
-    const auto close = close_pairs(points.positions, 0.02);
-    ASSERT_GT(close.size(), points.positions.size());
-    const double lbs = worst_stretch(Method::lbs, rig, points, motion, close, kCoarse).growth;
-    const double baseline = worst_stretch(Method::baseline, rig, points, motion, close, kCoarse).growth;
-    EXPECT_LT(baseline, 2 * lbs) << "LBS " << lbs << ", baseline " << baseline << " of the diagonal";
+    const Stretches worst = lbs_and_baseline_stretch(model, rig, 3000, 0.02, kCoarse);
+    EXPECT_LT(worst.baseline.growth, 2 * worst.lbs.growth) << "LBS " << worst.lbs.growth << ", baseline " << worst.baseline.growth
+                                                            << " of the diagonal";
 }
 
 // The tube's second chain hangs from the armature node at the far end of the first, and the animation
@@ -154,14 +165,10 @@ TEST(ModelIo, TheTubesTwoChainsStayWholeUnderBaselineAsUnderLbs) {
     std::vector<std::string> bridged;
     for (int k : s.bridges) bridged.push_back(s.names[std::size_t(s.bones[std::size_t(k)][1])]);
     EXPECT_EQ(bridged, (std::vector<std::string>{"Bone", "Bone.007"})) << "the bones from the armature node";
-    const Motion motion = model_motion(rig, model);
-    const ModelPoints points = sample_model(model, &rig, 20000, 5);
-    const auto close = close_pairs(points.positions, 0.002);
-    ASSERT_GT(close.size(), points.positions.size());
-    const Stretch lbs = worst_stretch(Method::lbs, rig, points, motion, close, kAnimated);
-    const Stretch baseline = worst_stretch(Method::baseline, rig, points, motion, close, kAnimated);
-    EXPECT_LT(baseline.ratio, 1.5 * lbs.ratio) << "LBS " << lbs.ratio << "x, baseline " << baseline.ratio << "x";
-    EXPECT_LT(baseline.growth, 2 * lbs.growth) << "LBS " << lbs.growth << ", baseline " << baseline.growth << " of the diagonal";
+    const Stretches worst = lbs_and_baseline_stretch(model, rig, 20000, 0.002, kAnimated);
+    EXPECT_LT(worst.baseline.ratio, 1.5 * worst.lbs.ratio) << "LBS " << worst.lbs.ratio << "x, baseline " << worst.baseline.ratio << "x";
+    EXPECT_LT(worst.baseline.growth, 2 * worst.lbs.growth) << "LBS " << worst.lbs.growth << ", baseline " << worst.baseline.growth
+                                                            << " of the diagonal";
 }
 
 // The chest's midline parted the codes of the left and the right foreleg, which nothing links, and the
@@ -171,15 +178,11 @@ TEST(ModelIo, ACreaturesChestStaysWholeOverItsForelegsUnderBaseline) {
     REQUIRE_FILE(kCreature);
     RiggedModel model = load_rigged_model(kCreature);
     ModelRig rig = rig_model(model);
-    const Motion motion = model_motion(rig, model);
-    const ModelPoints points = sample_model(model, &rig, 5000, 5);
-    const auto close = close_pairs(points.positions, 0.01);
-    ASSERT_GT(close.size(), points.positions.size());
-    const double lbs = worst_stretch(Method::lbs, rig, points, motion, close, kCreature).growth;
-    const double baseline = worst_stretch(Method::baseline, rig, points, motion, close, kCreature).growth;
-    std::printf("[ creature ] %zu pairs within 1%% of the diagonal, %zu frames: worst growth LBS %.4f, baseline %.4f\n", close.size(),
-                motion.frame_count(), lbs, baseline);
-    EXPECT_LT(baseline, 2 * lbs) << "LBS " << lbs << ", baseline " << baseline << " of the diagonal";
+    const Stretches worst = lbs_and_baseline_stretch(model, rig, 5000, 0.01, kCreature);
+    std::printf("[ creature ] %zu pairs within 1%% of the diagonal: worst growth LBS %.4f, baseline %.4f\n", worst.pairs, worst.lbs.growth,
+                worst.baseline.growth);
+    EXPECT_LT(worst.baseline.growth, 2 * worst.lbs.growth) << "LBS " << worst.lbs.growth << ", baseline " << worst.baseline.growth
+                                                            << " of the diagonal";
 }
 
 // A tiny skinned glTF made here: a strip of 6 vertices from y = 0 to 2 on two joints (the second at y = 1,
