@@ -344,31 +344,58 @@ double junction_weight_from(const std::vector<JunctionPair>& pairs, const std::v
 // The scale of a bone's band where its codes meet an unlinked bone's: the mean of its two radii.
 double mean_radius(const Cone<double>& cone) { return 0.5 * (cone.parent.radius + cone.child.radius); }
 
-bool chain_linked(const Bone& bone, std::size_t other) { return bone.previous == int(other) || bone.next == int(other); }
+// Each bone's chain: the first bone reached by following `previous` (a chain runs between junctions and
+// free ends; a bridge is a chain of its own).
+std::vector<int> chain_starts(const std::vector<Bone>& bones) {
+    std::vector<int> start(bones.size());
+    for (std::size_t k = 0; k < bones.size(); ++k) {
+        int first = int(k);
+        while (bones[std::size_t(first)].previous >= 0) first = bones[std::size_t(first)].previous;
+        start[k] = first;
+    }
+    return start;
+}
 
-// Codes of two bones that no chain joint links meet, as two of a junction's do, where the point is as far
-// from one's surface as from the other's and both are the nearest bones (a sphere-mesh thinner than its
-// body: X/Testwuson.X's chest lies nearer the surfaces of its forelegs than of its spine, and its midline
-// parts the codes of the left and the right leg). Where those points lie off both surfaces the meeting is
-// blended like a junction's, with the band options.junction_band × the smaller of the two bones' mean
-// radii; on a surface the bone is the surface's own and nothing is blended (two separate parts side by
-// side: a face's eyelids), the weight rising from 0 at the nearer surface to 1 at options.far_band_start
-// of that radius (where the far band starts; docs/ALGORITHM.md "Junctions"). Every factor is continuous in
-// p and symmetric in the two bones. `near` is scratch space for the bones near enough to weigh.
-double unlinked_weight(const std::vector<Bone>& bones, const std::vector<double>& distance, double nearest, const EncodeOptions& options,
-                       std::vector<std::size_t>& near) {
+bool share_a_junction(const Bone& a, const Bone& b) {
+    auto on = [](const Bone& bone, int junction) { return junction >= 0 && (bone.parent_junction == junction || bone.child_junction == junction); };
+    return on(b, a.parent_junction) || on(b, a.child_junction);
+}
+
+// What a point's meeting weight needs besides its distances, a function of the bones alone (made once for
+// a whole point set): the junctions' and free ends' pairs, and each bone's chain.
+struct Meetings {
+    std::vector<JunctionPair> pairs;
+    std::vector<int> chain;
+};
+Meetings meetings(const std::vector<Bone>& bones, const EncodeOptions& options) { return {junction_pairs(bones, options), chain_starts(bones)}; }
+
+// Codes of two bones that nothing links — of two chains that share no junction — meet, as two of a
+// junction's do, where the point is as far from one's surface as from the other's and both are the nearest
+// bones (a sphere-mesh thinner than its body: X/Testwuson.X's chest lies nearer the surfaces of its
+// forelegs than of its spine, and its midline parts the codes of the left and the right leg). Where those
+// points lie off both surfaces the meeting is blended like a junction's, with the band
+// options.unlinked_band × the smaller of the two bones' mean radii; on a surface the bone is the surface's
+// own and nothing is blended (two separate parts side by side: a face's eyelids), the weight rising from 0
+// at the nearer surface to 1 at options.far_band_start of that radius off it (docs/ALGORITHM.md "Junctions").
+// Bones of one chain are left out: the chain construction hands points from a bone to its neighbour, and
+// where its bones are short beside their radii, bones two apart lie as near a point as the one between
+// (blended, a straight chain of bones half as long as their radius rode the rigid field at half a radius
+// off its surface). Every factor is continuous in p and symmetric in the two bones. `near` is scratch space
+// for the bones near enough to weigh.
+double unlinked_weight(const std::vector<Bone>& bones, const std::vector<int>& chain, const std::vector<double>& distance, double nearest,
+                       const EncodeOptions& options, std::vector<std::size_t>& near) {
     // A pair weighs only where both distances are within two bands of the nearest (both differences below
     // one band), and a pair's band is at most either bone's own.
     near.clear();
     for (std::size_t k = 0; k < bones.size(); ++k)
-        if (distance[k] - nearest < 2 * options.junction_band * mean_radius(bones[k].cone)) near.push_back(k);
+        if (distance[k] - nearest < 2 * options.unlinked_band * mean_radius(bones[k].cone)) near.push_back(k);
     double weight = 0;
     for (std::size_t i = 0; i < near.size(); ++i)
         for (std::size_t j = i + 1; j < near.size(); ++j) {
             const Bone &a = bones[near[i]], &b = bones[near[j]];
-            if (chain_linked(a, near[j])) continue;
+            if (chain[near[i]] == chain[near[j]] || share_a_junction(a, b)) continue;
             const double da = distance[near[i]], db = distance[near[j]];
-            const double radius = std::min(mean_radius(a.cone), mean_radius(b.cone)), band = options.junction_band * radius;
+            const double radius = std::min(mean_radius(a.cone), mean_radius(b.cone)), band = options.unlinked_band * radius;
             const double off_surface = smoothstep_unit(std::min(da, db) / (options.far_band_start * radius));
             weight = std::max(weight, off_surface * (1 - smoothstep_unit(std::fabs(da - db) / band)) *
                                           (1 - smoothstep_unit((std::min(da, db) - nearest) / band)));
@@ -377,10 +404,12 @@ double unlinked_weight(const std::vector<Bone>& bones, const std::vector<double>
 }
 
 // The weight stored in a code's rigid blend where codes of two bones meet without a chain joint between
-// them: the junctions' and free ends' pairs, and bones that nothing links.
-double meeting_weight(const std::vector<Bone>& bones, const std::vector<JunctionPair>& pairs, const std::vector<double>& distance,
-                      double nearest, const EncodeOptions& options, std::vector<std::size_t>& near) {
-    return std::max(junction_weight_from(pairs, distance, nearest), unlinked_weight(bones, distance, nearest, options, near));
+// them: the junctions' and free ends' pairs, and bones that nothing links (two free ends that meet take
+// the larger of their two weights).
+double meeting_weight(const std::vector<Bone>& bones, const Meetings& meetings, const std::vector<double>& distance, double nearest,
+                      const EncodeOptions& options, std::vector<std::size_t>& near) {
+    return std::max(junction_weight_from(meetings.pairs, distance, nearest),
+                    unlinked_weight(bones, meetings.chain, distance, nearest, options, near));
 }
 
 }  // namespace
@@ -389,7 +418,7 @@ double junction_weight(const std::vector<Bone>& bones, Vec3<double> p, const Enc
     std::vector<double> distance;
     std::vector<std::size_t> near;
     const double nearest = bone_distances(bones, p, distance);
-    return meeting_weight(bones, junction_pairs(bones, options), distance, nearest, options, near);
+    return meeting_weight(bones, meetings(bones, options), distance, nearest, options, near);
 }
 
 namespace {
@@ -432,7 +461,7 @@ struct EncodeScratch {
 };
 
 // One point's code.
-BaselineCode encode_with(const std::vector<Bone>& bones, const std::vector<JunctionPair>& pairs, Vec3<double> p,
+BaselineCode encode_with(const std::vector<Bone>& bones, const Meetings& meetings, Vec3<double> p,
                          const EncodeOptions& options, EncodeScratch& scratch) {
     const std::vector<double>& distance = scratch.distance;
     const double nearest = bone_distances(bones, p, scratch.distance);
@@ -446,7 +475,7 @@ BaselineCode encode_with(const std::vector<Bone>& bones, const std::vector<Junct
         code.rigid_blend = std::max(code.rigid_blend, float(axis));
     }
     // A junction's cells meet over its sphere at any height: its caps ride the rigid field wholly.
-    double junction = on_junction_cap(bones[code.bone], code) ? 1.0 : meeting_weight(bones, pairs, distance, nearest, options, scratch.near);
+    double junction = on_junction_cap(bones[code.bone], code) ? 1.0 : meeting_weight(bones, meetings, distance, nearest, options, scratch.near);
     if (junction > 0) {
         code.flags |= kCodeNearJunction;
         code.rigid_blend = std::max(code.rigid_blend, float(junction));
@@ -458,20 +487,20 @@ BaselineCode encode_with(const std::vector<Bone>& bones, const std::vector<Junct
 
 BaselineCode encode_point(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
     EncodeScratch scratch;
-    return encode_with(bones, junction_pairs(bones, options), p, options, scratch);
+    return encode_with(bones, meetings(bones, options), p, options, scratch);
 }
 
 std::vector<BaselineCode> encode_points(const std::vector<Bone>& bones, const std::vector<Vec3<double>>& points,
                                         const std::string& source, const EncodeOptions& options) {
     check_rest_points(points, source);
-    const std::vector<JunctionPair> pairs = junction_pairs(bones, options);
+    const Meetings around = meetings(bones, options);
     std::vector<BaselineCode> codes(points.size());
     const long long n = static_cast<long long>(points.size());
 #pragma omp parallel
     {
         EncodeScratch scratch;
 #pragma omp for schedule(dynamic, 1024)
-        for (long long i = 0; i < n; ++i) codes[i] = encode_with(bones, pairs, points[i], options, scratch);
+        for (long long i = 0; i < n; ++i) codes[i] = encode_with(bones, around, points[i], options, scratch);
     }
     return codes;
 }

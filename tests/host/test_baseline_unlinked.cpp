@@ -6,8 +6,10 @@
 //   the legs apart (without the blend they tore by the legs' whole relative motion).
 // - On a leg's surface nothing is blended, even beside the other leg: two separate parts side by side
 //   (a face's eyelids) keep moving on their own.
+// - Bones of one chain, which its construction links, are not blended, however short.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -88,8 +90,10 @@ TEST(BaselineUnlinked, PointsWhereUnlinkedBonesMeetStayTogetherAsTheBonesPart) {
     EXPECT_LE(worst, 2);
 }
 
-// Two legs 0.1 apart: points on either leg's surface, all around it (those facing the other leg are
-// within the meeting's band of both), are coded on their own leg and not blended.
+// Two legs 0.1 apart: points on either leg's surface, all around it (those facing the other leg are 0.1 to
+// 0.26 from its surface, the meeting's band 0.5), are coded on their own leg and not blended. The points lie
+// a hair inside their leg (1e-9 of its radius), where the factor is exactly 0: on the surface itself a
+// distance rounded to +1e-16 would give a weight of 1e-31.
 TEST(BaselineUnlinked, PointsOnTheSurfaceOfPartsSideBySideAreNotBlended) {
     const double half_gap = 0.55, radius = 0.5;
     const std::vector<BaselineBone<double>> bones = make_baseline_bones(two_legs(half_gap, radius));
@@ -97,14 +101,35 @@ TEST(BaselineUnlinked, PointsOnTheSurfaceOfPartsSideBySideAreNotBlended) {
     int blended = 0, wrong_bone = 0, facing = 0;
     for (int i = 0; i < 2000; ++i) {
         const double side = i % 2 == 0 ? 1.0 : -1.0, angle = rng.uniform(-3.14159, 3.14159);
-        const Vec3<double> p{rng.uniform(0.5, 2.5), side * half_gap + radius * std::cos(angle), radius * std::sin(angle)};
+        const double at = radius * (1 - 1e-9);
+        const Vec3<double> p{rng.uniform(0.5, 2.5), side * half_gap + at * std::cos(angle), at * std::sin(angle)};
         const BaselineCode code = encode_point(bones, p);
         wrong_bone += code.bone != (side > 0 ? kLeftLeg : kRightLeg);
         blended += (code.flags & kCodeNearJunction) != 0;
         facing += std::fabs(p.y) < half_gap - 0.8 * radius;
     }
-    EXPECT_GT(facing, 100) << "points that face the other leg, 0.1 to 0.18 from its surface";
+    EXPECT_GT(facing, 100) << "points that face the other leg, 0.1 to 0.26 from its surface";
     EXPECT_EQ(wrong_bone, 0);
+    EXPECT_EQ(blended, 0);
+}
+
+// One straight chain of bones half as long as their radius: at half a radius off its surface bones two
+// apart are as near a point as the one between them, but the chain construction hands points from bone
+// to bone, and no code is blended.
+TEST(BaselineUnlinked, BonesOfOneChainAreNotBlended) {
+    std::vector<Sphere<double>> spheres;
+    std::vector<std::array<int, 2>> bone_list;
+    for (int i = 0; i < 9; ++i) {
+        spheres.push_back({{0.5 * i, 0, 0}, 1.0});
+        if (i > 0) bone_list.push_back({i - 1, i});
+    }
+    const std::vector<BaselineBone<double>> bones = make_baseline_bones(make_skeleton(spheres, bone_list, {}, "short bones"));
+    Random rng(814);
+    int blended = 0;
+    for (int i = 0; i < 2000; ++i) {
+        const double angle = rng.uniform(-3.14159, 3.14159), height = rng.uniform(1.0, 1.7);
+        blended += (encode_point(bones, {rng.uniform(1.0, 3.0), height * std::cos(angle), height * std::sin(angle)}).flags & kCodeNearJunction) != 0;
+    }
     EXPECT_EQ(blended, 0);
 }
 

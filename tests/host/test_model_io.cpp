@@ -172,8 +172,8 @@ TEST(ModelIo, TheTubesTwoChainsStayWholeUnderBaselineAsUnderLbs) {
 }
 
 // The chest's midline parted the codes of the left and the right foreleg, which nothing links, and the
-// walk tore it open (pairs within 1% of the diagonal grew by 0.096 of it, LBS 0.037); where those codes
-// meet off both legs' surfaces they are blended like a junction's (docs/ALGORITHM.md "Junctions").
+// walk tore it open (pairs within 1% of the diagonal grew by 0.093 of it, LBS 0.029); where those codes
+// meet off both legs' surfaces they are blended like a junction's (docs/ALGORITHM.md "Junctions"): 0.031.
 TEST(ModelIo, ACreaturesChestStaysWholeOverItsForelegsUnderBaseline) {
     REQUIRE_FILE(kCreature);
     RiggedModel model = load_rigged_model(kCreature);
@@ -181,8 +181,8 @@ TEST(ModelIo, ACreaturesChestStaysWholeOverItsForelegsUnderBaseline) {
     const Stretches worst = lbs_and_baseline_stretch(model, rig, 5000, 0.01, kCreature);
     std::printf("[ creature ] %zu pairs within 1%% of the diagonal: worst growth LBS %.4f, baseline %.4f\n", worst.pairs, worst.lbs.growth,
                 worst.baseline.growth);
-    EXPECT_LT(worst.baseline.growth, 2 * worst.lbs.growth) << "LBS " << worst.lbs.growth << ", baseline " << worst.baseline.growth
-                                                            << " of the diagonal";
+    EXPECT_LT(worst.baseline.growth, 1.5 * worst.lbs.growth) << "LBS " << worst.lbs.growth << ", baseline " << worst.baseline.growth
+                                                              << " of the diagonal";
 }
 
 // A tiny skinned glTF made here: a strip of 6 vertices from y = 0 to 2 on two joints (the second at y = 1,
