@@ -394,11 +394,12 @@ double unlinked_weight(const std::vector<Bone>& bones, const std::vector<int>& c
         for (std::size_t j = i + 1; j < near.size(); ++j) {
             const Bone &a = bones[near[i]], &b = bones[near[j]];
             if (chain[near[i]] == chain[near[j]] || share_a_junction(a, b)) continue;
-            const double da = distance[near[i]], db = distance[near[j]];
+            const double da = distance[near[i]], db = distance[near[j]], nearer = std::min(da, db);
             const double radius = std::min(mean_radius(a.cone), mean_radius(b.cone)), band = options.unlinked_band * radius;
-            const double off_surface = smoothstep_unit(std::min(da, db) / (options.far_band_start * radius));
-            weight = std::max(weight, off_surface * (1 - smoothstep_unit(std::fabs(da - db) / band)) *
-                                          (1 - smoothstep_unit((std::min(da, db) - nearest) / band)));
+            const double apart = std::fabs(da - db) / band, above_nearest = (nearer - nearest) / band;
+            if (apart >= 1 || above_nearest >= 1 || nearer <= 0) continue;  // a factor is 0
+            const double off_surface = smoothstep_unit(nearer / (options.far_band_start * radius));
+            weight = std::max(weight, off_surface * (1 - smoothstep_unit(apart)) * (1 - smoothstep_unit(above_nearest)));
         }
     return weight;
 }
