@@ -362,12 +362,17 @@ bool share_a_junction(const Bone& a, const Bone& b) {
 }
 
 // What a point's meeting weight needs besides its distances, a function of the bones alone (made once for
-// a whole point set): the junctions' and free ends' pairs, and each bone's chain.
+// a whole point set): the junctions' and free ends' pairs, and each bone's chain and mean radius.
 struct Meetings {
     std::vector<JunctionPair> pairs;
     std::vector<int> chain;
+    std::vector<double> mean_radius;
 };
-Meetings meetings(const std::vector<Bone>& bones, const EncodeOptions& options) { return {junction_pairs(bones, options), chain_starts(bones)}; }
+Meetings meetings(const std::vector<Bone>& bones, const EncodeOptions& options) {
+    Meetings out{junction_pairs(bones, options), chain_starts(bones), {}};
+    for (const Bone& bone : bones) out.mean_radius.push_back(mean_radius(bone.cone));
+    return out;
+}
 
 // Codes of two bones that nothing links — of two chains that share no junction — meet, as two of a
 // junction's do, where the point is as far from one's surface as from the other's and both are the nearest
@@ -382,20 +387,20 @@ Meetings meetings(const std::vector<Bone>& bones, const EncodeOptions& options) 
 // (blended, a straight chain of bones half as long as their radius rode the rigid field at half a radius
 // off its surface). Every factor is continuous in p and symmetric in the two bones. `near` is scratch space
 // for the bones near enough to weigh.
-double unlinked_weight(const std::vector<Bone>& bones, const std::vector<int>& chain, const std::vector<double>& distance, double nearest,
+double unlinked_weight(const std::vector<Bone>& bones, const Meetings& meetings, const std::vector<double>& distance, double nearest,
                        const EncodeOptions& options, std::vector<std::size_t>& near) {
+    const std::vector<double>& mean_radius = meetings.mean_radius;
     // A pair weighs only where both distances are within two bands of the nearest (both differences below
     // one band), and a pair's band is at most either bone's own.
     near.clear();
     for (std::size_t k = 0; k < bones.size(); ++k)
-        if (distance[k] - nearest < 2 * options.unlinked_band * mean_radius(bones[k].cone)) near.push_back(k);
+        if (distance[k] - nearest < 2 * options.unlinked_band * mean_radius[k]) near.push_back(k);
     double weight = 0;
     for (std::size_t i = 0; i < near.size(); ++i)
         for (std::size_t j = i + 1; j < near.size(); ++j) {
-            const Bone &a = bones[near[i]], &b = bones[near[j]];
-            if (chain[near[i]] == chain[near[j]] || share_a_junction(a, b)) continue;
+            if (meetings.chain[near[i]] == meetings.chain[near[j]] || share_a_junction(bones[near[i]], bones[near[j]])) continue;
             const double da = distance[near[i]], db = distance[near[j]], nearer = std::min(da, db);
-            const double radius = std::min(mean_radius(a.cone), mean_radius(b.cone)), band = options.unlinked_band * radius;
+            const double radius = std::min(mean_radius[near[i]], mean_radius[near[j]]), band = options.unlinked_band * radius;
             const double apart = std::fabs(da - db) / band, above_nearest = (nearer - nearest) / band;
             if (apart >= 1 || above_nearest >= 1 || nearer <= 0) continue;  // a factor is 0
             const double off_surface = smoothstep_unit(nearer / (options.far_band_start * radius));
@@ -410,7 +415,7 @@ double unlinked_weight(const std::vector<Bone>& bones, const std::vector<int>& c
 double meeting_weight(const std::vector<Bone>& bones, const Meetings& meetings, const std::vector<double>& distance, double nearest,
                       const EncodeOptions& options, std::vector<std::size_t>& near) {
     return std::max(junction_weight_from(meetings.pairs, distance, nearest),
-                    unlinked_weight(bones, meetings.chain, distance, nearest, options, near));
+                    unlinked_weight(bones, meetings, distance, nearest, options, near));
 }
 
 }  // namespace
