@@ -103,6 +103,7 @@ TEST(AutoRig, SkeletonAndBindingFilesRoundTrip) {
     AutoRig rig = build_auto_rig(g, capsule(), "capsule");
     const std::string skeleton_path = testing::temp_path("rig.json");
     const std::string binding_path = binding_path_for(skeleton_path);
+    EXPECT_EQ(binding_path, testing::temp_path("rig.binding.json"));  // so that it is removed too
     save_skeleton(skeleton_path, rig.skeleton);
     save_binding(binding_path, rig, g);
     Skeleton loaded = load_skeleton(skeleton_path, SkeletonRules::Tree);

@@ -15,21 +15,12 @@
 #include <vector>
 
 #include "host/errors.hpp"
+#include "tests/support/temp_file.hpp"
 
 namespace bs {
 namespace {
 
-// A path under the test temp dir, unique to the running test.
-std::string temp_path(const std::string& suffix) {
-    const auto* t = ::testing::UnitTest::GetInstance()->current_test_info();
-    return ::testing::TempDir() + "ply_" + t->test_suite_name() + "_" + t->name() + "_" + suffix;
-}
-
-std::string write_bytes(const std::string& suffix, const std::string& bytes) {
-    const std::string path = temp_path(suffix);
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
-}
+using testing::temp_path;
 
 std::string read_bytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -67,13 +58,13 @@ void expect_error(F&& f, const std::string& path, std::initializer_list<std::str
 
 // Writes `bytes` to a file, reads it with read_ply and expects an InputError with `parts`.
 void expect_read_error(const std::string& bytes, std::initializer_list<std::string> parts) {
-    const std::string path = write_bytes("bad.ply", bytes);
+    const std::string path = testing::write_temp("bad.ply", bytes);
     expect_error<InputError>([&] { read_ply(path); }, path, parts);
 }
 
 // Same with read_point_set.
 void expect_point_set_error(const std::string& bytes, std::initializer_list<std::string> parts) {
-    const std::string path = write_bytes("bad.ply", bytes);
+    const std::string path = testing::write_temp("bad.ply", bytes);
     expect_error<InputError>([&] { read_point_set(path); }, path, parts);
 }
 
@@ -152,7 +143,7 @@ const std::string kRichAscii =
     "0 65535\n";
 
 TEST(Ply, AsciiRoundTripIsByteExactAndKeepsOrder) {
-    const std::string path = write_bytes("in.ply", kRichAscii);
+    const std::string path = testing::write_temp("in.ply", kRichAscii);
     const PlyFile file = read_ply(path);
 
     EXPECT_EQ(file.format, PlyFormat::Ascii);
@@ -240,7 +231,7 @@ TEST(Ply, ReadsBigEndian) {
     }
     put<std::uint8_t>(bytes, 3, true);
     for (std::int32_t i : {0, 1, 70000}) put<std::int32_t>(bytes, i, true);
-    const PlyFile file = read_ply(write_bytes("be.ply", bytes));
+    const PlyFile file = read_ply(testing::write_temp("be.ply", bytes));
 
     EXPECT_EQ(file.format, PlyFormat::BinaryBigEndian);
     const PlyElement& vertex = *file.find("vertex");
@@ -316,7 +307,7 @@ TEST(Ply, WeightsAreRenormalised) {
                              "property float weight0\nproperty float weight1\nproperty float weight2\n"
                              "property float weight3\nend_header\n"
                              "0 0 0 4 5 0 0 0.5 0.5008 0 0\n";
-    const PointSet set = read_point_set(write_bytes("in.ply", text));
+    const PointSet set = read_point_set(testing::write_temp("in.ply", text));
     ASSERT_EQ(set.influences.size(), 1u);
     EXPECT_EQ(set.influences[0].bone[1], 5u);
     EXPECT_FLOAT_EQ(set.influences[0].weight[0], static_cast<float>(0.5 / (0.5 + double(0.5008f))));
@@ -334,7 +325,7 @@ TEST(Ply, WritePointSetKeepsOtherPropertiesAndElements) {
                              "0 0.5 0 0 200 1 0 0 0 1 0 0 0\n"
                              "1 -0.5 1 1 17 2 3 0 0 0.5 0.5 0 0\n"
                              "2 0 1\n";
-    PointSet set = read_point_set(write_bytes("in.ply", text));
+    PointSet set = read_point_set(testing::write_temp("in.ply", text));
     set.positions[1] = {10, 20, 30};
     set.influences[1] = Influences{{4, 3, 0, 0}, {0.75f, 0.25f, 0.0f, 0.0f}};
     const std::string out = temp_path("out.ply");
@@ -383,7 +374,7 @@ TEST(PlyError, CarriageReturnInsideACommentOrObjInfo) {
                           "\rprope\t\t, a face\nend_header\n",
                       {"line 3", "carriage return"});
     // A CR LF line ending is not part of the text.
-    const std::string path = write_bytes("crlf.ply", kAsciiHead + "comment made on Windows\r\nend_header\r\n");
+    const std::string path = testing::write_temp("crlf.ply", kAsciiHead + "comment made on Windows\r\nend_header\r\n");
     EXPECT_EQ(read_ply(path).comments, std::vector<std::string>{"made on Windows"});
 }
 
@@ -472,7 +463,7 @@ TEST(PlyError, NegativeListCount) {
 
 TEST(PlyError, TrailingDataAfterTheLastElement) {
     // Blank lines at the end are fine; more values are not (the header's counts would be wrong).
-    EXPECT_NO_THROW(read_ply(write_bytes("ok.ply", kXyzHead + "end_header\n1 2 3\n4 5 6\n\n  \n")));
+    EXPECT_NO_THROW(read_ply(testing::write_temp("ok.ply", kXyzHead + "end_header\n1 2 3\n4 5 6\n\n  \n")));
     expect_read_error(kXyzHead + "end_header\n1 2 3\n4 5 6\n7 8 9\n",
                       {"line 10", "unexpected data after the last element: '7'"});
     std::string binary = "ply\nformat binary_little_endian 1.0\nelement vertex 1\nproperty float x\nend_header\n";
@@ -485,7 +476,7 @@ TEST(PlyError, TrailingDataAfterTheLastElement) {
 TEST(PlyError, NonFinitePosition) {
     // read_ply keeps nan (a valid float); read_point_set rejects it in a position.
     const std::string text = kXyzHead + "end_header\n1 2 3\n4 nan 6\n";
-    EXPECT_NO_THROW(read_ply(write_bytes("generic.ply", text)));
+    EXPECT_NO_THROW(read_ply(testing::write_temp("generic.ply", text)));
     expect_point_set_error(text, {"vertex 1", "position (4, nan, 6) is not finite"});
 }
 
