@@ -47,6 +47,7 @@
 #include "benchmarks/heap_counter.hpp"
 #include "benchmarks/quality.hpp"
 #include "host/demo_body.hpp"
+#include "host/errors.hpp"
 #include "host/gpu_skinner.hpp"
 #include "host/skinner.hpp"
 #include "host/weights.hpp"
@@ -70,14 +71,37 @@ double median_seconds(int repeats, const Frame& frame) {
     return seconds[repeats / 2];
 }
 
-// The bench's pose at s = 0.5 of the demo's motion; its timed frames alternate between it and the pose a
-// thousandth further (s = 0.501), as an animation would: joint 1's swing and bone 2's twist change, which
-// changes the table inputs of all three bones, so a baseline GpuSkinner, which keeps a bone's tables while
-// its inputs rest (BaselineTableCache), builds every bone's each frame, as the CPU rows do.
-bs::Pose bench_pose(const bs::Skeleton& skeleton, double s = 0.5) {
+// The body the bench deforms and its two poses. Timed frames alternate between the two, as an animation
+// would, and every bone's table inputs differ between them, so a baseline GpuSkinner, which keeps a bone's
+// tables while its inputs rest (BaselineTableCache), builds every bone's each frame, as the CPU rows do.
+struct BenchBody {
+    std::string name;
+    bs::Skeleton skeleton;
+    bs::Pose pose, next_pose;
+};
+
+// The demo's chain (three bones) at s = 0.5 of the demo's motion and a thousandth further (s = 0.501):
+// joint 1's swing and bone 2's twist change.
+bs::Pose chain_pose(const bs::Skeleton& skeleton, double s) {
     bs::Pose pose = bs::demo_pose(skeleton, s);
     pose.root.translation = {0.5, -0.25, 1.0};
     return pose;
+}
+
+// "chain", or "human": the human demo's humanoid (27 bones, junctions at the hips and the chest) at the
+// middle frame of its capture and the frame after it.
+BenchBody bench_body(const std::string& body, const std::string& capture) {
+    if (body == "chain") {
+        bs::Skeleton chain = bs::demo_chain();
+        const bs::Pose pose = chain_pose(chain, 0.5), next = chain_pose(chain, 0.501);
+        return {"the demo's chain (3 bones)", std::move(chain), pose, next};
+    }
+    bs::CapturedBody human = bs::captured_human(capture);
+    const std::size_t middle = human.motion.frame_count() / 2;
+    const bs::Pose pose = human.motion.frame(middle), next = human.motion.frame(std::min(middle + 1, human.motion.frame_count() - 1));
+    return {"the human demo's humanoid (" + std::to_string(human.skeleton.bone_count()) + " bones), frames " + std::to_string(middle) +
+                " and " + std::to_string(middle + 1) + " of " + capture,
+            std::move(human.skeleton), pose, next};
 }
 
 // Bytes one pass reads and writes per point (per-frame tables excluded: they are reported apart). On the
@@ -256,6 +280,7 @@ PeerResult run_libigl_peer(const std::string& python, const bs::Skeleton& skelet
 }
 
 struct Row {
+    std::string body;
     std::size_t points;
     std::string method, backend;
     double encode_points_per_s, deform_seconds, bytes_per_point, copy_bandwidth, lbs_seconds;
@@ -272,7 +297,8 @@ struct Row {
 };
 
 nlohmann::json to_json(const Row& r) {
-    return {{"points", r.points},
+    return {{"body", r.body},
+            {"points", r.points},
             {"method", r.method},
             {"backend", r.backend},
             {"encode_points_per_s", r.encode_points_per_s},
@@ -293,11 +319,11 @@ nlohmann::json to_json(const Row& r) {
 }
 
 void write_csv(std::ostream& out, const std::vector<Row>& rows) {
-    out << "points,method,backend,encode_points_per_s,deform_seconds,deform_ns_per_point,deform_points_per_s,"
+    out << "body,points,method,backend,encode_points_per_s,deform_seconds,deform_ns_per_point,deform_points_per_s,"
            "bytes_per_point,gb_per_s,copy_gb_per_s,fraction_of_copy,time_over_lbs,frame_table_bytes,frame_table_seconds,"
            "host_resident_bytes_per_point,host_encode_peak_bytes_per_point,host_frame_peak_bytes,device_bytes_per_point\n";
     for (const Row& r : rows)
-        out << r.points << ',' << r.method << ',' << r.backend << ',' << r.encode_points_per_s << ',' << r.deform_seconds
+        out << r.body << ',' << r.points << ',' << r.method << ',' << r.backend << ',' << r.encode_points_per_s << ',' << r.deform_seconds
             << ',' << r.ns_per_point() << ',' << r.points_per_s() << ',' << r.bytes_per_point << ',' << r.gb_per_s() << ','
             << r.copy_bandwidth / 1e9 << ',' << r.copy_fraction() << ',' << r.time_over_lbs() << ',' << r.frame_table_bytes
             << ',' << r.frame_table_seconds << ',' << r.resident_bytes_per_point << ',' << r.encode_peak_bytes_per_point << ',' << r.frame_peak_bytes << ','
@@ -346,6 +372,12 @@ int main(int argc, char** argv) {
                                                "(their rows are labelled cuda-device-tables)")
         ->check(CLI::IsMember({"host", "device"}))
         ->capture_default_str();
+    std::string body_name = "chain";
+    app.add_option("--body", body_name, "chain: the demo's three bones; human: the human demo's humanoid on its capture")
+        ->check(CLI::IsMember({"chain", "human"}))
+        ->capture_default_str();
+    std::string capture = bs::kDemoCapture;
+    app.add_option("--capture", capture, "the human's motion capture (BVH)")->capture_default_str();
     bool quality = false;
     app.add_flag("--quality", quality, "instead of throughput: deformation quality of baseline, LBS and DQS (DESIGN §6)");
     std::size_t quality_points = 40000;
@@ -353,150 +385,156 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(std::size_t(100), std::size_t(10000000)))
         ->capture_default_str();
     CLI11_PARSE(app, argc, argv);
-    if (quality) {
-        bs::bench::print_quality(bs::bench::measure_quality(quality_points));
-        return 0;
-    }
-    std::ofstream json_out, csv_out;
-    if (!open_output(json_out, json_path)) return 2;
-    if (!open_output(csv_out, csv_path)) {
-        json_out.close();
-        if (!json_path.empty()) std::remove(json_path.c_str());  // created empty just before: nothing was measured
-        return 2;
-    }
-    if (std::find(methods.begin(), methods.end(), "lbs") == methods.end()) methods.insert(methods.begin(), "lbs");
-    std::stable_partition(methods.begin(), methods.end(), [](const std::string& m) { return m == "lbs"; });
-    const bool want_cuda = std::find(backends.begin(), backends.end(), "cuda") != backends.end();
-    if (want_cuda && bs::cuda::device_count() == 0) {
-        std::fprintf(stderr, "baseskin-bench: no CUDA device (or the CUDA backend is not built): cuda rows skipped\n");
-        backends.erase(std::remove(backends.begin(), backends.end(), "cuda"), backends.end());
-    }
-    if (gpu_tables == "device" && std::find(backends.begin(), backends.end(), "cuda") == backends.end())
-        std::fprintf(stderr, "baseskin-bench: --gpu-tables device has no effect without cuda rows\n");
+    // Errors (a capture that cannot be read, an output that cannot be written) are reported with the CLI's exit
+    // codes (host/errors.hpp).
+    return bs::run_reporting_errors("baseskin-bench", [&]() -> int {
+        if (quality) {
+            bs::bench::print_quality(bs::bench::measure_quality(quality_points));
+            return 0;
+        }
+        const BenchBody body = bench_body(body_name, capture);  // before the outputs: a capture it cannot read leaves none
+        const bs::Skeleton& skeleton = body.skeleton;
+        const bs::Pose &pose = body.pose, &next_pose = body.next_pose;
+        std::ofstream json_out, csv_out;
+        if (!open_output(json_out, json_path)) return 2;
+        if (!open_output(csv_out, csv_path)) {
+            json_out.close();
+            if (!json_path.empty()) std::remove(json_path.c_str());  // created empty just before: nothing was measured
+            return 2;
+        }
+        if (std::find(methods.begin(), methods.end(), "lbs") == methods.end()) methods.insert(methods.begin(), "lbs");
+        std::stable_partition(methods.begin(), methods.end(), [](const std::string& m) { return m == "lbs"; });
+        const bool want_cuda = std::find(backends.begin(), backends.end(), "cuda") != backends.end();
+        if (want_cuda && bs::cuda::device_count() == 0) {
+            std::fprintf(stderr, "baseskin-bench: no CUDA device (or the CUDA backend is not built): cuda rows skipped\n");
+            backends.erase(std::remove(backends.begin(), backends.end(), "cuda"), backends.end());
+        }
+        if (gpu_tables == "device" && std::find(backends.begin(), backends.end(), "cuda") == backends.end())
+            std::fprintf(stderr, "baseskin-bench: --gpu-tables device has no effect without cuda rows\n");
 
-    bs::Skeleton skeleton = bs::demo_chain();
-    const bs::Pose pose = bench_pose(skeleton), next_pose = bench_pose(skeleton, 0.501);
-    std::vector<Row> rows;
-    std::vector<std::string> peer_notes;
-    if (peer_python.empty()) peer_notes.push_back("libigl: not run (no --peer-python given)");
-    for (std::size_t n : sizes) {
-        std::vector<bs::Vec3<double>> rest = bs::demo_points(skeleton, n, 7);
-        std::vector<bs::Influences> influences;
-        double influences_seconds = 0;
-        double lbs_seconds[2] = {0, 0};
-        for (const std::string& name : methods) {
-            const bool exact = name == "baseline-exact", sparse = name == "lbs-sparse";
-            bs::Method method = bs::parse_method(exact ? "baseline" : sparse ? "lbs" : name);
-            auto start = Clock::now();
-            const bool classic = method == bs::Method::lbs || method == bs::Method::dqs;
-            if (classic && influences.empty()) {
-                influences = bs::auto_influences(skeleton, rest);
-                influences_seconds = seconds_since(start);
-            }
-            bs::BaselineDeformOptions options;
-            options.exact = exact;
-            const std::size_t live_before_encode = bs::bench::heap_live_bytes();
-            bs::bench::reset_heap_peak();
-            std::vector<bs::Influences> given = classic && !sparse ? influences : std::vector<bs::Influences>{};  // the skinner's own
-            start = Clock::now();
-            bs::Skinner skinner = sparse ? bs::Skinner(skeleton, rest, bs::to_sparse(influences), "bench")
-                                         : bs::Skinner(method, skeleton, rest, std::move(given), "bench", options);
-            double encode = double(n) / (seconds_since(start) + (classic ? influences_seconds : 0.0));
-            const double resident = double(bs::bench::heap_live_bytes() - live_before_encode) / double(n);
-            const double encode_peak = double(bs::bench::heap_peak_bytes() - live_before_encode) / double(n);
-            const FrameTableCost tables = frame_table_cost(skinner, pose, repeats, threads);
-            if (tables.common_path_share >= 0)
-                std::fprintf(stderr,
-                             "baseskin-bench: baseline at %zu points: the GPU's common path takes %.1f%% of the points; a frame's tables "
-                             "take %.3g ms from nothing, %.3g ms with one joint turned since the frame before (the other bones' kept)\n",
-                             n, 100.0 * tables.common_path_share, 1e3 * tables.seconds, 1e3 * tables.kept_seconds);
-            for (std::size_t b = 0; b < backends.size(); ++b) {
-                const bool cuda = backends[b] == "cuda";
-                const double bytes = pass_bytes_per_point(skinner, cuda);
-                double seconds, copy, device = 0;
-                std::function<void()> frame;
-                std::unique_ptr<bs::GpuSkinner> gpu;
-                bs::cuda::DeviceArray<float> gpu_out;
-                std::vector<bs::Vec3<float>> cpu_out;
-                bool odd = false;  // which of the two poses the next frame takes
-                auto next = [&]() -> const bs::Pose& { return (odd = !odd) ? next_pose : pose; };
-                if (cuda) {
-                    gpu = std::make_unique<bs::GpuSkinner>(skinner);
-                    gpu->set_tables_on_device(gpu_tables == "device");
-                    gpu_out = bs::cuda::DeviceArray<float>(3 * n);
-                    frame = [&] {
-                        gpu->deform(next(), {gpu_out.data(), 3}, {});
-                        bs::cuda::synchronize({});
-                    };
-                } else {
-                    frame = [&] { skinner.deform(next(), cpu_out, {threads}); };
+        std::vector<Row> rows;
+        std::vector<std::string> peer_notes;
+        if (peer_python.empty()) peer_notes.push_back("libigl: not run (no --peer-python given)");
+        for (std::size_t n : sizes) {
+            std::vector<bs::Vec3<double>> rest = bs::demo_points(skeleton, n, 7);
+            std::vector<bs::Influences> influences;
+            double influences_seconds = 0;
+            double lbs_seconds[2] = {0, 0};
+            for (const std::string& name : methods) {
+                const bool exact = name == "baseline-exact", sparse = name == "lbs-sparse";
+                bs::Method method = bs::parse_method(exact ? "baseline" : sparse ? "lbs" : name);
+                auto start = Clock::now();
+                const bool classic = method == bs::Method::lbs || method == bs::Method::dqs;
+                if (classic && influences.empty()) {
+                    influences = bs::auto_influences(skeleton, rest);
+                    influences_seconds = seconds_since(start);
                 }
-                seconds = median_seconds(repeats, frame);
-                const std::size_t live_before_frame = bs::bench::heap_live_bytes();
+                bs::BaselineDeformOptions options;
+                options.exact = exact;
+                const std::size_t live_before_encode = bs::bench::heap_live_bytes();
                 bs::bench::reset_heap_peak();
-                frame();
-                const double frame_peak = double(bs::bench::heap_peak_bytes() - live_before_frame);
-                if (cuda) {
-                    device = double(gpu->device_bytes()) / double(n);
-                    copy = gpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats);
-                } else {
-                    copy = cpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats, threads);
+                std::vector<bs::Influences> given = classic && !sparse ? influences : std::vector<bs::Influences>{};  // the skinner's own
+                start = Clock::now();
+                bs::Skinner skinner = sparse ? bs::Skinner(skeleton, rest, bs::to_sparse(influences), "bench")
+                                             : bs::Skinner(method, skeleton, rest, std::move(given), "bench", options);
+                double encode = double(n) / (seconds_since(start) + (classic ? influences_seconds : 0.0));
+                const double resident = double(bs::bench::heap_live_bytes() - live_before_encode) / double(n);
+                const double encode_peak = double(bs::bench::heap_peak_bytes() - live_before_encode) / double(n);
+                const FrameTableCost tables = frame_table_cost(skinner, pose, repeats, threads);
+                if (tables.common_path_share >= 0)
+                    std::fprintf(stderr,
+                                 "baseskin-bench: baseline at %zu points: the GPU's common path takes %.1f%% of the points; a frame's tables "
+                                 "take %.3g ms from nothing, %.3g ms with one joint turned since the frame before (the other bones' kept)\n",
+                                 n, 100.0 * tables.common_path_share, 1e3 * tables.seconds, 1e3 * tables.kept_seconds);
+                for (std::size_t b = 0; b < backends.size(); ++b) {
+                    const bool cuda = backends[b] == "cuda";
+                    const double bytes = pass_bytes_per_point(skinner, cuda);
+                    double seconds, copy, device = 0;
+                    std::function<void()> frame;
+                    std::unique_ptr<bs::GpuSkinner> gpu;
+                    bs::cuda::DeviceArray<float> gpu_out;
+                    std::vector<bs::Vec3<float>> cpu_out;
+                    bool odd = false;  // which of the two poses the next frame takes
+                    auto next = [&]() -> const bs::Pose& { return (odd = !odd) ? next_pose : pose; };
+                    if (cuda) {
+                        gpu = std::make_unique<bs::GpuSkinner>(skinner);
+                        gpu->set_tables_on_device(gpu_tables == "device");
+                        gpu_out = bs::cuda::DeviceArray<float>(3 * n);
+                        frame = [&] {
+                            gpu->deform(next(), {gpu_out.data(), 3}, {});
+                            bs::cuda::synchronize({});
+                        };
+                    } else {
+                        frame = [&] { skinner.deform(next(), cpu_out, {threads}); };
+                    }
+                    seconds = median_seconds(repeats, frame);
+                    const std::size_t live_before_frame = bs::bench::heap_live_bytes();
+                    bs::bench::reset_heap_peak();
+                    frame();
+                    const double frame_peak = double(bs::bench::heap_peak_bytes() - live_before_frame);
+                    if (cuda) {
+                        device = double(gpu->device_bytes()) / double(n);
+                        copy = gpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats);
+                    } else {
+                        copy = cpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats, threads);
+                    }
+                    if (name == "lbs") lbs_seconds[cuda] = seconds;
+                    // A GPU baseline row with its tables built on the device: labelled so, and what a frame uploads
+                    // is its poses and posed neighbourhoods; the tables' build is inside the frame's time.
+                    const bool device_tables = cuda && gpu_tables == "device" && method == bs::Method::baseline && !exact;
+                    FrameTableCost row_tables = tables;
+                    if (device_tables)
+                        row_tables = {double(skinner.baseline()->bones().size() * (sizeof(bs::BaselineBonePose<double>) + sizeof(bs::LocalChain<double>))),
+                                      0};
+                    rows.push_back({body_name, n, name, device_tables ? "cuda-device-tables" : backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda],
+                                    row_tables.bytes, row_tables.seconds, resident, encode_peak, frame_peak, device});
                 }
-                if (name == "lbs") lbs_seconds[cuda] = seconds;
-                // A GPU baseline row with its tables built on the device: labelled so, and what a frame uploads
-                // is its poses and posed neighbourhoods; the tables' build is inside the frame's time.
-                const bool device_tables = cuda && gpu_tables == "device" && method == bs::Method::baseline && !exact;
-                FrameTableCost row_tables = tables;
-                if (device_tables)
-                    row_tables = {double(skinner.baseline()->bones().size() * (sizeof(bs::BaselineBonePose<double>) + sizeof(bs::LocalChain<double>))),
-                                  0};
-                rows.push_back({n, name, device_tables ? "cuda-device-tables" : backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda],
-                                row_tables.bytes, row_tables.seconds, resident, encode_peak, frame_peak, device});
             }
+            if (peer_python.empty() || influences.empty() || lbs_seconds[0] == 0) continue;
+            std::vector<bs::Vec3<float>> ours_lbs, ours_dqs;
+            bs::Skinner(bs::Method::lbs, skeleton, rest, influences, "bench").deform(pose, ours_lbs, {threads});
+            bs::Skinner(bs::Method::dqs, skeleton, rest, influences, "bench").deform(pose, ours_dqs, {threads});
+            PeerResult peer = run_libigl_peer(peer_python, skeleton, pose, rest, influences, ours_lbs, ours_dqs, repeats);
+            if (!peer.ran) {
+                peer_notes.push_back("libigl at " + std::to_string(n) + " points: skipped (" + peer.skipped + ")");
+                continue;
+            }
+            const double copy = cpu_copy_bandwidth(std::size_t(56 * double(n) / 2), repeats, threads);
+            rows.push_back({body_name, n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, peer.lbs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
+            rows.push_back({body_name, n, "libigl-dqs", "cpu", 0, peer.dqs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
+            char note[160];
+            std::snprintf(note, sizeof note, "libigl at %zu points: largest distance from our LBS %.3g, from our DQS %.3g", n,
+                          peer.lbs_difference, peer.dqs_difference);
+            peer_notes.push_back(note);
         }
-        if (peer_python.empty() || influences.empty() || lbs_seconds[0] == 0) continue;
-        std::vector<bs::Vec3<float>> ours_lbs, ours_dqs;
-        bs::Skinner(bs::Method::lbs, skeleton, rest, influences, "bench").deform(pose, ours_lbs, {threads});
-        bs::Skinner(bs::Method::dqs, skeleton, rest, influences, "bench").deform(pose, ours_dqs, {threads});
-        PeerResult peer = run_libigl_peer(peer_python, skeleton, pose, rest, influences, ours_lbs, ours_dqs, repeats);
-        if (!peer.ran) {
-            peer_notes.push_back("libigl at " + std::to_string(n) + " points: skipped (" + peer.skipped + ")");
-            continue;
-        }
-        const double copy = cpu_copy_bandwidth(std::size_t(56 * double(n) / 2), repeats, threads);
-        rows.push_back({n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, peer.lbs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
-        rows.push_back({n, "libigl-dqs", "cpu", 0, peer.dqs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
-        char note[160];
-        std::snprintf(note, sizeof note, "libigl at %zu points: largest distance from our LBS %.3g, from our DQS %.3g", n,
-                      peer.lbs_difference, peer.dqs_difference);
-        peer_notes.push_back(note);
-    }
 
-    std::printf("| points | method | backend | encode points/s | deform ns/point | deform points/s | GB/s | of copy | time / LBS | frame tables kB | tables ms |\n");
-    std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (const Row& r : rows)
-        std::printf("| %zu | %s | %s | %.3g | %.3g | %.3g | %.3g | %.2f | %.2f | %.4g | %.3g |\n", r.points, r.method.c_str(),
-                    r.backend.c_str(), r.encode_points_per_s, r.ns_per_point(), r.points_per_s(), r.gb_per_s(), r.copy_fraction(),
-                    r.time_over_lbs(), r.frame_table_bytes / 1e3, 1e3 * r.frame_table_seconds);
-    std::printf("\nMemory (host heap; device: what the GpuSkinner holds; libigl rows not measured):\n\n");
-    std::printf("| points | method | backend | resident B/point | encode peak B/point | frame peak kB | device B/point |\n");
-    std::printf("|---:|---|---|---:|---:|---:|---:|\n");
-    for (const Row& r : rows)
-        if (r.method.rfind("libigl", 0) != 0)
-            std::printf("| %zu | %s | %s | %.1f | %.1f | %.4g | %s |\n", r.points, r.method.c_str(), r.backend.c_str(),
-                        r.resident_bytes_per_point, r.encode_peak_bytes_per_point, r.frame_peak_bytes / 1e3,
-                        r.backend != "cpu" ? std::to_string(r.device_bytes_per_point).c_str() : "-");
-    std::printf("\nPeer (the rows above when it ran):\n\n");
-    for (const std::string& note : peer_notes) std::printf("- %s\n", note.c_str());
-    if (json_out.is_open()) {
-        nlohmann::json doc = nlohmann::json::array();
-        for (const Row& r : rows) doc.push_back(to_json(r));
-        json_out << doc.dump(2) << '\n';
-        if (!finished(json_out, json_path)) return 1;
-    }
-    if (csv_out.is_open()) {
-        write_csv(csv_out, rows);
-        if (!finished(csv_out, csv_path)) return 1;
-    }
-    return 0;
+        std::printf("Body: %s.\n\n", body.name.c_str());
+        std::printf("| points | method | backend | encode points/s | deform ns/point | deform points/s | GB/s | of copy | time / LBS | frame tables kB | tables ms |\n");
+        std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (const Row& r : rows)
+            std::printf("| %zu | %s | %s | %.3g | %.3g | %.3g | %.3g | %.2f | %.2f | %.4g | %.3g |\n", r.points, r.method.c_str(),
+                        r.backend.c_str(), r.encode_points_per_s, r.ns_per_point(), r.points_per_s(), r.gb_per_s(), r.copy_fraction(),
+                        r.time_over_lbs(), r.frame_table_bytes / 1e3, 1e3 * r.frame_table_seconds);
+        std::printf("\nMemory (host heap; device: what the GpuSkinner holds; libigl rows not measured):\n\n");
+        std::printf("| points | method | backend | resident B/point | encode peak B/point | frame peak kB | device B/point |\n");
+        std::printf("|---:|---|---|---:|---:|---:|---:|\n");
+        for (const Row& r : rows)
+            if (r.method.rfind("libigl", 0) != 0)
+                std::printf("| %zu | %s | %s | %.1f | %.1f | %.4g | %s |\n", r.points, r.method.c_str(), r.backend.c_str(),
+                            r.resident_bytes_per_point, r.encode_peak_bytes_per_point, r.frame_peak_bytes / 1e3,
+                            r.backend != "cpu" ? std::to_string(r.device_bytes_per_point).c_str() : "-");
+        std::printf("\nPeer (the rows above when it ran):\n\n");
+        for (const std::string& note : peer_notes) std::printf("- %s\n", note.c_str());
+        if (json_out.is_open()) {
+            nlohmann::json doc = nlohmann::json::array();
+            for (const Row& r : rows) doc.push_back(to_json(r));
+            json_out << doc.dump(2) << '\n';
+            if (!finished(json_out, json_path)) return 1;
+        }
+        if (csv_out.is_open()) {
+            write_csv(csv_out, rows);
+            if (!finished(csv_out, csv_path)) return 1;
+        }
+        return 0;
+    });
 }

@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <random>
 
-#include "host/bvh_rig.hpp"
 #include "host/demo_body.hpp"
 #include "host/errors.hpp"
 #include "host/model_io.hpp"
@@ -27,9 +26,8 @@ struct Scenario {
     int twisted_bone;  // -1: no cross-section metric
 };
 
-// CMU's 01_01 capture (Debian's assimp-testmodels) on the humanoid `baseskin rig` builds for it, every
-// 50th frame; none where the file is missing.
-constexpr const char* kCapture = "/usr/share/assimp/models/BVH/01_01.bvh";
+// CMU's 01_01 capture (Debian's assimp-testmodels, kDemoCapture) on the humanoid `baseskin rig` builds for
+// it (captured_human), every 50th frame; none where the file is missing.
 
 // Blender's animated tube (assimp-testmodels) on the rig `baseskin rig` builds for it, every frame of its
 // own animation.
@@ -37,13 +35,11 @@ constexpr const char* kAnimatedModel = "/usr/share/assimp/models/FBX/animation_w
 
 std::vector<Scenario> capture_scenarios() {
     std::vector<Scenario> out;
-    if (std::filesystem::exists(kCapture)) {
-        BvhFile capture = load_bvh(kCapture);
-        BvhRig rig = rig_bvh(capture);
-        Motion motion = bvh_motion(rig, capture);
+    if (std::filesystem::exists(kDemoCapture)) {
+        CapturedBody human = captured_human(kDemoCapture);
         std::vector<Pose> poses;
-        for (std::size_t f = 0; f < motion.frame_count(); f += 50) poses.push_back(motion.frame(f));
-        out.push_back({"CMU 01_01 humanoid, " + std::to_string(poses.size()) + " frames of its capture", rig.skeleton, poses, -1});
+        for (std::size_t f = 0; f < human.motion.frame_count(); f += 50) poses.push_back(human.motion.frame(f));
+        out.push_back({"CMU 01_01 humanoid, " + std::to_string(poses.size()) + " frames of its capture", human.skeleton, poses, -1});
     }
     if (std::filesystem::exists(kAnimatedModel)) try {
         RiggedModel model = load_rigged_model(kAnimatedModel);

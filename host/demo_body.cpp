@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <random>
+
+#include "host/bvh_rig.hpp"
+#include "host/errors.hpp"
 
 namespace bs {
 
@@ -151,6 +155,15 @@ Pose demo_pose(const Skeleton& skeleton, double s) {
     pose.joints[1].swing = axis_angle(Vec3<double>{0, 0, 1}, s * 135.0 * kPi / 180);
     pose.joints[2].twist_radians = s * kPi;
     return pose;
+}
+
+CapturedBody captured_human(const std::string& capture) {
+    if (!std::filesystem::exists(capture))
+        throw IoError(capture + ": no such capture (Debian's assimp-testmodels has " + kDemoCapture + ": ./run installs it)");
+    BvhFile file = load_bvh(capture);
+    BvhRig rig = rig_bvh(file);
+    Motion motion = bvh_motion(rig, file);
+    return {std::move(rig.skeleton), std::move(motion)};
 }
 
 }  // namespace bs

@@ -1,9 +1,11 @@
-// The built-in demo: a chain of three bones with unequal radii (the first a cylinder), a point set
-// sampled uniformly over its sphere-mesh surface with a relief of bumps, and a pose sequence that bends
-// the first joint 0 -> 135° and twists the last bone 0 -> 180°.
+// The built-in demo bodies: a chain of three bones with unequal radii (the first a cylinder) with a pose
+// sequence that bends the first joint 0 -> 135° and twists the last bone 0 -> 180°; a humanoid rigged on a
+// motion capture, moved by that capture; and a point set sampled uniformly over any sphere-mesh's surface
+// with a relief of bumps.
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "host/pose.hpp"
@@ -12,6 +14,19 @@
 namespace bs {
 
 Skeleton demo_chain();
+
+// The CMU walk of Debian's assimp-testmodels: the human demo's capture (./run installs it).
+inline constexpr const char* kDemoCapture = "/usr/share/assimp/models/BVH/01_01.bvh";
+
+// A humanoid sphere-mesh rigged on a capture's hierarchy (host/bvh_rig.hpp: human proportions) and the
+// capture as its motion, one pose per frame.
+struct CapturedBody {
+    Skeleton skeleton;
+    Motion motion;
+};
+// IoError naming `capture` (and where to get the default one) when the file does not exist; the BVH
+// loader's errors otherwise.
+CapturedBody captured_human(const std::string& capture);
 
 struct SurfaceSample {
     Vec3<double> position;

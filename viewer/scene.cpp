@@ -34,11 +34,10 @@ Motion demo_motion(const Skeleton& skeleton) {
 Scene::Scene(const SceneSource& source) {
     if (!source.capture.empty()) {
         name_ = source.capture;
-        BvhFile capture = load_bvh(source.capture);
-        BvhRig rig = rig_bvh(capture);
-        skeleton_ = rig.skeleton;
+        CapturedBody human = captured_human(source.capture);
+        skeleton_ = std::move(human.skeleton);
         rest_ = demo_points(skeleton_, source.demo_points, 2024);
-        motion_ = bvh_motion(rig, capture);
+        motion_ = std::move(human.motion);
     } else if (source.skeleton.empty()) {
         name_ = "built-in demo chain";
         skeleton_ = demo_chain();

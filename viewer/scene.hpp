@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "host/baseline_trace.hpp"
-#include "host/bvh_rig.hpp"
 #include "host/bezier_chain.hpp"
 #include "host/gpu_skinner.hpp"
 #include "host/skinner.hpp"
@@ -24,8 +23,8 @@
 namespace bs::view {
 
 // Where the body comes from: files (skeleton, points, optional motion); a BVH capture, rigged on the fly as
-// `baseskin rig` does (host/bvh_rig.hpp: a humanoid sphere-mesh, demo_points over it, the capture as its
-// motion); or, with neither, the built-in demo. `demo_points` counts the points made for the last two.
+// `baseskin rig` does (host/demo_body.hpp captured_human: a humanoid sphere-mesh, demo_points over it, the
+// capture as its motion); or, with neither, the built-in demo. `demo_points` counts the points made for the last two.
 struct SceneSource {
     std::string skeleton, points, motion;
     std::string capture;

@@ -197,14 +197,20 @@ DemoBody chain_body(int frames) {
     return body;
 }
 
-// A humanoid rigged on the capture (host/bvh_rig.hpp), posed by `frames` frames spread evenly over it.
+// The capture's humanoid; a capture it cannot read suggests the chain.
+CapturedBody human_or_chain_hint(const std::string& capture) {
+    try {
+        return captured_human(capture);
+    } catch (const IoError& e) {
+        throw IoError(std::string(e.what()) + "; or use --body chain");
+    }
+}
+
+// A humanoid rigged on the capture (host/demo_body.hpp), posed by `frames` frames spread evenly over it.
 DemoBody human_body(const std::string& capture, int frames) {
-    if (!std::filesystem::exists(capture))
-        throw IoError(capture + ": no such capture (Debian's assimp-testmodels has it: ./run installs it; or use --body chain)");
-    BvhFile file = load_bvh(capture);
-    BvhRig rig = rig_bvh(file);
-    Motion motion = bvh_motion(rig, file);
-    DemoBody body{rig.skeleton, {}, ""};
+    CapturedBody human = human_or_chain_hint(capture);
+    const Motion& motion = human.motion;
+    DemoBody body{std::move(human.skeleton), {}, ""};
     const std::size_t last = motion.frame_count() - 1;
     for (int f = 0; f < frames; ++f) body.poses.push_back(motion.frame(last * std::size_t(f) / std::size_t(frames - 1)));
     body.motion = std::to_string(frames) + " frames spread over the " + std::to_string(motion.frame_count()) + " of " + capture;

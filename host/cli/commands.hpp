@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "engine/baseline/table.hpp"
+#include "host/demo_body.hpp"
 
 #include <filesystem>
 #include <string>
@@ -28,9 +29,6 @@ struct AnimateOptions {
     bool auto_weights = false;
     DeformChoice deform{"dqs"};
 };
-
-// The CMU walk of Debian's assimp-testmodels: the human demo's capture (./run installs it).
-inline const char* kDemoCapture = "/usr/share/assimp/models/BVH/01_01.bvh";
 
 struct DemoOptions {
     std::string out = "baseskin-demo";
