@@ -72,10 +72,10 @@ std::vector<Vec3<double>> node_centroids(const ReebGraph& graph) {
 
 void check_options(const AutoRigOptions& o, const std::string& source) {
     if (!(o.nesting_margin > 0 && o.nesting_margin < 1))
-        throw InputError(source + ": nesting margin must be in (0, 1), got " + std::to_string(o.nesting_margin));
+        throw InputError(source + ": nesting margin must be in (0, 1), got " + number_text(o.nesting_margin));
     if (!(o.min_radius_fraction > 0 && o.min_radius_fraction < 1))
         throw InputError(source + ": minimum radius fraction must be in (0, 1), got " +
-                         std::to_string(o.min_radius_fraction));
+                         number_text(o.min_radius_fraction));
     if (o.threads < 0) throw InputError(source + ": threads must be >= 0, got " + std::to_string(o.threads));
 }
 

@@ -362,9 +362,9 @@ void BaselineSkinner<T>::check_pose(const Pose& pose) const {
     for (std::size_t k = 0; k < bones_.size(); ++k) {
         const double angle = joint_angle_degrees(skeleton_, bones_, pose, k);
         if (angle > kMaxJointAngleDegrees)
-            throw UnsupportedError("this pose folds a joint to " + std::to_string(angle) + " degrees between consecutive bone axes, at " +
+            throw UnsupportedError("this pose folds a joint to " + number_text(angle, 6) + " degrees between consecutive bone axes, at " +
                                    joint_name(skeleton_, bones_, k) + "; the baseline method accepts up to " +
-                                   std::to_string(kMaxJointAngleDegrees) + " (use --method dqs or lbs beyond)");
+                                   number_text(kMaxJointAngleDegrees) + " (use --method dqs or lbs beyond)");
     }
     for (std::size_t k = 0; k < bones_.size(); ++k) {
         int parent = bones_[k].previous;

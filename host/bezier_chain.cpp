@@ -1,8 +1,10 @@
 #include "host/bezier_chain.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
 
 namespace bs {
 
@@ -53,6 +55,29 @@ void place_at_lengths(std::vector<Vec3<double>>& x, const std::vector<Vec3<doubl
     }
 }
 
+// FABRIK's passes keep every joint on a line where the first guess and the target all lie on it (a straight
+// chain pushed along itself): they can stretch such a chain but never fold it, and a target it could reach
+// by folding was missed (a straight chain of bones 3.5 and 2.5 pushed from 6 to 2 of its held end stopped
+// at 4 from it). So the inner joints of such a guess are moved off the line, by a thousandth of the chain's
+// length, in a fixed direction perpendicular to it; the passes then fold the chain in that plane.
+void unfold_if_straight(std::vector<Vec3<double>>& x, Vec3<double> target, double total) {
+    const Vec3<double> from = x.front();
+    Vec3<double> line = target - from;
+    if (!(norm(line) > 1e-12 * total)) line = x.back() - from;
+    if (!(norm(line) > 1e-12 * total)) return;
+    line = normalized(line);
+    auto off_line = [&](Vec3<double> p) { return norm((p - from) - dot(p - from, line) * line); };
+    for (const Vec3<double>& p : x)
+        if (off_line(p) > 1e-9 * total) return;
+    // The world axis least along the line, made perpendicular to it.
+    const Vec3<double> axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    Vec3<double> side = axes[0];
+    for (const Vec3<double>& a : axes)
+        if (std::fabs(dot(a, line)) < std::fabs(dot(side, line))) side = a;
+    side = normalized(side - dot(side, line) * line);
+    for (std::size_t i = 1; i + 1 < x.size(); ++i) x[i] += 1e-3 * total * side;
+}
+
 // Keeps the chain's bone lengths, starting from the paper's positions (so the shape the paper gives is
 // the first guess): FABRIK's backward pass (end on the target) then forward pass (P0 back in place),
 // repeated. Ending on a forward pass keeps P0 and every length exactly (to rounding).
@@ -66,6 +91,7 @@ std::vector<Vec3<double>> propagate_keeping_lengths(const std::vector<Vec3<doubl
         for (int i = 1; i <= last; ++i) x[i] = x[i - 1] + norm(chain[i] - chain[i - 1]) * towards;
         return x;
     }
+    unfold_if_straight(x, target, total);
     for (int pass = 0; pass < kMaxFabrikPasses; ++pass) {
         x[last] = target;
         place_at_lengths(x, chain, last, -1);
@@ -150,7 +176,9 @@ std::vector<int> drag_chain(const Skeleton& skeleton, int joint, int length) {
 
 std::vector<Vec3<double>> drag_joint(const Skeleton& skeleton, int joint, Vec3<double> target, int length,
                                      ChainMode mode) {
-    if (!all_finite(target)) throw InputError("drag: the target position is not finite");
+    if (!within_input_magnitude(target))
+        throw InputError(std::string("drag: the target position must be ") + input_magnitude_text() + ", got (" + number_text(target.x) + ", " +
+                         number_text(target.y) + ", " + number_text(target.z) + ")");
     std::vector<int> chain = drag_chain(skeleton, joint, length);
     std::vector<Vec3<double>> positions;
     for (int s : chain) positions.push_back(skeleton.spheres[s].centre);

@@ -160,13 +160,13 @@ void parse_motion_header(Tokens& t, BvhFile& file) {
     t.expect("Frames:");
     const double frames = t.number();
     if (frames != std::floor(frames) || frames < 1 || frames > double(kMaxBvhFrames))
-        t.fail("Frames: expected a whole number in [1, " + std::to_string(kMaxBvhFrames) + "], got " + std::to_string(frames));
+        t.fail("Frames: expected a whole number in [1, " + std::to_string(kMaxBvhFrames) + "], got " + number_text(frames));
     file.frame_count = std::size_t(frames);
     t.expect("Frame");
     t.expect("Time:");
     file.frame_time = t.number();
     if (!(file.frame_time >= 1e-6 && file.frame_time <= 3600))
-        t.fail("Frame Time: expected seconds in [1e-6, 3600], got " + std::to_string(file.frame_time));
+        t.fail("Frame Time: expected seconds in [1e-6, 3600], got " + number_text(file.frame_time));
     if (!t.rest_of_line().empty()) t.fail("unexpected words after the frame time");
 }
 

@@ -8,6 +8,7 @@
 
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
+#include "host/output_file.hpp"
 
 namespace bs {
 
@@ -71,10 +72,9 @@ void save_codes(const std::string& path, const Skeleton& skeleton, const SavedCo
     Fnv1a checksum;
     checksum.add(bytes.data(), bytes.size());
     put(bytes, checksum.hash);
-    std::ofstream out(path, std::ios::binary);
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-    out.close();  // a short file is written here, at the flush: its errors count too
-    if (!out) throw IoError(path + ": cannot write: " + std::strerror(errno));
+    OutputFile out(path);
+    out.write(bytes);
+    out.commit();
 }
 
 SavedCodes load_codes(const std::string& path, const Skeleton& skeleton) {

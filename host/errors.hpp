@@ -2,6 +2,7 @@
 // line, and what was expected. The CLI maps each type to a documented exit code (README).
 #pragma once
 
+#include <charconv>
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
@@ -23,6 +24,15 @@ struct IoError : std::runtime_error {
 struct UnsupportedError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+// A number as a message shows it: the shortest text that reads back as the same double (171, 1e+300,
+// 0.1, 1e-200, nan), or with `significant` digits (%g), not std::to_string's six decimals (171.000000,
+// 0.000000 for 1e-200).
+inline std::string number_text(double v, int significant = 0) {
+    char text[40];
+    if (significant > 0) return std::string(text, std::size_t(std::snprintf(text, sizeof text, "%.*g", significant, v)));
+    return std::string(text, std::to_chars(text, text + sizeof text, v).ptr);
+}
 
 // The programs' exit codes (README): 0 success · 1 bad command line · 2 invalid input · 3 file I/O ·
 // 4 unsupported request · 5 internal error.

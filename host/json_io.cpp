@@ -6,6 +6,7 @@
 
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
+#include "host/output_file.hpp"
 
 namespace bs::json_io {
 
@@ -30,10 +31,9 @@ json load(const std::string& path) {
 }
 
 void save(const std::string& path, const json& value) {
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw IoError(path + ": cannot open for writing");
-    out << value.dump(1) << "\n";
-    if (!out) throw IoError(path + ": write failed");
+    OutputFile out(path);
+    out.write(value.dump(1) + "\n");
+    out.commit();
 }
 
 namespace {

@@ -15,6 +15,7 @@
 
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
+#include "host/output_file.hpp"
 
 namespace bs {
 
@@ -80,11 +81,6 @@ bool fits(PlyType t, double v) {
     const TypeInfo& ti = info(t);
     if (ti.integer) return v >= ti.lowest && v <= ti.highest && v == static_cast<double>(static_cast<std::int64_t>(v));
     return t == PlyType::Float64 || !std::isfinite(v) || std::fabs(v) < 0x1.ffffffp127;
-}
-
-std::string number_text(double v) {
-    char text[32];
-    return std::string(text, std::to_chars(text, text + sizeof text, v).ptr);
 }
 
 // Text from a file as shown in a message: quoted, cut at 40 characters, unprintable bytes as '?'.
@@ -590,19 +586,10 @@ std::string header_text(const PlyFile& file, PlyFormat format) {
     return h + "end_header\n";
 }
 
-// A file written through a buffer; removed again unless close() succeeds.
+// A file written through a buffer of about a megabyte, whole or not at all (host/output_file.hpp).
 class Output {
 public:
-    explicit Output(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "wb")) {
-        if (!file_) throw IoError(path + ": cannot open for writing (" + std::strerror(errno) + ")");
-    }
-    Output(const Output&) = delete;
-    Output& operator=(const Output&) = delete;
-    ~Output() {
-        if (!file_) return;
-        std::fclose(file_);
-        std::remove(path_.c_str());
-    }
+    explicit Output(const std::string& path) : file_(path) {}
 
     std::string& buffer() { return buffer_; }
     void flush_if_full() {
@@ -610,22 +597,16 @@ public:
     }
     void close() {
         flush();
-        std::FILE* f = std::exchange(file_, nullptr);
-        if (std::fclose(f) != 0) {
-            std::remove(path_.c_str());
-            throw IoError(path_ + ": write failed (" + std::strerror(errno) + ")");
-        }
+        file_.commit();
     }
 
 private:
     void flush() {
-        if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
-            throw IoError(path_ + ": write failed (" + std::strerror(errno) + ")");
+        file_.write(buffer_);
         buffer_.clear();
     }
 
-    const std::string& path_;
-    std::FILE* file_;
+    OutputFile file_;
     std::string buffer_;
 };
 

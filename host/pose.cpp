@@ -7,6 +7,7 @@
 #include "host/bvh_rig.hpp"
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
+#include "host/output_file.hpp"
 
 namespace bs {
 
@@ -197,12 +198,11 @@ json pose_json(const Pose& pose) {
 
 void save_motion(const std::string& path, const Motion& motion) {
     // Frame by frame: a long capture never builds its whole document in memory.
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw IoError(path + ": cannot open for writing");
-    out << "{\"fps\": " << json(motion.fps()).dump() << ",\n \"frames\": [";
-    for (std::size_t f = 0; f < motion.frame_count(); ++f) out << (f ? ",\n  " : "\n  ") << pose_json(motion.frame(f)).dump();
-    out << "\n ]}\n";
-    if (!out) throw IoError(path + ": write failed");
+    OutputFile out(path);
+    out.write("{\"fps\": " + json(motion.fps()).dump() + ",\n \"frames\": [");
+    for (std::size_t f = 0; f < motion.frame_count(); ++f) out.write((f ? ",\n  " : "\n  ") + pose_json(motion.frame(f)).dump());
+    out.write("\n ]}\n");
+    out.commit();
 }
 
 }  // namespace bs

@@ -55,8 +55,8 @@ void check_bone(const std::vector<Sphere<double>>& spheres, const std::array<int
     double distance = norm(b.centre - a.centre);
     if (distance <= std::fabs(a.radius - b.radius))
         where.fail("spheres " + std::to_string(bone[0]) + " and " + std::to_string(bone[1]) +
-                   " admit no tangent cone: centre distance " + std::to_string(distance) +
-                   " <= radius difference " + std::to_string(std::fabs(a.radius - b.radius)) +
+                   " admit no tangent cone: centre distance " + number_text(distance) +
+                   " <= radius difference " + number_text(std::fabs(a.radius - b.radius)) +
                    " (one sphere swallows the other)");
     // Below about 1e-154 apart the squared distance is subnormal and the rest axis loses its unit length
     // (found by fuzzing).

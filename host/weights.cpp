@@ -73,7 +73,7 @@ void validate_pairs(const std::uint32_t* bones, const float* weights, std::size_
         total += weights[j];
     }
     if (std::fabs(total - 1) > 1e-3)
-        throw InputError(source + ": vertex " + std::to_string(vertex) + ": weights sum to " + std::to_string(total) + ", expected 1");
+        throw InputError(source + ": vertex " + std::to_string(vertex) + ": weights sum to " + number_text(total) + ", expected 1");
 }
 }  // namespace
 

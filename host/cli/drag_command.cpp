@@ -117,6 +117,10 @@ void run_drag(const DragOptions& o) {
     std::printf("dragged joint %d along %d joints:", o.joint, length);
     for (int s : drag_chain(skeleton, o.joint, length))
         std::printf(" %d -> (%.6g, %.6g, %.6g)", s, centres[s].x, centres[s].y, centres[s].z);
+    // With --keep-lengths a target the chain cannot reach is reached for (the chain stretched toward it).
+    const double miss = norm(centres[std::size_t(o.joint)] - target);
+    if (miss > 1e-6 * (1 + norm(target)))
+        std::printf("\nnote: --to is out of the chain's reach with its lengths kept: joint %d stops %.6g from it", o.joint, miss);
     std::printf("\nwrote %zu points to %s\n", set.positions.size(), o.out.c_str());
 }
 

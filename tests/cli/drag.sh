@@ -45,6 +45,10 @@ expect 0 "dragged joint 1 along 2 joints" -- "${drag[@]}" --joint 1 --to 4,1,0 -
 expect 0 "dragged joint 0 along 4 joints: 3 -> (10, 0, 0)" -- "${drag[@]}" --joint 0 --to -2,0,0 --chain 4 --out "$tmp/root.ply"
 # Keeping lengths: an out-of-reach target straightens the chain towards it (bones 4, 3, 3 from the origin).
 expect 0 "0 -> (0, 0, 0) 1 -> (0, 4, 0) 2 -> (0, 7, 0) 3 -> (0, 10, 0)" -- "${drag[@]}" --joint 3 --to 0,20,0 --chain 4 --keep-lengths --out "$tmp/lengths.ply"
+# That target is out of reach, and the run says so; a reachable one on the chain's own line is reached by folding.
+expect 0 "note: --to is out of the chain's reach with its lengths kept: joint 3 stops 10 from it" -- "${drag[@]}" --joint 3 --to 0,20,0 --chain 4 --keep-lengths --out "$tmp/lengths.ply"
+out=$("$bin" "${drag[@]}" --joint 3 --to 5,0,0 --keep-lengths --out "$tmp/folded.ply" 2>&1)
+grep -qF "3 -> (5, " <<<"$out" && ! grep -qF "note:" <<<"$out" || fail "a straight chain pushed along itself: $out"
 
 # A binding file (as written by the Reeb extraction): vertex 4 is unbound, and the moved joints 1 and 2
 # bind no vertex at all (R = 0): no field, no NaN, nothing moves.
@@ -74,8 +78,12 @@ expect 1 "excludes" -- drag --skeleton "$tmp/skeleton.json" --mesh "$tmp/mesh.ob
 # Bad input, one check each.
 expect 2 "drag: joint 4 out of range [0, 4)" -- "${drag[@]}" --joint 4 --to 1,2,3 --out "$tmp/o.ply"
 expect 2 "drag: joint -1 out of range [0, 4)" -- "${drag[@]}" --joint -1 --to 1,2,3 --out "$tmp/o.ply"
-expect 2 "drag: the target position is not finite" -- "${drag[@]}" --joint 3 --to nan,0,0 --out "$tmp/o.ply"
-expect 2 "drag: the target position is not finite" -- "${drag[@]}" --joint 3 --to 1,inf,0 --out "$tmp/o.ply"
+expect 2 "drag: the target position must be finite and within ±1e15, got (nan, 0, 0)" -- "${drag[@]}" --joint 3 --to nan,0,0 --out "$tmp/o.ply"
+expect 2 "drag: the target position must be finite and within ±1e15, got (1, inf, 0)" -- "${drag[@]}" --joint 3 --to 1,inf,0 --out "$tmp/o.ply"
+# A target too far away is refused before anything is written; a file already at --out stays as it was.
+echo OLD >"$tmp/kept.ply"
+expect 2 "got (1e+300, 0, 0)" -- "${drag[@]}" --joint 3 --to 1e300,0,0 --out "$tmp/kept.ply"
+[ "$(cat "$tmp/kept.ply")" = OLD ] || fail "a refused drag changed the file at --out"
 expect 2 "drag: chain length 5 out of range [2, 4]" -- "${drag[@]}" --joint 3 --to 1,2,3 --chain 5 --out "$tmp/o.ply"
 expect 2 "drag: chain length 1 out of range [2, 4]" -- "${drag[@]}" --joint 3 --to 1,2,3 --chain 1 --out "$tmp/o.ply"
 expect 2 "drag: chain length 3 out of range [2, 2]" -- "${drag[@]}" --joint 1 --to 1,2,3 --chain 3 --out "$tmp/o.ply"

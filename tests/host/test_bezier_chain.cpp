@@ -101,6 +101,22 @@ TEST(BezierChain, KeepingLengthsReachesAReachableTarget) {
     }
 }
 
+// A straight chain pushed along itself folds to reach the target (FABRIK alone keeps such a chain on its
+// line: bones 3.5 and 2.5 pushed from 6 to 2 of the held end stopped at 4 from it), on every axis and
+// whichever way the target lies; the held end and the lengths stay.
+TEST(BezierChain, KeepingLengthsFoldsAStraightChainToATargetOnItsLine) {
+    for (const Vec3<double>& axis : {Vec3<double>{1, 0, 0}, Vec3<double>{0, 1, 0}, normalized(Vec3<double>{1, 1, 1})})
+        for (double along : {2.0, 1.5, -1.5, 5.5}) {
+            const std::vector<Vec3<double>> c{{0, 0, 0}, 3.5 * axis, 6.0 * axis};
+            const Vec3<double> target = along * axis;
+            std::vector<Vec3<double>> moved = propagate_chain(c, target, ChainMode::keep_lengths);
+            EXPECT_LT(norm(moved.back() - target), 1e-8) << along;
+            EXPECT_NEAR(norm(moved[1] - moved[0]), 3.5, 1e-9);
+            EXPECT_NEAR(norm(moved[2] - moved[1]), 2.5, 1e-9);
+            EXPECT_EQ(norm(moved[0] - c[0]), 0.0);
+        }
+}
+
 TEST(BezierChain, KeepingLengthsStretchesStraightTowardsAnOutOfReachTarget) {
     std::vector<Vec3<double>> c{{0, 0, 0}, {1, 1, 0}, {2, 0, 0}, {3, 1, 0}};
     Vec3<double> target{0, 10, 0};
@@ -179,6 +195,15 @@ TEST(BezierDrag, RefusesANonFiniteTarget) {
     Skeleton s = testing::straight_chain();
     EXPECT_THROW(drag_joint(s, 3, {NAN, 0, 0}, 3, ChainMode::paper), InputError);
     EXPECT_THROW(drag_joint(s, 3, {0, 0, -INFINITY}, 3, ChainMode::keep_lengths), InputError);
+}
+
+// Beyond the inputs' coordinate limit (README "Input limits"), a target is refused: the joint and the
+// points dragged with it would be written as float, which overflows.
+TEST(BezierDrag, RefusesATargetBeyondTheCoordinateLimit) {
+    Skeleton s = testing::straight_chain();
+    EXPECT_NO_THROW(drag_joint(s, 3, {1e15, 0, 0}, 3, ChainMode::paper));
+    EXPECT_THROW(drag_joint(s, 3, {2e15, 0, 0}, 3, ChainMode::paper), InputError);
+    EXPECT_THROW(drag_joint(s, 3, {0, -1e300, 0}, 3, ChainMode::keep_lengths), InputError);
 }
 
 TEST(BezierDrag, RefusesAChainLengthOutOfRange) {

@@ -1,0 +1,139 @@
+#include "host/output_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <string>
+#include <sys/resource.h>
+
+#include "host/errors.hpp"
+#include "host/json_io.hpp"
+#include "tests/support/message_of.hpp"
+#include "tests/support/temp_file.hpp"
+
+namespace bs {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string content_of(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Files beside `path` whose names start with its own: the target and any temporary left behind.
+int files_named_like(const std::string& path) {
+    const fs::path p(path);
+    int count = 0;
+    for (const auto& entry : fs::directory_iterator(p.parent_path()))
+        if (entry.path().filename().string().rfind(p.filename().string(), 0) == 0) ++count;
+    return count;
+}
+
+// The IoError's message of `write` run while the process may write files of at most 4 kB (RLIMIT_FSIZE,
+// which stops a write as a full disk would; SIGXFSZ ignored, so that the write fails instead of the process).
+std::string message_of_a_write_beyond_4kB(const std::function<void()>& write) {
+    rlimit before{};
+    if (getrlimit(RLIMIT_FSIZE, &before) != 0) ADD_FAILURE() << "getrlimit";
+    rlimit small = before;
+    small.rlim_cur = 4096;
+    const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+    if (setrlimit(RLIMIT_FSIZE, &small) != 0) ADD_FAILURE() << "setrlimit";
+    const std::string message = testing::message_of<IoError>(write);
+    setrlimit(RLIMIT_FSIZE, &before);
+    std::signal(SIGXFSZ, previous);
+    return message;
+}
+
+TEST(OutputFile, CommitPutsTheWholeFileInPlace) {
+    const std::string path = testing::write_temp("out.txt", "old");
+    {
+        OutputFile out(path);
+        out.write("new ");
+        EXPECT_EQ(content_of(path), "old");  // nothing shows before the commit
+        out.write("content");
+        out.commit();
+    }
+    EXPECT_EQ(content_of(path), "new content");
+    EXPECT_EQ(files_named_like(path), 1);
+}
+
+TEST(OutputFile, AnAbandonedFileLeavesTheTargetAsItWas) {
+    const std::string path = testing::write_temp("out.txt", "old");
+    const std::string fresh = testing::temp_path("fresh.txt");
+    try {
+        OutputFile out(path), other(fresh);
+        out.write("half of it");
+        other.write("half of it");
+        throw InputError("the content could not be made");
+    } catch (const InputError&) {
+    }
+    EXPECT_EQ(content_of(path), "old");
+    EXPECT_EQ(files_named_like(path), 1);
+    EXPECT_FALSE(fs::exists(fresh));
+    EXPECT_EQ(files_named_like(fresh), 0);
+}
+
+// A file that cannot be written whole (here: larger than the process may write, RLIMIT_FSIZE, as a full
+// disk would) is refused with the system's reason, and the file that was there keeps its content: the
+// writers used to remove the target on failure, even a file that was the run's own input.
+TEST(OutputFile, AFailedWriteKeepsTheFileThatWasThere) {
+    const std::string path = testing::write_temp("out.txt", "old");
+    const std::string message = message_of_a_write_beyond_4kB([&] {
+        OutputFile out(path);
+        out.write(std::string(1 << 16, 'x'));
+        out.commit();
+    });
+    EXPECT_NE(message.find(path + ": write failed (File too large)"), std::string::npos) << message;
+    EXPECT_EQ(content_of(path), "old");
+    EXPECT_EQ(files_named_like(path), 1);
+}
+
+// A device is written in place and never removed (as root, a failed write used to delete /dev/full).
+TEST(OutputFile, ADeviceIsWrittenInPlaceAndKept) {
+    if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+    const std::string message = testing::message_of<IoError>([] {
+        OutputFile out("/dev/full");
+        out.write("x");
+        out.commit();
+    });
+    EXPECT_NE(message.find("/dev/full: write failed (No space left on device)"), std::string::npos) << message;
+    EXPECT_TRUE(fs::is_character_file("/dev/full"));
+}
+
+TEST(OutputFile, ASymbolicLinkKeepsPointingAtTheNewFile) {
+    const std::string file = testing::write_temp("file.txt", "old"), link = testing::temp_path("link.txt");
+    fs::create_symlink(file, link);
+    OutputFile out(link);
+    out.write("new");
+    out.commit();
+    EXPECT_TRUE(fs::is_symlink(link));
+    EXPECT_EQ(content_of(file), "new");
+}
+
+TEST(OutputFile, AFolderOrAMissingFolderIsRefusedByTheTargetsName) {
+    const std::string folder = testing::temp_path("folder");
+    fs::create_directories(folder);
+    EXPECT_NE(testing::message_of<IoError>([&] { OutputFile out(folder); }).find(folder + ": cannot open for writing (it is a directory)"),
+              std::string::npos);
+    const std::string missing = testing::temp_path("missing") + "/out.txt";
+    EXPECT_NE(testing::message_of<IoError>([&] { OutputFile out(missing); }).find(missing + ": cannot open for writing (No such file or directory)"),
+              std::string::npos);
+}
+
+// The writers go through it: a JSON save that cannot be written whole leaves the old file.
+TEST(OutputFile, AJsonSaveThatFailsLeavesTheOldFile) {
+    const std::string path = testing::write_temp("doc.json", "{\"old\": true}\n");
+    const std::string message =
+        message_of_a_write_beyond_4kB([&] { json_io::save(path, json_io::json(std::string(1 << 16, 'x'))); });
+    EXPECT_NE(message.find(path + ": write failed (File too large)"), std::string::npos) << message;
+    EXPECT_EQ(content_of(path), "{\"old\": true}\n");
+    EXPECT_EQ(files_named_like(path), 1);
+}
+
+}  // namespace
+}  // namespace bs
