@@ -2,7 +2,10 @@
 
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <iomanip>
+#include <system_error>
 #include <utility>
 
 #include "host/errors.hpp"
@@ -219,10 +222,17 @@ BvhFile parse_bvh(std::istream& in, const std::string& source) {
 }
 
 bool is_bvh_path(const std::string& path) {
-    if (path.size() < 4) return false;
-    std::string extension = path.substr(path.size() - 4);
-    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return extension == ".bvh";
+    if (path.size() >= 4) {
+        std::string extension = path.substr(path.size() - 4);
+        for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+        if (extension == ".bvh") return true;
+    }
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(path, error)) return false;  // a FIFO is not read here: its reader says why
+    std::ifstream in(path, std::ios::binary);
+    std::string first_word;
+    in >> std::setw(16) >> first_word;
+    return first_word == "HIERARCHY";
 }
 
 BvhFile load_bvh(const std::string& path) {

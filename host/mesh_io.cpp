@@ -60,8 +60,9 @@ void append_assimp_mesh(const aiMesh& in, const aiMatrix4x4& to_scene, const std
     for (unsigned v = 0; v < in.mNumVertices; ++v) {
         const aiVector3D q = to_scene * in.mVertices[v];
         Vec3<double> p{q.x, q.y, q.z};
-        if (!within_input_magnitude(p))
-            throw InputError(path + ": vertex " + std::to_string(out.vertices.size()) + ": a coordinate not " + input_magnitude_text());
+        if (!within_input_magnitude(p))  // assimp numbers a mesh's vertices its own way (an OBJ's per corner)
+            throw InputError(path + ": mesh \"" + std::string(in.mName.C_Str()) + "\", vertex " + std::to_string(v) +
+                             " as assimp reads it (not the file's numbering): a coordinate not " + input_magnitude_text());
         out.vertices.push_back(p);
     }
     polygons_using.resize(out.vertices.size(), 0);
@@ -138,13 +139,7 @@ TriangleMesh load_ply_mesh(const std::string& path) {
     if (corners && corners->is_list) {
         std::size_t item = 0;
         for (std::size_t f = 0; f < corners->counts.size(); item += corners->counts[f], ++f) {
-            const std::uint32_t n = corners->counts[f];
-            for (std::uint32_t c = 0; c < n; ++c) {
-                const double v = corners->values[item + c];
-                if (!(v >= 0 && v < double(mesh.vertices.size()) && v == std::floor(v)))
-                    throw InputError(path + ": face " + std::to_string(f) + ": vertex index " + std::to_string(v) +
-                                     " out of range [0, " + std::to_string(mesh.vertices.size()) + ")");
-            }
+            const std::uint32_t n = corners->counts[f];  // its indices checked by read_point_set
             if (n < 3) {
                 ++skipped;
                 continue;

@@ -79,8 +79,11 @@ MetaballBinding parse_binding(const json& doc, std::size_t vertex_count, std::si
     std::vector<int> region(vertex_count);
     for (std::size_t i = 0; i < vertex_count; ++i) {
         const json& entry = list[i];
-        bool unbound = entry.is_number_integer() && entry.get<long long>() == kNoRegion;
-        region[i] = unbound ? kNoRegion : json_io::index_in_range(entry, joint_count, where["binding"][i]);
+        const bool integer = entry.is_number_integer();
+        if (integer && entry.get<long long>() < 0 && entry.get<long long>() != kNoRegion)
+            where["binding"][i].fail("index " + std::to_string(entry.get<long long>()) + " out of range: -1 (unbound) or [0, " +
+                                     std::to_string(joint_count) + ")");
+        region[i] = integer && entry.get<long long>() == kNoRegion ? kNoRegion : json_io::index_in_range(entry, joint_count, where["binding"][i]);
     }
     return binding_from_regions(region);
 }

@@ -822,6 +822,23 @@ void write_ply(const std::string& path, const PlyFile& file, PlyFormat format) {
     out.close();
 }
 
+// A face element's corner list (vertex_indices, or vertex_index as some writers name it): every index a
+// whole number within the vertices, or the file is refused (a face pointing past them used to be copied to
+// the outputs as it was).
+void check_face_indices(const std::string& path, const PlyFile& file, std::size_t vertices) {
+    const PlyElement* faces = file.find("face");
+    const PlyProperty* corners = faces ? faces->find("vertex_indices") : nullptr;
+    if (faces && !corners) corners = faces->find("vertex_index");
+    if (!corners || !corners->is_list) return;
+    std::size_t item = 0;
+    for (std::size_t f = 0; f < corners->counts.size(); ++f)
+        for (std::uint32_t c = 0; c < corners->counts[f]; ++c, ++item) {
+            const double v = corners->values[item];
+            if (!(v >= 0 && v < double(vertices) && v == std::floor(v)))
+                fail(path, row_of(*faces, f), "vertex index " + number_text(v) + " out of range [0, " + std::to_string(vertices) + ")");
+        }
+}
+
 PointSet read_point_set(const std::string& path) { return parse_point_set(read_whole_file(path), path); }
 
 PointSet parse_point_set(std::string_view bytes, const std::string& source) {
@@ -832,6 +849,7 @@ PointSet parse_point_set(std::string_view bytes, const std::string& source) {
     check_point_count(vertex->count, source);
     set.positions = read_positions(source, *vertex);
     set.influences = read_influences(source, *vertex);
+    check_face_indices(source, set.file, vertex->count);
     return set;
 }
 

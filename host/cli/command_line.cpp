@@ -13,7 +13,19 @@ CommandLine::CommandLine() {
     add_rig_command(app_, rig_);
 }
 
-void CommandLine::parse(int argc, const char* const* argv) { app_.parse(argc, argv); }
+void CommandLine::parse(int argc, const char* const* argv) {
+    // CLI11 reads a word that names no command as a missing command ("A subcommand is required").
+    if (argc > 1 && argv[1][0] != '-') {
+        std::string commands;
+        bool known = false;
+        for (const CLI::App* c : app_.get_subcommands([](const CLI::App*) { return true; })) {
+            commands += (commands.empty() ? "" : ", ") + c->get_name();
+            known = known || c->check_name(argv[1]);
+        }
+        if (!known) throw CLI::ValidationError(std::string("unknown command \"") + argv[1] + "\" (the commands: " + commands + ")");
+    }
+    app_.parse(argc, argv);
+}
 
 int CommandLine::exit(const CLI::ParseError& error) {
     return app_.exit(error) == 0 ? kExitOk : kExitUsage;

@@ -27,7 +27,8 @@ public:
     const AnimateOptions& animate() const { return animate_; }
 
 private:
-    CLI::App app_{"baseskin: skinning of point sets over a sphere-mesh skeleton (LBS, DQS on the CPU)"};
+    CLI::App app_{"baseskin: skinning of point sets over a sphere-mesh skeleton: baseline skinning (the engine's own method), LBS, "
+                  "DQS and metaball deformation, on the CPU or an NVIDIA GPU; skeleton extraction and rigging of captures and models"};
     AnimateOptions animate_;
     DemoOptions demo_;
     DragOptions drag_;

@@ -1,12 +1,15 @@
 #include "host/cli/commands.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "host/bvh_rig.hpp"
+#include "host/cli/options.hpp"
 #include "host/demo_body.hpp"
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
@@ -23,8 +26,7 @@ void add_common(CLI::App* command, DeformChoice& o, std::vector<std::string> met
     command->add_option("--backend", o.backend, "where the per-point pass runs (auto: the GPU where one is usable)")
         ->transform(CLI::IsMember({"auto", "cpu", "cuda"}))
         ->capture_default_str();
-    command->add_option("--threads", o.threads, "CPU threads (0: all cores); output is the same for any count")
-        ->check(CLI::NonNegativeNumber);
+    add_threads_option(command, o.threads);
     command->add_flag("--exact", o.exact, "baseline: construct the bend per point (the reference) instead of per-frame tables");
     command->add_option("--table-samples", o.table_samples, "baseline: generator-angle samples per bone in the per-frame tables")
         ->check(CLI::Range(kMinTableSamples, kMaxTableSamples))
@@ -85,17 +87,31 @@ void store_positions(const std::vector<Vec3<float>>& deformed, PointSet& set) {
 
 }  // namespace
 
-std::pair<std::size_t, std::size_t> frame_range(const std::string& text, std::size_t count) {
-    const std::size_t colon = text.find(':');
-    auto bound = [&](const std::string& part, std::size_t fallback) {
-        if (part.empty()) return fallback;
-        char* end = nullptr;
-        const long long value = std::strtoll(part.c_str(), &end, 10);
-        if (*end != '\0' || value < 0) throw InputError("--frames " + text + ": expected A:B with whole numbers A < B");
-        return std::min(std::size_t(value), count);
+namespace {
+
+// --frames' two bounds as written, nullopt where one is omitted; CLI::ValidationError unless the text is
+// "A:B" with whole numbers A < B, either omitted.
+std::pair<std::optional<std::size_t>, std::optional<std::size_t>> frame_bounds(const std::string& text) {
+    auto refuse = [&] { throw CLI::ValidationError(text + ": expected A:B with whole numbers A < B (either may be omitted)"); };
+    auto bound = [&](const std::string& part) -> std::optional<std::size_t> {
+        if (part.empty()) return std::nullopt;
+        std::size_t value = 0;
+        const auto [end, error] = std::from_chars(part.data(), part.data() + part.size(), value);
+        if (error != std::errc() || end != part.data() + part.size()) refuse();
+        return value;
     };
-    if (colon == std::string::npos) throw InputError("--frames " + text + ": expected A:B with whole numbers A < B");
-    const std::size_t first = bound(text.substr(0, colon), 0), last = bound(text.substr(colon + 1), count);
+    const std::size_t colon = text.find(':');
+    if (colon == std::string::npos) refuse();
+    const auto first = bound(text.substr(0, colon)), last = bound(text.substr(colon + 1));
+    if (first && last && *first >= *last) refuse();
+    return {first, last};
+}
+
+}  // namespace
+
+std::pair<std::size_t, std::size_t> frame_range(const std::string& text, std::size_t count) {
+    const auto [a, b] = frame_bounds(text);
+    const std::size_t first = std::min(a.value_or(0), count), last = std::min(b.value_or(count), count);
     if (first >= last)
         throw InputError("--frames " + text + ": no frame of the motion's " + std::to_string(count) + " in that range");
     return {first, last};
@@ -116,7 +132,18 @@ void add_animate_command(CLI::App& app, AnimateOptions& o) {
     auto* motion = c->add_option("--motion", o.motion, "motion JSON file, or a BVH capture of the skeleton `rig` built")
                        ->check(CLI::ExistingFile);
     pose->excludes(motion);
-    c->add_option("--frames", o.frames, "A:B: only the motion's frames A to B-1 (either may be omitted)")->needs(motion);
+    c->add_option("--frames", o.frames, "A:B: only the motion's frames A to B-1 (either may be omitted)")
+        ->needs(motion)
+        ->check(CLI::Validator(
+            [](std::string& text) {
+                try {
+                    frame_bounds(text);
+                } catch (const CLI::ValidationError& e) {
+                    return std::string(e.what());
+                }
+                return std::string();
+            },
+            "A:B"));
     c->add_option("--out", o.out, "output PLY (pose) or folder (motion)")->required();
     c->add_option("--format", o.format, "output PLY format")->transform(CLI::IsMember({"input", "ascii", "binary"}))->capture_default_str();
     c->add_flag("--auto-weights", o.auto_weights, "ignore the file's weights and compute them from the sphere-mesh");

@@ -45,7 +45,9 @@ void add_demo_command(CLI::App& app, DemoOptions& options);
 // Creates `folder` (and its parents) if needed; IoError naming it otherwise.
 std::filesystem::path prepare_folder(const std::string& folder);
 
-// --frames "A:B", "A:" or ":B" → [A, B) within [0, count); InputError when malformed or empty.
+// --frames "A:B", "A:" or ":B" → [A, B) within [0, count). Malformed text is a bad command line
+// (CLI::ValidationError: the option's check, at the parse); a range with no frame of the motion is
+// invalid input (InputError: it depends on the motion file).
 std::pair<std::size_t, std::size_t> frame_range(const std::string& text, std::size_t count);
 
 void run_animate(const AnimateOptions& options);

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "host/auto_rig.hpp"
+#include "host/cli/options.hpp"
 #include "host/bezier_chain.hpp"
 #include "host/mesh_io.hpp"
 #include "host/metaball_skinner.hpp"
@@ -90,8 +91,7 @@ void add_drag_command(CLI::App& app, DragOptions& o) {
                   "the skeleton if it exists, as `skeleton` writes it, else the nearest joint sphere)")
         ->check(CLI::ExistingFile);
     c->add_option("--out", o.out, "output PLY")->required();
-    c->add_option("--threads", o.threads, "CPU threads (0: all cores); output is the same for any count")
-        ->check(CLI::NonNegativeNumber);
+    add_threads_option(c, o.threads);
     c->callback([c, &o] {
         if (c->count("--points") + c->count("--mesh") != 1) throw CLI::RequiredError("--points or --mesh");
         o.chain_given = c->count("--chain") > 0;

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "host/auto_rig.hpp"
+#include "host/cli/options.hpp"
 #include "host/mesh_io.hpp"
 #include "host/ply.hpp"
 #include "host/reeb_graph.hpp"
@@ -68,10 +69,9 @@ void add_skeleton_command(CLI::App& app, SkeletonOptions& o) {
         ->check(CLI::Range(kMinIntervals, kMaxIntervals))
         ->capture_default_str();
     c->add_option("--radius-coeff", o.radius_coefficient, "c: base-vertex radius r = sqrt(c * area)")
-        ->check(CLI::Range(kMinRadiusCoefficient, kMaxRadiusCoefficient))
+        ->check(finite_number() & CLI::Range(kMinRadiusCoefficient, kMaxRadiusCoefficient))
         ->capture_default_str();
-    c->add_option("--threads", o.threads, "CPU threads (0: all cores); output is the same for any count")
-        ->check(CLI::NonNegativeNumber);
+    add_threads_option(c, o.threads);
     c->add_option("--out", o.out, "skeleton JSON; the binding goes to OUT with .json replaced by .binding.json")
         ->required();
     c->callback([c] {

@@ -13,6 +13,7 @@ expect 0 "Usage" -- --help
 expect 0 "--skeleton" -- animate --help
 expect 0 "--frames" -- demo --help
 expect 1 "A subcommand is required" --
+expect 1 'unknown command "bogus" (the commands: animate, demo, drag, skeleton, rig)' -- bogus
 expect 1 "--skeleton is required" -- animate --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"
 expect 1 "--pose or --motion" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --out "$tmp/o.ply"
 expect 1 "excludes" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --motion "$tmp/motion.json" --out "$tmp/o"
@@ -48,6 +49,12 @@ expect 2 "huge.json: 268435457 bytes, more than the 268435456 bytes a JSON file 
 mkfifo "$tmp/fifo.ply"
 expect 3 "fifo.ply: cannot read: not a regular file" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/fifo.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"
 expect 1 "--points" -- demo --body chain --points 100000001 --out "$tmp/demo"
+# Option values out of their ranges are bad command lines, NaN included (a range check alone passes it).
+expect 1 "--threads: Value -1 not in range 0 to 1024" -- demo --body chain --threads -1 --out "$tmp/demo"
+expect 1 "--threads: Value 4096 not in range 0 to 1024" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --threads 4096
+expect 1 "--radius-coeff: expected a finite number, got nan" -- skeleton --points "$tmp/points.ply" --radius-coeff nan --out "$tmp/s.json"
+expect 1 "--frames: abc: expected A:B" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames abc --out "$tmp/o"
+expect 1 "--frames: 3:2: expected A:B" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 3:2 --out "$tmp/o"
 
 # The baseline method deforms bends and twists, and refuses a joint folded beyond its stated limit.
 echo '{"bones": [{"bone": 1, "twist_degrees": 270}], "root": {"translation": [1, 2, 3]}}' >"$tmp/twist.json"

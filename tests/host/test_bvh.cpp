@@ -8,6 +8,7 @@
 
 #include "host/bvh.hpp"
 #include "host/errors.hpp"
+#include "tests/support/temp_file.hpp"
 
 namespace bs {
 namespace {
@@ -200,6 +201,13 @@ TEST(Bvh, RecognisesItsExtensionInAnyCase) {
     EXPECT_TRUE(is_bvh_path("/a/Walk.Bvh"));
     EXPECT_FALSE(is_bvh_path("walk.bvh.json"));
     EXPECT_FALSE(is_bvh_path("bvh"));
+}
+
+TEST(Bvh, RecognisesACaptureByItsFirstWordWhateverItsName) {
+    EXPECT_TRUE(is_bvh_path(testing::write_temp("capture", "  HIERARCHY\nROOT Hips\n")));
+    EXPECT_FALSE(is_bvh_path(testing::write_temp("motion", "{\"fps\": 30, \"frames\": []}")));
+    EXPECT_FALSE(is_bvh_path(testing::write_temp("empty", "")));
+    EXPECT_FALSE(is_bvh_path(testing::temp_path("missing")));
 }
 
 TEST(Bvh, RefusesAFileWithoutChannels) {

@@ -106,6 +106,12 @@ TEST(MeshIoInvalid, FaceIndexOutOfRange) {
         "element face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 9\n");
     EXPECT_NE(message.find("out of range"), std::string::npos) << message;
 }
+// A coordinate that is not a number: named by assimp's own numbering, and said to be so (an OBJ's
+// vertices are assimp's face corners: the file's 4th vertex is its 5th here).
+TEST(MeshIoInvalid, NotANumberIsNamedAsAssimpNumbersIt) {
+    const std::string message = load_error("nan.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv nan 0 1\nf 1 2 3\nf 1 2 4\n");
+    EXPECT_NE(message.find("as assimp reads it (not the file's numbering): a coordinate not finite"), std::string::npos) << message;
+}
 TEST(MeshIoInvalid, TruncatedOff) {
     // assimp's own triangulation asserts (aborts) on this file; the loader must report it instead.
     EXPECT_NE(load_error("truncated.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n"), "");

@@ -146,6 +146,14 @@ TEST(MetaballSkinner, BindingFileWithANodeOutOfRangeIsRefused) {
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("binding[1]: index 2 out of range [0, 2)"), std::string::npos) << e.what();
     }
+    // A negative index other than -1 (unbound) is named with both what is allowed.
+    path = testing::write_temp("negative.json", R"({"binding": [1, -2, 0]})");
+    try {
+        load_binding(path, 3, 2);
+        ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("binding[1]: index -2 out of range: -1 (unbound) or [0, 2)"), std::string::npos) << e.what();
+    }
 }
 
 TEST(MetaballSkinner, BindingFileWithoutTheListOrWithANonIntegerIsRefused) {

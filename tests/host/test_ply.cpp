@@ -480,6 +480,16 @@ TEST(PlyError, NonFinitePosition) {
     expect_point_set_error(text, {"vertex 1", "position (4, nan, 6) is not finite"});
 }
 
+// A face pointing past the vertices: read_ply keeps it (a PLY file may hold any lists), read_point_set,
+// whose faces the outputs keep, refuses it; a fractional or negative index too.
+TEST(PlyError, FaceIndexOutOfRange) {
+    const std::string head = kXyzHead + "element face 1\nproperty list uchar int vertex_indices\nend_header\n1 2 3\n4 5 6\n";
+    EXPECT_NO_THROW(read_ply(testing::write_temp("generic.ply", head + "3 0 1 9\n")));
+    expect_point_set_error(head + "3 0 1 9\n", {"element 'face' row 0", "vertex index 9 out of range [0, 2)"});
+    expect_point_set_error(head + "3 0 -1 1\n", {"element 'face' row 0", "vertex index -1 out of range [0, 2)"});
+    EXPECT_NO_THROW(read_point_set(testing::write_temp("good.ply", head + "3 0 1 1\n")));
+}
+
 TEST(PlyError, DuplicatePropertyName) {
     expect_read_error(kAsciiHead + "element vertex 1\nproperty float x\nproperty double x\nend_header\n1 2\n",
                       {"line 5", "duplicate property 'x' in element 'vertex'"});
