@@ -34,21 +34,23 @@
 #include <cstdlib>
 #include <filesystem>
 #include <cstdio>
-#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <omp.h>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "benchmarks/heap_counter.hpp"
 #include "benchmarks/quality.hpp"
+#include "host/cli/options.hpp"
 #include "host/demo_body.hpp"
 #include "host/errors.hpp"
 #include "host/gpu_skinner.hpp"
+#include "host/output_file.hpp"
 #include "host/skinner.hpp"
 #include "host/weights.hpp"
 
@@ -89,7 +91,8 @@ bs::Pose chain_pose(const bs::Skeleton& skeleton, double s) {
 }
 
 // "chain", or "human": the human demo's humanoid (27 bones, junctions at the hips and the chest) at the
-// middle frame of its capture and the frame after it.
+// middle frame of its capture and the frame after it (where a capture moves every joint between frames,
+// as CMU's does, every bone's tables are built each frame).
 BenchBody bench_body(const std::string& body, const std::string& capture) {
     if (body == "chain") {
         bs::Skeleton chain = bs::demo_chain();
@@ -97,10 +100,10 @@ BenchBody bench_body(const std::string& body, const std::string& capture) {
         return {"the demo's chain (3 bones)", std::move(chain), pose, next};
     }
     bs::CapturedBody human = bs::captured_human(capture);
-    const std::size_t middle = human.motion.frame_count() / 2;
-    const bs::Pose pose = human.motion.frame(middle), next = human.motion.frame(std::min(middle + 1, human.motion.frame_count() - 1));
+    const std::size_t middle = human.motion.frame_count() / 2, after = std::min(middle + 1, human.motion.frame_count() - 1);
+    const bs::Pose pose = human.motion.frame(middle), next = human.motion.frame(after);
     return {"the human demo's humanoid (" + std::to_string(human.skeleton.bone_count()) + " bones), frames " + std::to_string(middle) +
-                " and " + std::to_string(middle + 1) + " of " + capture,
+                " and " + std::to_string(after) + " of " + capture,
             std::move(human.skeleton), pose, next};
 }
 
@@ -330,20 +333,10 @@ void write_csv(std::ostream& out, const std::vector<Row>& rows) {
             << r.device_bytes_per_point << '\n';
 }
 
-// An output file opened before the run, so that a path it cannot write fails at once instead of after the
-// measurements; false (and a message) when it cannot be opened.
-bool open_output(std::ofstream& out, const std::string& path) {
-    if (path.empty()) return true;
-    out.open(path);
-    if (!out) std::fprintf(stderr, "baseskin-bench: %s: cannot write: %s\n", path.c_str(), std::strerror(errno));
-    return bool(out);
-}
-
-// Closes an output written at the end; false (and a message) where writing it failed.
-bool finished(std::ofstream& out, const std::string& path) {
-    out.close();
-    if (!out) std::fprintf(stderr, "baseskin-bench: %s: writing failed\n", path.c_str());
-    return bool(out);
+// An output file (host/output_file.hpp) opened before the run, so that a path it cannot write fails at once
+// instead of after the measurements (IoError); none for an empty path.
+std::unique_ptr<bs::OutputFile> open_output(const std::string& path) {
+    return path.empty() ? nullptr : std::make_unique<bs::OutputFile>(path);
 }
 
 }  // namespace
@@ -361,7 +354,7 @@ int main(int argc, char** argv) {
                                          "number of influences, given the same weights as lbs)")
         ->check(CLI::IsMember({"lbs", "lbs-sparse", "dqs", "baseline", "baseline-exact", "metaball"}))->capture_default_str();
     app.add_option("--repeats", repeats, "timed frames per size (median reported)")->check(CLI::Range(1, 1000))->capture_default_str();
-    app.add_option("--threads", threads, "CPU threads (0: all cores)")->check(CLI::NonNegativeNumber);
+    bs::cli::add_threads_option(&app, threads);
     app.add_option("--json", json_path, "write the rows as JSON");
     app.add_option("--csv", csv_path, "write the rows as CSV");
     std::string peer_python;
@@ -377,7 +370,7 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"chain", "human"}))
         ->capture_default_str();
     std::string capture = bs::kDemoCapture;
-    app.add_option("--capture", capture, "the human's motion capture (BVH)")->capture_default_str();
+    app.add_option("--capture", capture, "the human's motion capture (BVH; with --body human)")->capture_default_str();
     bool quality = false;
     app.add_flag("--quality", quality, "instead of throughput: deformation quality of baseline, LBS and DQS (DESIGN §6)");
     std::size_t quality_points = 40000;
@@ -395,13 +388,7 @@ int main(int argc, char** argv) {
         const BenchBody body = bench_body(body_name, capture);  // before the outputs: a capture it cannot read leaves none
         const bs::Skeleton& skeleton = body.skeleton;
         const bs::Pose &pose = body.pose, &next_pose = body.next_pose;
-        std::ofstream json_out, csv_out;
-        if (!open_output(json_out, json_path)) return 2;
-        if (!open_output(csv_out, csv_path)) {
-            json_out.close();
-            if (!json_path.empty()) std::remove(json_path.c_str());  // created empty just before: nothing was measured
-            return 2;
-        }
+        const std::unique_ptr<bs::OutputFile> json_out = open_output(json_path), csv_out = open_output(csv_path);
         if (std::find(methods.begin(), methods.end(), "lbs") == methods.end()) methods.insert(methods.begin(), "lbs");
         std::stable_partition(methods.begin(), methods.end(), [](const std::string& m) { return m == "lbs"; });
         const bool want_cuda = std::find(backends.begin(), backends.end(), "cuda") != backends.end();
@@ -525,15 +512,17 @@ int main(int argc, char** argv) {
                             r.backend != "cpu" ? std::to_string(r.device_bytes_per_point).c_str() : "-");
         std::printf("\nPeer (the rows above when it ran):\n\n");
         for (const std::string& note : peer_notes) std::printf("- %s\n", note.c_str());
-        if (json_out.is_open()) {
+        if (json_out) {
             nlohmann::json doc = nlohmann::json::array();
             for (const Row& r : rows) doc.push_back(to_json(r));
-            json_out << doc.dump(2) << '\n';
-            if (!finished(json_out, json_path)) return 1;
+            json_out->write(doc.dump(2) + "\n");
+            json_out->commit();
         }
-        if (csv_out.is_open()) {
-            write_csv(csv_out, rows);
-            if (!finished(csv_out, csv_path)) return 1;
+        if (csv_out) {
+            std::ostringstream csv;
+            write_csv(csv, rows);
+            csv_out->write(csv.str());
+            csv_out->commit();
         }
         return 0;
     });

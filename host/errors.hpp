@@ -30,7 +30,7 @@ struct UnsupportedError : std::runtime_error {
 // 0.000000 for 1e-200).
 inline std::string number_text(double v, int significant = 0) {
     char text[40];
-    if (significant > 0) return std::string(text, std::size_t(std::snprintf(text, sizeof text, "%.*g", significant, v)));
+    if (significant > 0) return std::string(text, std::size_t(std::snprintf(text, sizeof text, "%.*g", significant < 17 ? significant : 17, v)));
     return std::string(text, std::to_chars(text, text + sizeof text, v).ptr);
 }
 

@@ -63,10 +63,12 @@ double finite_number(const json& value, const Where& where) {
 
 int index_in_range(const json& value, std::size_t size, const Where& where) {
     if (!value.is_number_integer()) where.fail("expected an integer index, got " + shown(value));
-    long long i = value.get<long long>();
-    if (i < 0 || static_cast<unsigned long long>(i) >= size)
-        where.fail("index " + std::to_string(i) + " out of range [0, " + std::to_string(size) + ")");
-    return static_cast<int>(i);
+    // An unsigned one read as long long would wrap (2^64 − 1 to −1): each is read as what it is.
+    const bool negative = !value.is_number_unsigned() && value.get<long long>() < 0;
+    if (negative || value.get<unsigned long long>() >= size)
+        where.fail("index " + (negative ? std::to_string(value.get<long long>()) : std::to_string(value.get<unsigned long long>())) +
+                   " out of range [0, " + std::to_string(size) + ")");
+    return static_cast<int>(value.get<unsigned long long>());
 }
 
 void number_array(const json& value, std::size_t n, double* out, const Where& where) {

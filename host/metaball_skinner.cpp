@@ -79,11 +79,12 @@ MetaballBinding parse_binding(const json& doc, std::size_t vertex_count, std::si
     std::vector<int> region(vertex_count);
     for (std::size_t i = 0; i < vertex_count; ++i) {
         const json& entry = list[i];
-        const bool integer = entry.is_number_integer();
-        if (integer && entry.get<long long>() < 0 && entry.get<long long>() != kNoRegion)
+        // A negative index (signed in JSON's reading; an unsigned one is never negative, however large).
+        const bool negative = entry.is_number_integer() && !entry.is_number_unsigned() && entry.get<long long>() < 0;
+        if (negative && entry.get<long long>() != kNoRegion)
             where["binding"][i].fail("index " + std::to_string(entry.get<long long>()) + " out of range: -1 (unbound) or [0, " +
                                      std::to_string(joint_count) + ")");
-        region[i] = integer && entry.get<long long>() == kNoRegion ? kNoRegion : json_io::index_in_range(entry, joint_count, where["binding"][i]);
+        region[i] = negative ? kNoRegion : json_io::index_in_range(entry, joint_count, where["binding"][i]);
     }
     return binding_from_regions(region);
 }

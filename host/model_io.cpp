@@ -173,8 +173,8 @@ void check_key_times(const Key* keys, unsigned count, const std::string& where) 
     for (unsigned i = 0; i < count; ++i) {
         if (!std::isfinite(keys[i].mTime)) throw InputError(where + " key " + std::to_string(i) + ": its time is not finite");
         if (i > 0 && keys[i].mTime < keys[i - 1].mTime)
-            throw InputError(where + " key " + std::to_string(i) + ": its time " + std::to_string(keys[i].mTime) + " precedes the key before it (" +
-                             std::to_string(keys[i - 1].mTime) + ")");
+            throw InputError(where + " key " + std::to_string(i) + ": its time " + number_text(keys[i].mTime) + " precedes the key before it (" +
+                             number_text(keys[i - 1].mTime) + ")");
     }
 }
 

@@ -1,11 +1,14 @@
 #include "host/output_file.hpp"
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
+#include <sys/stat.h>
 #include <system_error>
-#include <utility>
 #include <unistd.h>
+#include <utility>
 
 #include "host/errors.hpp"
 
@@ -17,29 +20,83 @@ namespace fs = std::filesystem;
 
 std::string reason(int error) { return std::strerror(error); }
 
-// The temporary beside `target`: its name with this process's id (two programs writing one target at once
-// do not share a temporary) and a count (nor do two OutputFiles of one program).
-std::string temporary_beside(const std::string& target) {
-    static int count = 0;
-    return target + ".part-" + std::to_string(::getpid()) + "-" + std::to_string(count++);
+bool under_system_tree(const fs::path& p) {
+    const std::string s = p.string();
+    return s.rfind("/dev/", 0) == 0 || s.rfind("/proc/", 0) == 0;
+}
+
+// Where `path` leads through its symbolic links (also where the last one dangles: the file a write would
+// create), and whether any step lies under /dev or /proc: a stream such as /dev/stdout, whose link ends at
+// whatever the process's output is (a file included), which must be written in place, not replaced.
+struct Resolved {
+    fs::path target;
+    bool system = false;
+};
+Resolved resolve_links(const std::string& path) {
+    Resolved r{fs::path(path), under_system_tree(path)};
+    std::error_code error;
+    for (int hop = 0; hop < 40 && fs::is_symlink(r.target, error); ++hop) {
+        const fs::path next = fs::read_symlink(r.target, error);
+        if (error) break;
+        r.target = next.is_absolute() ? next : r.target.parent_path() / next;
+        r.system = r.system || under_system_tree(r.target);
+    }
+    return r;
+}
+
+// A temporary beside `target`, created exclusively (never an existing file or a planted link), with a
+// short name (a long target name must not push it past the file system's limit) made unique by this
+// process's id and a count. The file descriptor, or -1 with errno set.
+int create_temporary(const fs::path& target, mode_t mode, std::string& name) {
+    static std::atomic<unsigned> count{0};
+    const std::string base = target.filename().string().substr(0, 64);
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        name = (target.parent_path() / ("." + base + "." + std::to_string(::getpid()) + "-" + std::to_string(count++) + ".part")).string();
+        const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    return -1;
 }
 
 }  // namespace
 
-OutputFile::OutputFile(const std::string& path) : path_(path), target_(path) {
-    std::error_code error;
-    if (fs::is_symlink(path, error)) {
-        const fs::path resolved = fs::weakly_canonical(path, error);
-        if (!error) target_ = resolved.string();
+OutputFile::OutputFile(const std::string& path) : path_(path) {
+    const Resolved resolved = resolve_links(path);
+    target_ = resolved.target.string();
+    struct stat existing {};
+    const bool exists = ::stat(target_.c_str(), &existing) == 0;
+    if (exists && S_ISDIR(existing.st_mode)) throw IoError(path_ + ": cannot open for writing (it is a directory)");
+    if (exists && ::access(target_.c_str(), W_OK) != 0) throw IoError(path_ + ": cannot open for writing (" + reason(errno) + ")");
+    int fd = -1;
+    if (!resolved.system && (!exists || S_ISREG(existing.st_mode))) {
+        fd = create_temporary(resolved.target, exists ? existing.st_mode & 07777 : 0666, temporary_);
+        const int created = errno;
+        if (fd >= 0 && exists) {
+            // The new file takes the old one's permissions (the umask may have narrowed them) and, where
+            // the process may, its owner.
+            (void)::fchmod(fd, existing.st_mode & 07777);
+            (void)::fchown(fd, existing.st_uid, existing.st_gid);
+        }
+        if (fd < 0) {
+            temporary_.clear();
+            // A folder this process may not write (a writable file in it) falls back to writing in place.
+            if (!exists || (created != EACCES && created != EPERM && created != EROFS))
+                throw IoError(path_ + ": cannot open for writing (" + reason(created) + ")");
+        }
     }
-    const fs::file_status status = fs::status(target_, error);
-    if (fs::is_directory(status)) throw IoError(path_ + ": cannot open for writing (it is a directory)");
-    const bool in_place = fs::exists(status) && !fs::is_regular_file(status);
-    if (!in_place) temporary_ = temporary_beside(target_);
-    file_ = std::fopen(in_place ? target_.c_str() : temporary_.c_str(), "wb");
+    if (fd < 0) {
+        // A stream under /dev or /proc is appended to: /dev/stdout may lead to the file a shell appends
+        // the run's output to (>>), which truncating would empty.
+        const int flags = resolved.system ? O_WRONLY | O_APPEND : O_WRONLY | O_CREAT | O_TRUNC;
+        fd = ::open(path.c_str(), flags | O_CLOEXEC, 0666);
+        if (fd < 0) throw IoError(path_ + ": cannot open for writing (" + reason(errno) + ")");
+    }
+    file_ = ::fdopen(fd, "wb");
     if (!file_) {
-        temporary_.clear();  // not created
-        throw IoError(path_ + ": cannot open for writing (" + reason(errno) + ")");
+        const int opened = errno;
+        ::close(fd);
+        discard();
+        throw IoError(path_ + ": cannot open for writing (" + reason(opened) + ")");
     }
 }
 
@@ -51,7 +108,7 @@ void OutputFile::discard() {
 }
 
 void OutputFile::write(const char* data, std::size_t size) {
-    if (!file_) throw IoError(path_ + ": written after it was committed");
+    if (!file_) throw IoError(path_ + ": written after it was committed or after a failed write");
     if (size > 0 && std::fwrite(data, 1, size, file_) != size) {
         const int failed = errno;
         discard();
@@ -60,7 +117,7 @@ void OutputFile::write(const char* data, std::size_t size) {
 }
 
 void OutputFile::commit() {
-    if (!file_) throw IoError(path_ + ": committed twice");
+    if (!file_) throw IoError(path_ + ": committed twice, or after a failed write");
     const bool flushed = std::fflush(file_) == 0;
     const int flush_error = errno;
     const bool closed = std::fclose(std::exchange(file_, nullptr)) == 0;
@@ -70,12 +127,20 @@ void OutputFile::commit() {
         throw IoError(path_ + ": write failed (" + reason(flushed ? close_error : flush_error) + ")");
     }
     if (temporary_.empty()) return;  // written in place
-    if (std::rename(temporary_.c_str(), target_.c_str()) != 0) {
-        const int failed = errno;
-        discard();
-        throw IoError(path_ + ": cannot replace it with the written file (" + reason(failed) + ")");
+    if (std::rename(temporary_.c_str(), target_.c_str()) == 0) {
+        temporary_.clear();
+        return;
     }
-    temporary_.clear();
+    // A target the folder's rules keep from being replaced (another user's file in a sticky folder, a
+    // file mounted on its own) is written over instead: the whole file, copied from the temporary.
+    const int failed = errno;
+    std::error_code error;
+    if (failed == EPERM || failed == EBUSY || failed == EXDEV)
+        fs::copy_file(temporary_, target_, fs::copy_options::overwrite_existing, error);
+    else
+        error.assign(failed, std::generic_category());
+    discard();
+    if (error) throw IoError(path_ + ": cannot replace it with the written file (" + error.message() + ")");
 }
 
 }  // namespace bs

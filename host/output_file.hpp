@@ -1,13 +1,20 @@
 // Output files written whole or not at all.
 //
-// Every file the project writes (points, skeletons, motions, saved codes, bindings) goes through an
-// OutputFile: the bytes go to a temporary file beside the target (same folder, so that the last step is a
-// rename within one file system), which replaces the target only once every byte is written and the
-// temporary closed. On any failure, or when the OutputFile is destroyed before commit() (an exception
-// while the content is made), the temporary is removed and the target is left as it was: a file that was
-// there keeps its old content, even when it was the input of the same run. A target that exists and is
-// not a regular file (a device such as /dev/stdout, a FIFO) is written in place instead, and is never
-// removed. A target that is a symbolic link is resolved, so that the link keeps pointing at the new file.
+// The files the project writes (points, skeletons, bindings, motions, saved codes, the bench's tables) go
+// through an OutputFile: the bytes go to a temporary file beside the target (same folder, created
+// exclusively, with the old file's permissions and, where the process may, its owner), which replaces the
+// target only once every byte is written and the temporary closed. On any failure, or when the OutputFile
+// is destroyed before commit() (an exception while the content is made), the temporary is removed and the
+// target is left as it was: a file that was there keeps its old content, even when it was the input of
+// the same run. A target that is a symbolic link is followed (the link keeps pointing at the new file;
+// a dangling one gets its file).
+//
+// Written in place instead, without that guarantee: a target that exists and is not a regular file (a
+// FIFO), a stream under /dev or /proc (/dev/stdout, appended to: it may lead to a file a shell appends to),
+// a writable file in a folder the process may not write (no temporary can be made there), and a file the
+// folder's rules keep from being replaced (another user's file in a sticky folder, a file mounted on its
+// own: the temporary is copied over it). A read-only target is refused, as opening it would be. Hard links
+// to a replaced file keep the old content.
 #pragma once
 
 #include <cstdio>

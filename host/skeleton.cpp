@@ -40,7 +40,7 @@ void check_spheres(const std::vector<Sphere<double>>& spheres, const Where& wher
         // 2e308 apart gave NaN rest axes) and the points, deformed and written as float, stay finite.
         if (!within_input_magnitude(s.centre) || !within_input_magnitude(s.radius))
             where["spheres"][i].fail(std::string("a coordinate or radius not ") + input_magnitude_text());
-        if (s.radius <= 0) where["spheres"][i].fail("radius must be > 0, got " + std::to_string(s.radius));
+        if (s.radius <= 0) where["spheres"][i].fail("radius must be > 0, got " + number_text(s.radius));
     }
 }
 

@@ -67,7 +67,7 @@ void validate_pairs(const std::uint32_t* bones, const float* weights, std::size_
         // Built only on failure: this runs for every vertex.
         auto slot = [&] { return source + ": vertex " + std::to_string(vertex) + ": influence " + std::to_string(j) + ": "; };
         if (!std::isfinite(weights[j]) || weights[j] < 0)
-            throw InputError(slot() + "weight must be finite and >= 0, got " + std::to_string(weights[j]));
+            throw InputError(slot() + "weight must be finite and >= 0, got " + number_text(weights[j]));
         if (weights[j] > 0 && bones[j] >= bone_count)
             throw InputError(slot() + "bone index " + std::to_string(bones[j]) + " out of range [0, " + std::to_string(bone_count) + ")");
         total += weights[j];

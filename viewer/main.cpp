@@ -7,6 +7,7 @@
 
 #include <cstdio>
 
+#include "host/cli/options.hpp"
 #include "host/errors.hpp"
 #include "viewer/gl/app.hpp"
 
@@ -48,7 +49,9 @@ void add_options(CLI::App& app, Options& o) {
     app.add_option("--sphere-mesh", o.sphere_mesh, "draw the posed sphere-mesh")
         ->check(CLI::IsMember({"hidden", "translucent", "wireframe"}))
         ->capture_default_str();
-    app.add_option("--point-size", o.point_size, "splat size factor")->check(CLI::Range(0.05f, 20.0f))->capture_default_str();
+    app.add_option("--point-size", o.point_size, "splat size factor")
+        ->check(bs::cli::finite_number() & CLI::Range(0.05f, 20.0f))
+        ->capture_default_str();
     app.add_option("--pick-point", o.pick, "show this point's baseline (baseline method)")->check(CLI::NonNegativeNumber);
     app.add_option("--pose", o.pose, "pose JSON file (replaces the motion)")->check(CLI::ExistingFile);
     app.add_option("--screenshot", o.screenshot, "render headless into this PNG and exit");

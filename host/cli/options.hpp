@@ -1,15 +1,32 @@
-// Options and checks several commands share.
+// Options and checks several programs share (baseskin's commands, baseskin-bench); header-only, so that a
+// program links no command to use them.
 #pragma once
 
 #include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
 
 namespace bs::cli {
 
 // --threads N on `command`: 0 (all cores) to kMaxThreads.
 constexpr int kMaxThreads = 1024;
-void add_threads_option(CLI::App* command, int& threads);
+inline void add_threads_option(CLI::App* command, int& threads) {
+    command->add_option("--threads", threads, "CPU threads (0: all cores); output is the same for any count")
+        ->check(CLI::Range(0, kMaxThreads));
+}
 
 // A check that an option's number is finite (CLI::Range lets NaN through: no comparison fails for it).
-CLI::Validator finite_number();
+inline CLI::Validator finite_number() {
+    return CLI::Validator(
+        [](std::string& text) {
+            char* end = nullptr;
+            const double value = std::strtod(text.c_str(), &end);
+            const bool finite = end != text.c_str() && *end == '\0' && std::isfinite(value);
+            return finite ? std::string() : "expected a finite number, got " + text;
+        },
+        "FINITE");
+}
 
 }  // namespace bs::cli

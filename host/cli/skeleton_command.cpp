@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <system_error>
 
 #include "host/auto_rig.hpp"
 #include "host/cli/options.hpp"
+#include "host/errors.hpp"
 #include "host/mesh_io.hpp"
 #include "host/ply.hpp"
 #include "host/reeb_graph.hpp"
@@ -85,7 +88,14 @@ void run_skeleton(const SkeletonOptions& o) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string binding = binding_path_for(o.out);
     save_skeleton(o.out, e.rig.skeleton);
-    save_binding(binding, e.rig, e.graph);
+    try {
+        save_binding(binding, e.rig, e.graph);
+    } catch (const IoError&) {
+        // A binding of an earlier skeleton must not stay beside the new one: drag reads it by default.
+        std::error_code ignored;
+        std::filesystem::remove(binding, ignored);
+        throw;
+    }
     std::printf("skeleton: %zu spheres, %zu bones, %d junctions from %zu samples (%zu Reeb nodes, %d loops, %zu cut) "
                 "in %.2f s\n",
                 e.rig.skeleton.spheres.size(), e.rig.skeleton.bones.size(), junction_count(e.rig.skeleton), e.samples,

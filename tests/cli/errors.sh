@@ -40,7 +40,13 @@ out=$( (trap '' XFSZ; ulimit -f 8; "$bin" animate --skeleton "$tmp/skeleton.json
 got=$?
 [ "$got" -eq 3 ] && grep -qF "many.ply: write failed (File too large)" <<<"$out" || fail "a write over the file-size limit -> exit $got: $out"
 cmp -s "$tmp/many.ply" "$tmp/many-before.ply" || fail "the input, named as the output, changed or went when its write failed"
-[ "$(ls "$tmp" | grep -c '^many\.ply')" -eq 1 ] || fail "a temporary was left beside many.ply: $(ls "$tmp")"
+[ "$(ls -A "$tmp" | grep -c 'many\.ply')" -eq 1 ] || fail "a temporary was left beside many.ply: $(ls -A "$tmp")"
+# /dev/stdout as the output is written where the shell sends it, appended (a file there was replaced by a
+# rename, which lost what came before).
+echo HEADER >"$tmp/stream.txt"
+"$bin" animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --format ascii \
+    --out /dev/stdout >>"$tmp/stream.txt" 2>&1 || fail "animate --out /dev/stdout failed"
+[ "$(head -1 "$tmp/stream.txt")" = HEADER ] && grep -qx 'ply' "$tmp/stream.txt" || fail "--out /dev/stdout: $(cat "$tmp/stream.txt")"
 
 # Input limits (README "Input limits"): a file over its kind's size (sparse: no disk used) is invalid input,
 # a FIFO is an I/O error rather than a wait for a writer, a point count beyond the limit a bad command line.

@@ -106,7 +106,7 @@ TEST(BezierChain, KeepingLengthsReachesAReachableTarget) {
 // whichever way the target lies; the held end and the lengths stay.
 TEST(BezierChain, KeepingLengthsFoldsAStraightChainToATargetOnItsLine) {
     for (const Vec3<double>& axis : {Vec3<double>{1, 0, 0}, Vec3<double>{0, 1, 0}, normalized(Vec3<double>{1, 1, 1})})
-        for (double along : {2.0, 1.5, -1.5, 5.5}) {
+        for (double along : {2.0, 1.5, -1.5, 5.5, 5.99, 5.9999}) {
             const std::vector<Vec3<double>> c{{0, 0, 0}, 3.5 * axis, 6.0 * axis};
             const Vec3<double> target = along * axis;
             std::vector<Vec3<double>> moved = propagate_chain(c, target, ChainMode::keep_lengths);

@@ -154,6 +154,17 @@ TEST(MetaballSkinner, BindingFileWithANodeOutOfRangeIsRefused) {
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("binding[1]: index -2 out of range: -1 (unbound) or [0, 2)"), std::string::npos) << e.what();
     }
+    // Indices as large as an unsigned 64-bit number are out of range, not read back as -1 or -2.
+    for (const char* huge : {"18446744073709551615", "18446744073709551614"}) {
+        path = testing::write_temp("huge.json", std::string(R"({"binding": [1, )") + huge + ", 0]}");
+        try {
+            load_binding(path, 3, 2);
+            ADD_FAILURE() << "no error for " << huge;
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("binding[1]"), std::string::npos) << e.what();
+            EXPECT_EQ(std::string(e.what()).find("-1 (unbound)"), std::string::npos) << e.what();
+        }
+    }
 }
 
 TEST(MetaballSkinner, BindingFileWithoutTheListOrWithANonIntegerIsRefused) {

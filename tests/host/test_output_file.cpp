@@ -35,18 +35,35 @@ int files_named_like(const std::string& path) {
 }
 
 // The IoError's message of `write` run while the process may write files of at most 4 kB (RLIMIT_FSIZE,
-// which stops a write as a full disk would; SIGXFSZ ignored, so that the write fails instead of the process).
+// which stops a write as a full disk would; SIGXFSZ ignored, so that the write fails instead of the
+// process). Both are restored however `write` ends.
 std::string message_of_a_write_beyond_4kB(const std::function<void()>& write) {
-    rlimit before{};
-    if (getrlimit(RLIMIT_FSIZE, &before) != 0) ADD_FAILURE() << "getrlimit";
-    rlimit small = before;
-    small.rlim_cur = 4096;
-    const auto previous = std::signal(SIGXFSZ, SIG_IGN);
-    if (setrlimit(RLIMIT_FSIZE, &small) != 0) ADD_FAILURE() << "setrlimit";
-    const std::string message = testing::message_of<IoError>(write);
-    setrlimit(RLIMIT_FSIZE, &before);
-    std::signal(SIGXFSZ, previous);
-    return message;
+    struct SmallFiles {
+        rlimit before{};
+        void (*previous)(int) = SIG_DFL;
+        bool limited = false;
+        SmallFiles() {
+            if (getrlimit(RLIMIT_FSIZE, &before) != 0) return;
+            rlimit small = before;
+            small.rlim_cur = 4096;
+            previous = std::signal(SIGXFSZ, SIG_IGN);
+            limited = setrlimit(RLIMIT_FSIZE, &small) == 0;
+        }
+        ~SmallFiles() {
+            if (limited) setrlimit(RLIMIT_FSIZE, &before);
+            std::signal(SIGXFSZ, previous);
+        }
+    } guard;
+    if (!guard.limited) {
+        ADD_FAILURE() << "the file-size limit could not be set";
+        return "";
+    }
+    try {
+        return testing::message_of<IoError>(write);
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "another exception: " << e.what();
+        return "";
+    }
 }
 
 TEST(OutputFile, CommitPutsTheWholeFileInPlace) {
@@ -113,6 +130,38 @@ TEST(OutputFile, ASymbolicLinkKeepsPointingAtTheNewFile) {
     out.commit();
     EXPECT_TRUE(fs::is_symlink(link));
     EXPECT_EQ(content_of(file), "new");
+}
+
+TEST(OutputFile, ADanglingLinkGetsItsFile) {
+    const std::string file = testing::temp_path("made.txt"), link = testing::temp_path("dangling.txt");
+    fs::create_symlink(fs::path(file).filename(), link);  // relative, as ln -s writes it
+    OutputFile out(link);
+    out.write("new");
+    out.commit();
+    EXPECT_TRUE(fs::is_symlink(link));
+    EXPECT_EQ(content_of(file), "new");
+}
+
+// The replaced file keeps its permissions (a private file stays private), whatever the umask.
+TEST(OutputFile, TheReplacedFileKeepsItsPermissions) {
+    const std::string path = testing::write_temp("private.txt", "old");
+    fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
+    OutputFile out(path);
+    out.write("new");
+    out.commit();
+    EXPECT_EQ(content_of(path), "new");
+    EXPECT_EQ(fs::status(path).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+}
+
+// The temporary's name stays short: a target whose own name is near the file system's limit (255 bytes)
+// is written (a temporary named after the whole of it was too long).
+TEST(OutputFile, ATargetWithALongNameIsWritten) {
+    const std::string path = testing::temp_path(std::string(200, 'n') + ".ply");
+    ASSERT_LT(fs::path(path).filename().string().size(), 256u);
+    OutputFile out(path);
+    out.write("new");
+    out.commit();
+    EXPECT_EQ(content_of(path), "new");
 }
 
 TEST(OutputFile, AFolderOrAMissingFolderIsRefusedByTheTargetsName) {

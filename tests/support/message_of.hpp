@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <exception>
 #include <functional>
 #include <string>
 
@@ -14,8 +15,11 @@ std::string message_of(const std::function<void()>& run) {
         run();
     } catch (const E& e) {
         return e.what();
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "another type was thrown: " << e.what();
+        return "";
     }
-    ADD_FAILURE() << "nothing, or another type, was thrown";
+    ADD_FAILURE() << "nothing was thrown";
     return "";
 }
 
