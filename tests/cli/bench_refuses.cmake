@@ -1,0 +1,15 @@
+# baseskin-bench refuses a run before any measurement (the sizes asked for would take minutes): exit code
+# RC and a message holding MESSAGE (the path it could not use), and the JSON output JSON (given in ARGS)
+# not created. Arguments: -DBENCH=<bench> -DARGS=<;-list> -DRC=<code> -DMESSAGE=<text> -DJSON=<path>.
+file(REMOVE ${JSON})
+execute_process(COMMAND ${BENCH} ${ARGS} RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 60)
+if(NOT rc EQUAL RC)
+  message(FATAL_ERROR "expected exit code ${RC}, got '${rc}' (${err})")
+endif()
+string(FIND "${err}" "${MESSAGE}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "the message does not hold '${MESSAGE}': ${err}")
+endif()
+if(EXISTS ${JSON})
+  message(FATAL_ERROR "${JSON} was created though nothing was measured")
+endif()
