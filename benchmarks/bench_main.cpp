@@ -377,7 +377,15 @@ int main(int argc, char** argv) {
     app.add_option("--quality-points", quality_points, "points per quality scenario")
         ->check(CLI::Range(std::size_t(100), std::size_t(10000000)))
         ->capture_default_str();
-    CLI11_PARSE(app, argc, argv);
+    app.callback([&app, &body_name] {
+        if (body_name == "chain" && app.count("--capture") > 0)
+            throw CLI::ValidationError("--capture", "the chain has no capture (it moves the human: --body human)");
+    });
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {  // help (0), or a bad command line: the CLI's exit code 1
+        return app.exit(e) == 0 ? bs::kExitOk : bs::kExitUsage;
+    }
     // Errors (a capture that cannot be read, an output that cannot be written) are reported with the CLI's exit
     // codes (host/errors.hpp).
     return bs::run_reporting_errors("baseskin-bench", [&]() -> int {

@@ -1,8 +1,11 @@
 #include "host/json_io.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
@@ -11,15 +14,27 @@
 namespace bs::json_io {
 
 json parse(std::istream& in, const std::string& source) {
-    // The depth is checked as each array or object opens, before anything deeper is built.
-    auto limit_depth = [&source](int depth, json::parse_event_t event, json&) {
+    // The depth is checked as each array or object opens, before anything deeper is built. A member named
+    // twice in one object is refused: the parser would keep the last, silently (a skeleton with two
+    // "spheres"), and which one the writer meant is a guess. The project's objects have a few members each,
+    // so each open object's names are kept in a short list.
+    std::vector<std::vector<std::string>> names;
+    auto check = [&source, &names](int depth, json::parse_event_t event, json& parsed) {
         const bool opens = event == json::parse_event_t::object_start || event == json::parse_event_t::array_start;
         if (opens && depth >= kMaxJsonDepth)
             throw InputError(source + ": arrays and objects nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+        if (event == json::parse_event_t::object_start) names.emplace_back();
+        if (event == json::parse_event_t::object_end) names.pop_back();
+        if (event == json::parse_event_t::key) {
+            const std::string& name = parsed.get_ref<const std::string&>();
+            if (std::find(names.back().begin(), names.back().end(), name) != names.back().end())
+                throw InputError(source + ": member \"" + name + "\" appears twice in one object");
+            names.back().push_back(name);
+        }
         return true;
     };
     try {
-        return json::parse(in, limit_depth);
+        return json::parse(in, check);
     } catch (const json::exception& e) {  // syntax errors, and numbers that overflow a double
         throw InputError(source + ": not valid JSON: " + e.what());
     }

@@ -166,6 +166,10 @@ void add_demo_command(CLI::App& app, DemoOptions& o) {
     c->add_option("--frames", o.frames, "number of frames (default 6 human, spread over the capture; 24 chain)")
         ->check(CLI::Range(2, 100000));
     add_common(c, o.deform, {"lbs", "dqs", "baseline"});
+    c->callback([c, &o] {
+        if (o.body == "chain" && c->count("--capture") > 0)
+            throw CLI::ValidationError("--capture", "the chain has no capture (it moves the human: --body human)");
+    });
 }
 
 void run_animate(const AnimateOptions& o) {

@@ -14,6 +14,7 @@ expect 0 "--skeleton" -- animate --help
 expect 0 "--frames" -- demo --help
 expect 1 "A subcommand is required" --
 expect 1 'unknown command "bogus" (the commands: animate, demo, drag, skeleton, rig)' -- bogus
+expect 1 "--capture: the chain has no capture" -- demo --body chain --capture "$tmp/walk.bvh" --out "$tmp/demo"
 expect 1 "--skeleton is required" -- animate --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"
 expect 1 "--pose or --motion" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --out "$tmp/o.ply"
 expect 1 "excludes" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --motion "$tmp/motion.json" --out "$tmp/o"

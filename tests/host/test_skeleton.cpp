@@ -113,6 +113,12 @@ TEST(SkeletonInvalid, DeeplyNestedJson) {
     expect_error("{\"spheres\": " + std::string(depth, '[') + std::string(depth, ']') + ", \"bones\": []}",
                  "nested deeper than 64 levels");
 }
+TEST(SkeletonInvalid, AMemberNamedTwiceInOneObject) {
+    // The parser kept the last "spheres" silently; in two objects the same name is fine.
+    expect_error(R"({"spheres": [[0,0,0,1],[2,0,0,1]], "bones": [[0,1]], "spheres": [[0,0,0,1],[9,0,0,1]]})",
+                 "member \"spheres\" appears twice in one object");
+    EXPECT_EQ(load_error(R"({"spheres": [[0,0,0,1],[2,0,0,1]], "bones": [[0,1]], "names": ["a", "b"]})"), "");
+}
 TEST(SkeletonInvalid, NestingUpToTheLimitIsParsed) {
     // The object and "spheres" are 2 levels: 62 more make 64 (parsed, then refused for its shape), 63 make 65.
     auto nested = [](std::size_t n) {
