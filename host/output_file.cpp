@@ -66,7 +66,10 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
     struct stat existing {};
     const bool exists = ::stat(target_.c_str(), &existing) == 0;
     if (exists && S_ISDIR(existing.st_mode)) throw IoError(path_ + ": cannot open for writing (it is a directory)");
-    if (exists && ::access(target_.c_str(), W_OK) != 0) throw IoError(path_ + ": cannot open for writing (" + reason(errno) + ")");
+    if (exists && ::access(target_.c_str(), W_OK) != 0) {
+        const int refused = errno;  // before a message's allocations can change it
+        throw IoError(path_ + ": cannot open for writing (" + reason(refused) + ")");
+    }
     int fd = -1;
     if (!resolved.system && (!exists || S_ISREG(existing.st_mode))) {
         fd = create_temporary(resolved.target, exists ? existing.st_mode & 07777 : 0666, temporary_);
@@ -89,7 +92,10 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
         // the run's output to (>>), which truncating would empty.
         const int flags = resolved.system ? O_WRONLY | O_APPEND : O_WRONLY | O_CREAT | O_TRUNC;
         fd = ::open(path.c_str(), flags | O_CLOEXEC, 0666);
-        if (fd < 0) throw IoError(path_ + ": cannot open for writing (" + reason(errno) + ")");
+        if (fd < 0) {
+            const int refused = errno;
+            throw IoError(path_ + ": cannot open for writing (" + reason(refused) + ")");
+        }
     }
     file_ = ::fdopen(fd, "wb");
     if (!file_) {
