@@ -339,46 +339,198 @@ std::unique_ptr<bs::OutputFile> open_output(const std::string& path) {
     return path.empty() ? nullptr : std::make_unique<bs::OutputFile>(path);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    CLI::App app{"baseskin-bench: encoding and deformation throughput per method and backend, as ratios to LBS"};
+// The bench's command line.
+struct BenchOptions {
     std::vector<std::size_t> sizes{10000, 100000, 1000000};
     std::vector<std::string> backends{"cpu"};
     std::vector<std::string> methods{"lbs", "lbs-sparse", "dqs", "baseline", "baseline-exact", "metaball"};
     int repeats = 7, threads = 0;
-    std::string json_path, csv_path;
-    app.add_option("--sizes", sizes, "point counts")->capture_default_str();
-    app.add_option("--backend", backends, "cpu, cuda (several allowed)")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
-    app.add_option("--methods", methods, "methods to run (lbs always runs first: the ratios need it; lbs-sparse is LBS of any "
-                                         "number of influences, given the same weights as lbs)")
-        ->check(CLI::IsMember({"lbs", "lbs-sparse", "dqs", "baseline", "baseline-exact", "metaball"}))->capture_default_str();
-    app.add_option("--repeats", repeats, "timed frames per size (median reported)")->check(CLI::Range(1, 1000))->capture_default_str();
-    bs::cli::add_threads_option(&app, threads);
-    app.add_option("--json", json_path, "write the rows as JSON");
-    app.add_option("--csv", csv_path, "write the rows as CSV");
-    std::string peer_python;
-    app.add_option("--peer-python", peer_python, "a Python with libigl 2.5 (pip install libigl==2.5.1 'numpy<2'): "
-                                                 "adds libigl's LBS and DQS as peer rows on the CPU");
+    std::string json_path, csv_path, peer_python;
     std::string gpu_tables = "host";
-    app.add_option("--gpu-tables", gpu_tables, "where the GPU rows build baseline's per-frame tables: host (uploaded) or device "
-                                               "(their rows are labelled cuda-device-tables)")
+    std::string body_name = "chain";
+    std::string capture = bs::kDemoCapture;
+    bool quality = false;
+    std::size_t quality_points = 40000;
+};
+
+// The run the options ask for; throws the host's errors (host/errors.hpp) for main to report.
+int run_bench(BenchOptions o) {
+    if (o.quality) {
+        bs::bench::print_quality(bs::bench::measure_quality(o.quality_points));
+        return 0;
+    }
+    const BenchBody body = bench_body(o.body_name, o.capture);  // before the outputs: a capture it cannot read leaves none
+    const bs::Skeleton& skeleton = body.skeleton;
+    const bs::Pose &pose = body.pose, &next_pose = body.next_pose;
+    const std::unique_ptr<bs::OutputFile> json_out = open_output(o.json_path), csv_out = open_output(o.csv_path);
+    if (std::find(o.methods.begin(), o.methods.end(), "lbs") == o.methods.end()) o.methods.insert(o.methods.begin(), "lbs");
+    std::stable_partition(o.methods.begin(), o.methods.end(), [](const std::string& m) { return m == "lbs"; });
+    const bool want_cuda = std::find(o.backends.begin(), o.backends.end(), "cuda") != o.backends.end();
+    if (want_cuda && bs::cuda::device_count() == 0) {
+        std::fprintf(stderr, "baseskin-bench: no CUDA device (or the CUDA backend is not built): cuda rows skipped\n");
+        o.backends.erase(std::remove(o.backends.begin(), o.backends.end(), "cuda"), o.backends.end());
+    }
+    if (o.gpu_tables == "device" && std::find(o.backends.begin(), o.backends.end(), "cuda") == o.backends.end())
+        std::fprintf(stderr, "baseskin-bench: --gpu-tables device has no effect without cuda rows\n");
+
+    std::vector<Row> rows;
+    std::vector<std::string> peer_notes;
+    if (o.peer_python.empty()) peer_notes.push_back("libigl: not run (no --peer-python given)");
+    for (std::size_t n : o.sizes) {
+        std::vector<bs::Vec3<double>> rest = bs::demo_points(skeleton, n, 7);
+        std::vector<bs::Influences> influences;
+        double influences_seconds = 0;
+        double lbs_seconds[2] = {0, 0};
+        for (const std::string& name : o.methods) {
+            const bool exact = name == "baseline-exact", sparse = name == "lbs-sparse";
+            bs::Method method = bs::parse_method(exact ? "baseline" : sparse ? "lbs" : name);
+            auto start = Clock::now();
+            const bool classic = method == bs::Method::lbs || method == bs::Method::dqs;
+            if (classic && influences.empty()) {
+                influences = bs::auto_influences(skeleton, rest);
+                influences_seconds = seconds_since(start);
+            }
+            bs::BaselineDeformOptions options;
+            options.exact = exact;
+            const std::size_t live_before_encode = bs::bench::heap_live_bytes();
+            bs::bench::reset_heap_peak();
+            std::vector<bs::Influences> given = classic && !sparse ? influences : std::vector<bs::Influences>{};  // the skinner's own
+            start = Clock::now();
+            bs::Skinner skinner = sparse ? bs::Skinner(skeleton, rest, bs::to_sparse(influences), "bench")
+                                         : bs::Skinner(method, skeleton, rest, std::move(given), "bench", options);
+            double encode = double(n) / (seconds_since(start) + (classic ? influences_seconds : 0.0));
+            const double resident = double(bs::bench::heap_live_bytes() - live_before_encode) / double(n);
+            const double encode_peak = double(bs::bench::heap_peak_bytes() - live_before_encode) / double(n);
+            const FrameTableCost tables = frame_table_cost(skinner, pose, o.repeats, o.threads);
+            if (tables.common_path_share >= 0)
+                std::fprintf(stderr,
+                             "baseskin-bench: baseline at %zu points: the GPU's common path takes %.1f%% of the points; a frame's tables "
+                             "take %.3g ms from nothing, %.3g ms with one joint turned since the frame before (the other bones' kept)\n",
+                             n, 100.0 * tables.common_path_share, 1e3 * tables.seconds, 1e3 * tables.kept_seconds);
+            for (std::size_t b = 0; b < o.backends.size(); ++b) {
+                const bool cuda = o.backends[b] == "cuda";
+                const double bytes = pass_bytes_per_point(skinner, cuda);
+                double seconds, copy, device = 0;
+                std::function<void()> frame;
+                std::unique_ptr<bs::GpuSkinner> gpu;
+                bs::cuda::DeviceArray<float> gpu_out;
+                std::vector<bs::Vec3<float>> cpu_out;
+                bool odd = false;  // which of the two poses the next frame takes
+                auto next = [&]() -> const bs::Pose& { return (odd = !odd) ? next_pose : pose; };
+                if (cuda) {
+                    gpu = std::make_unique<bs::GpuSkinner>(skinner);
+                    gpu->set_tables_on_device(o.gpu_tables == "device");
+                    gpu_out = bs::cuda::DeviceArray<float>(3 * n);
+                    frame = [&] {
+                        gpu->deform(next(), {gpu_out.data(), 3}, {});
+                        bs::cuda::synchronize({});
+                    };
+                } else {
+                    frame = [&] { skinner.deform(next(), cpu_out, {o.threads}); };
+                }
+                seconds = median_seconds(o.repeats, frame);
+                const std::size_t live_before_frame = bs::bench::heap_live_bytes();
+                bs::bench::reset_heap_peak();
+                frame();
+                const double frame_peak = double(bs::bench::heap_peak_bytes() - live_before_frame);
+                if (cuda) {
+                    device = double(gpu->device_bytes()) / double(n);
+                    copy = gpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), o.repeats);
+                } else {
+                    copy = cpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), o.repeats, o.threads);
+                }
+                if (name == "lbs") lbs_seconds[cuda] = seconds;
+                // A GPU baseline row with its tables built on the device: labelled so, and what a frame uploads
+                // is its poses and posed neighbourhoods; the tables' build is inside the frame's time.
+                const bool device_tables = cuda && o.gpu_tables == "device" && method == bs::Method::baseline && !exact;
+                FrameTableCost row_tables = tables;
+                if (device_tables)
+                    row_tables = {double(skinner.baseline()->bones().size() * (sizeof(bs::BaselineBonePose<double>) + sizeof(bs::LocalChain<double>))),
+                                  0};
+                rows.push_back({o.body_name, n, name, device_tables ? "cuda-device-tables" : o.backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda],
+                                row_tables.bytes, row_tables.seconds, resident, encode_peak, frame_peak, device});
+            }
+        }
+        if (o.peer_python.empty() || influences.empty() || lbs_seconds[0] == 0) continue;
+        std::vector<bs::Vec3<float>> ours_lbs, ours_dqs;
+        bs::Skinner(bs::Method::lbs, skeleton, rest, influences, "bench").deform(pose, ours_lbs, {o.threads});
+        bs::Skinner(bs::Method::dqs, skeleton, rest, influences, "bench").deform(pose, ours_dqs, {o.threads});
+        PeerResult peer = run_libigl_peer(o.peer_python, skeleton, pose, rest, influences, ours_lbs, ours_dqs, o.repeats);
+        if (!peer.ran) {
+            peer_notes.push_back("libigl at " + std::to_string(n) + " points: skipped (" + peer.skipped + ")");
+            continue;
+        }
+        const double copy = cpu_copy_bandwidth(std::size_t(56 * double(n) / 2), o.repeats, o.threads);
+        rows.push_back({o.body_name, n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, peer.lbs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
+        rows.push_back({o.body_name, n, "libigl-dqs", "cpu", 0, peer.dqs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
+        char note[160];
+        std::snprintf(note, sizeof note, "libigl at %zu points: largest distance from our LBS %.3g, from our DQS %.3g", n,
+                      peer.lbs_difference, peer.dqs_difference);
+        peer_notes.push_back(note);
+    }
+
+    std::printf("Body: %s.\n\n", body.name.c_str());
+    std::printf("| points | method | backend | encode points/s | deform ns/point | deform points/s | GB/s | of copy | time / LBS | frame tables kB | tables ms |\n");
+    std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const Row& r : rows)
+        std::printf("| %zu | %s | %s | %.3g | %.3g | %.3g | %.3g | %.2f | %.2f | %.4g | %.3g |\n", r.points, r.method.c_str(),
+                    r.backend.c_str(), r.encode_points_per_s, r.ns_per_point(), r.points_per_s(), r.gb_per_s(), r.copy_fraction(),
+                    r.time_over_lbs(), r.frame_table_bytes / 1e3, 1e3 * r.frame_table_seconds);
+    std::printf("\nMemory (host heap; device: what the GpuSkinner holds; libigl rows not measured):\n\n");
+    std::printf("| points | method | backend | resident B/point | encode peak B/point | frame peak kB | device B/point |\n");
+    std::printf("|---:|---|---|---:|---:|---:|---:|\n");
+    for (const Row& r : rows)
+        if (r.method.rfind("libigl", 0) != 0)
+            std::printf("| %zu | %s | %s | %.1f | %.1f | %.4g | %s |\n", r.points, r.method.c_str(), r.backend.c_str(),
+                        r.resident_bytes_per_point, r.encode_peak_bytes_per_point, r.frame_peak_bytes / 1e3,
+                        r.backend != "cpu" ? std::to_string(r.device_bytes_per_point).c_str() : "-");
+    std::printf("\nPeer (the rows above when it ran):\n\n");
+    for (const std::string& note : peer_notes) std::printf("- %s\n", note.c_str());
+    if (json_out) {
+        nlohmann::json doc = nlohmann::json::array();
+        for (const Row& r : rows) doc.push_back(to_json(r));
+        json_out->write(doc.dump(2) + "\n");
+        json_out->commit();
+    }
+    if (csv_out) {
+        std::ostringstream csv;
+        write_csv(csv, rows);
+        csv_out->write(csv.str());
+        csv_out->commit();
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"baseskin-bench: encoding and deformation throughput per method and backend, as ratios to LBS"};
+    BenchOptions o;
+    app.add_option("--sizes", o.sizes, "point counts")->capture_default_str();
+    app.add_option("--backend", o.backends, "cpu, cuda (several allowed)")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
+    app.add_option("--methods", o.methods, "methods to run (lbs always runs first: the ratios need it; lbs-sparse is LBS of any "
+                                           "number of influences, given the same weights as lbs)")
+        ->check(CLI::IsMember({"lbs", "lbs-sparse", "dqs", "baseline", "baseline-exact", "metaball"}))->capture_default_str();
+    app.add_option("--repeats", o.repeats, "timed frames per size (median reported)")->check(CLI::Range(1, 1000))->capture_default_str();
+    bs::cli::add_threads_option(&app, o.threads);
+    app.add_option("--json", o.json_path, "write the rows as JSON");
+    app.add_option("--csv", o.csv_path, "write the rows as CSV");
+    app.add_option("--peer-python", o.peer_python, "a Python with libigl 2.5 (pip install libigl==2.5.1 'numpy<2'): "
+                                                   "adds libigl's LBS and DQS as peer rows on the CPU");
+    app.add_option("--gpu-tables", o.gpu_tables, "where the GPU rows build baseline's per-frame tables: host (uploaded) or device "
+                                                 "(their rows are labelled cuda-device-tables)")
         ->check(CLI::IsMember({"host", "device"}))
         ->capture_default_str();
-    std::string body_name = "chain";
-    app.add_option("--body", body_name, "chain: the demo's three bones; human: the human demo's humanoid on its capture")
+    app.add_option("--body", o.body_name, "chain: the demo's three bones; human: the human demo's humanoid on its capture")
         ->check(CLI::IsMember({"chain", "human"}))
         ->capture_default_str();
-    std::string capture = bs::kDemoCapture;
-    app.add_option("--capture", capture, "the human's motion capture (BVH; with --body human)")->capture_default_str();
-    bool quality = false;
-    app.add_flag("--quality", quality, "instead of throughput: deformation quality of baseline, LBS and DQS (DESIGN §6)");
-    std::size_t quality_points = 40000;
-    app.add_option("--quality-points", quality_points, "points per quality scenario")
+    app.add_option("--capture", o.capture, "the human's motion capture (BVH; with --body human)")->capture_default_str();
+    app.add_flag("--quality", o.quality, "instead of throughput: deformation quality of baseline, LBS and DQS (DESIGN §6)");
+    app.add_option("--quality-points", o.quality_points, "points per quality scenario")
         ->check(CLI::Range(std::size_t(100), std::size_t(10000000)))
         ->capture_default_str();
-    app.callback([&app, &body_name] {
-        if (body_name == "chain" && app.count("--capture") > 0)
+    app.callback([&app, &o] {
+        if (o.body_name == "chain" && app.count("--capture") > 0)
             throw CLI::ValidationError("--capture", "the chain has no capture (it moves the human: --body human)");
     });
     try {
@@ -388,150 +540,5 @@ int main(int argc, char** argv) {
     }
     // Errors (a capture that cannot be read, an output that cannot be written) are reported with the CLI's exit
     // codes (host/errors.hpp).
-    return bs::run_reporting_errors("baseskin-bench", [&]() -> int {
-        if (quality) {
-            bs::bench::print_quality(bs::bench::measure_quality(quality_points));
-            return 0;
-        }
-        const BenchBody body = bench_body(body_name, capture);  // before the outputs: a capture it cannot read leaves none
-        const bs::Skeleton& skeleton = body.skeleton;
-        const bs::Pose &pose = body.pose, &next_pose = body.next_pose;
-        const std::unique_ptr<bs::OutputFile> json_out = open_output(json_path), csv_out = open_output(csv_path);
-        if (std::find(methods.begin(), methods.end(), "lbs") == methods.end()) methods.insert(methods.begin(), "lbs");
-        std::stable_partition(methods.begin(), methods.end(), [](const std::string& m) { return m == "lbs"; });
-        const bool want_cuda = std::find(backends.begin(), backends.end(), "cuda") != backends.end();
-        if (want_cuda && bs::cuda::device_count() == 0) {
-            std::fprintf(stderr, "baseskin-bench: no CUDA device (or the CUDA backend is not built): cuda rows skipped\n");
-            backends.erase(std::remove(backends.begin(), backends.end(), "cuda"), backends.end());
-        }
-        if (gpu_tables == "device" && std::find(backends.begin(), backends.end(), "cuda") == backends.end())
-            std::fprintf(stderr, "baseskin-bench: --gpu-tables device has no effect without cuda rows\n");
-
-        std::vector<Row> rows;
-        std::vector<std::string> peer_notes;
-        if (peer_python.empty()) peer_notes.push_back("libigl: not run (no --peer-python given)");
-        for (std::size_t n : sizes) {
-            std::vector<bs::Vec3<double>> rest = bs::demo_points(skeleton, n, 7);
-            std::vector<bs::Influences> influences;
-            double influences_seconds = 0;
-            double lbs_seconds[2] = {0, 0};
-            for (const std::string& name : methods) {
-                const bool exact = name == "baseline-exact", sparse = name == "lbs-sparse";
-                bs::Method method = bs::parse_method(exact ? "baseline" : sparse ? "lbs" : name);
-                auto start = Clock::now();
-                const bool classic = method == bs::Method::lbs || method == bs::Method::dqs;
-                if (classic && influences.empty()) {
-                    influences = bs::auto_influences(skeleton, rest);
-                    influences_seconds = seconds_since(start);
-                }
-                bs::BaselineDeformOptions options;
-                options.exact = exact;
-                const std::size_t live_before_encode = bs::bench::heap_live_bytes();
-                bs::bench::reset_heap_peak();
-                std::vector<bs::Influences> given = classic && !sparse ? influences : std::vector<bs::Influences>{};  // the skinner's own
-                start = Clock::now();
-                bs::Skinner skinner = sparse ? bs::Skinner(skeleton, rest, bs::to_sparse(influences), "bench")
-                                             : bs::Skinner(method, skeleton, rest, std::move(given), "bench", options);
-                double encode = double(n) / (seconds_since(start) + (classic ? influences_seconds : 0.0));
-                const double resident = double(bs::bench::heap_live_bytes() - live_before_encode) / double(n);
-                const double encode_peak = double(bs::bench::heap_peak_bytes() - live_before_encode) / double(n);
-                const FrameTableCost tables = frame_table_cost(skinner, pose, repeats, threads);
-                if (tables.common_path_share >= 0)
-                    std::fprintf(stderr,
-                                 "baseskin-bench: baseline at %zu points: the GPU's common path takes %.1f%% of the points; a frame's tables "
-                                 "take %.3g ms from nothing, %.3g ms with one joint turned since the frame before (the other bones' kept)\n",
-                                 n, 100.0 * tables.common_path_share, 1e3 * tables.seconds, 1e3 * tables.kept_seconds);
-                for (std::size_t b = 0; b < backends.size(); ++b) {
-                    const bool cuda = backends[b] == "cuda";
-                    const double bytes = pass_bytes_per_point(skinner, cuda);
-                    double seconds, copy, device = 0;
-                    std::function<void()> frame;
-                    std::unique_ptr<bs::GpuSkinner> gpu;
-                    bs::cuda::DeviceArray<float> gpu_out;
-                    std::vector<bs::Vec3<float>> cpu_out;
-                    bool odd = false;  // which of the two poses the next frame takes
-                    auto next = [&]() -> const bs::Pose& { return (odd = !odd) ? next_pose : pose; };
-                    if (cuda) {
-                        gpu = std::make_unique<bs::GpuSkinner>(skinner);
-                        gpu->set_tables_on_device(gpu_tables == "device");
-                        gpu_out = bs::cuda::DeviceArray<float>(3 * n);
-                        frame = [&] {
-                            gpu->deform(next(), {gpu_out.data(), 3}, {});
-                            bs::cuda::synchronize({});
-                        };
-                    } else {
-                        frame = [&] { skinner.deform(next(), cpu_out, {threads}); };
-                    }
-                    seconds = median_seconds(repeats, frame);
-                    const std::size_t live_before_frame = bs::bench::heap_live_bytes();
-                    bs::bench::reset_heap_peak();
-                    frame();
-                    const double frame_peak = double(bs::bench::heap_peak_bytes() - live_before_frame);
-                    if (cuda) {
-                        device = double(gpu->device_bytes()) / double(n);
-                        copy = gpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats);
-                    } else {
-                        copy = cpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), repeats, threads);
-                    }
-                    if (name == "lbs") lbs_seconds[cuda] = seconds;
-                    // A GPU baseline row with its tables built on the device: labelled so, and what a frame uploads
-                    // is its poses and posed neighbourhoods; the tables' build is inside the frame's time.
-                    const bool device_tables = cuda && gpu_tables == "device" && method == bs::Method::baseline && !exact;
-                    FrameTableCost row_tables = tables;
-                    if (device_tables)
-                        row_tables = {double(skinner.baseline()->bones().size() * (sizeof(bs::BaselineBonePose<double>) + sizeof(bs::LocalChain<double>))),
-                                      0};
-                    rows.push_back({body_name, n, name, device_tables ? "cuda-device-tables" : backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda],
-                                    row_tables.bytes, row_tables.seconds, resident, encode_peak, frame_peak, device});
-                }
-            }
-            if (peer_python.empty() || influences.empty() || lbs_seconds[0] == 0) continue;
-            std::vector<bs::Vec3<float>> ours_lbs, ours_dqs;
-            bs::Skinner(bs::Method::lbs, skeleton, rest, influences, "bench").deform(pose, ours_lbs, {threads});
-            bs::Skinner(bs::Method::dqs, skeleton, rest, influences, "bench").deform(pose, ours_dqs, {threads});
-            PeerResult peer = run_libigl_peer(peer_python, skeleton, pose, rest, influences, ours_lbs, ours_dqs, repeats);
-            if (!peer.ran) {
-                peer_notes.push_back("libigl at " + std::to_string(n) + " points: skipped (" + peer.skipped + ")");
-                continue;
-            }
-            const double copy = cpu_copy_bandwidth(std::size_t(56 * double(n) / 2), repeats, threads);
-            rows.push_back({body_name, n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, peer.lbs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
-            rows.push_back({body_name, n, "libigl-dqs", "cpu", 0, peer.dqs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
-            char note[160];
-            std::snprintf(note, sizeof note, "libigl at %zu points: largest distance from our LBS %.3g, from our DQS %.3g", n,
-                          peer.lbs_difference, peer.dqs_difference);
-            peer_notes.push_back(note);
-        }
-
-        std::printf("Body: %s.\n\n", body.name.c_str());
-        std::printf("| points | method | backend | encode points/s | deform ns/point | deform points/s | GB/s | of copy | time / LBS | frame tables kB | tables ms |\n");
-        std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (const Row& r : rows)
-            std::printf("| %zu | %s | %s | %.3g | %.3g | %.3g | %.3g | %.2f | %.2f | %.4g | %.3g |\n", r.points, r.method.c_str(),
-                        r.backend.c_str(), r.encode_points_per_s, r.ns_per_point(), r.points_per_s(), r.gb_per_s(), r.copy_fraction(),
-                        r.time_over_lbs(), r.frame_table_bytes / 1e3, 1e3 * r.frame_table_seconds);
-        std::printf("\nMemory (host heap; device: what the GpuSkinner holds; libigl rows not measured):\n\n");
-        std::printf("| points | method | backend | resident B/point | encode peak B/point | frame peak kB | device B/point |\n");
-        std::printf("|---:|---|---|---:|---:|---:|---:|\n");
-        for (const Row& r : rows)
-            if (r.method.rfind("libigl", 0) != 0)
-                std::printf("| %zu | %s | %s | %.1f | %.1f | %.4g | %s |\n", r.points, r.method.c_str(), r.backend.c_str(),
-                            r.resident_bytes_per_point, r.encode_peak_bytes_per_point, r.frame_peak_bytes / 1e3,
-                            r.backend != "cpu" ? std::to_string(r.device_bytes_per_point).c_str() : "-");
-        std::printf("\nPeer (the rows above when it ran):\n\n");
-        for (const std::string& note : peer_notes) std::printf("- %s\n", note.c_str());
-        if (json_out) {
-            nlohmann::json doc = nlohmann::json::array();
-            for (const Row& r : rows) doc.push_back(to_json(r));
-            json_out->write(doc.dump(2) + "\n");
-            json_out->commit();
-        }
-        if (csv_out) {
-            std::ostringstream csv;
-            write_csv(csv, rows);
-            csv_out->write(csv.str());
-            csv_out->commit();
-        }
-        return 0;
-    });
+    return bs::run_reporting_errors("baseskin-bench", [&o] { return run_bench(o); });
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numeric>
 #include <string>
 
 #include "host/errors.hpp"
@@ -57,6 +58,15 @@ void place_at_lengths(std::vector<Vec3<double>>& x, const std::vector<Vec3<doubl
     }
 }
 
+// The lengths of the chain's bones, P0 first.
+std::vector<double> bone_lengths(const std::vector<Vec3<double>>& chain) {
+    std::vector<double> lengths;
+    for (std::size_t i = 1; i < chain.size(); ++i) lengths.push_back(norm(chain[i] - chain[i - 1]));
+    return lengths;
+}
+
+double sum(const std::vector<double>& values) { return std::accumulate(values.begin(), values.end(), 0.0); }
+
 // The end of a chain of bones `lengths` bent by `angle` at every inner joint, in its plane: x along the
 // first bone, y to the side the bends turn.
 std::array<double, 2> bent_chord(const std::vector<double>& lengths, double angle) {
@@ -76,8 +86,9 @@ std::array<double, 2> bent_chord(const std::vector<double>& lengths, double angl
 // fixed plane through the line; the passes then only refine it. A pure nudge off the line converged too
 // slowly near full reach (6.99 of 7 missed by 0.01 after every pass). Where even bends cannot come near
 // enough (a target deep inside the reach of a chain of unequal bones), the bend that comes nearest is taken.
-void unfold_if_straight(std::vector<Vec3<double>>& x, const std::vector<Vec3<double>>& rest, Vec3<double> target, double total) {
+void unfold_if_straight(std::vector<Vec3<double>>& x, const std::vector<double>& lengths, Vec3<double> target) {
     const Vec3<double> from = x.front();
+    const double total = sum(lengths);
     Vec3<double> line = target - from;
     if (!(norm(line) > 1e-12 * total)) line = x.back() - from;
     if (!(norm(line) > 1e-12 * total)) return;
@@ -91,8 +102,6 @@ void unfold_if_straight(std::vector<Vec3<double>>& x, const std::vector<Vec3<dou
     for (const Vec3<double>& a : axes)
         if (std::fabs(dot(a, line)) < std::fabs(dot(side, line))) side = a;
     side = normalized(side - dot(side, line) * line);
-    std::vector<double> lengths;  // the bones' own (the paper's guess does not keep them)
-    for (std::size_t i = 1; i < rest.size(); ++i) lengths.push_back(norm(rest[i] - rest[i - 1]));
     // The chord falls from the whole length as the even bend grows from 0 (up to a half turn shared by the
     // inner joints); bisection for the target's distance, or the nearest at the largest bend.
     const double want = norm(target - from);
@@ -122,15 +131,15 @@ void unfold_if_straight(std::vector<Vec3<double>>& x, const std::vector<Vec3<dou
 // repeated. Ending on a forward pass keeps P0 and every length exactly (to rounding).
 std::vector<Vec3<double>> propagate_keeping_lengths(const std::vector<Vec3<double>>& chain, Vec3<double> target) {
     std::vector<Vec3<double>> x = propagate_as_paper(chain, target);
-    double total = 0;
-    for (std::size_t i = 1; i < chain.size(); ++i) total += norm(chain[i] - chain[i - 1]);
+    const std::vector<double> lengths = bone_lengths(chain);  // the bones' own (the paper's guess does not keep them)
+    const double total = sum(lengths);
     const int last = int(chain.size()) - 1;
-    if (norm(target - chain[0]) >= total) {  // out of reach: the straight chain towards the target
+    if (out_of_reach(chain, target)) {  // the straight chain towards the target
         const Vec3<double> towards = normalized(target - chain[0]);
-        for (int i = 1; i <= last; ++i) x[i] = x[i - 1] + norm(chain[i] - chain[i - 1]) * towards;
+        for (int i = 1; i <= last; ++i) x[i] = x[i - 1] + lengths[std::size_t(i - 1)] * towards;
         return x;
     }
-    unfold_if_straight(x, chain, target, total);
+    unfold_if_straight(x, lengths, target);
     for (int pass = 0; pass < kMaxFabrikPasses; ++pass) {
         x[last] = target;
         place_at_lengths(x, chain, last, -1);
@@ -199,6 +208,10 @@ std::vector<Vec3<double>> propagate_chain(const std::vector<Vec3<double>>& chain
     return mode == ChainMode::paper ? propagate_as_paper(chain, target) : propagate_keeping_lengths(chain, target);
 }
 
+bool out_of_reach(const std::vector<Vec3<double>>& chain, Vec3<double> target) {
+    return norm(target - chain.front()) >= sum(bone_lengths(chain));
+}
+
 int chain_capacity(const Skeleton& skeleton, int joint) { return int(walk_from(skeleton, joint).size()); }
 
 std::vector<int> drag_chain(const Skeleton& skeleton, int joint, int length) {
@@ -213,15 +226,19 @@ std::vector<int> drag_chain(const Skeleton& skeleton, int joint, int length) {
     return std::vector<int>(walk.rend() - length, walk.rend());
 }
 
+std::vector<Vec3<double>> chain_centres(const Skeleton& skeleton, const std::vector<int>& chain) {
+    std::vector<Vec3<double>> centres;
+    for (int s : chain) centres.push_back(skeleton.spheres[std::size_t(s)].centre);
+    return centres;
+}
+
 std::vector<Vec3<double>> drag_joint(const Skeleton& skeleton, int joint, Vec3<double> target, int length,
                                      ChainMode mode) {
     if (!within_input_magnitude(target))
         throw InputError(std::string("drag: the target position must be ") + input_magnitude_text() + ", got (" + number_text(target.x) + ", " +
                          number_text(target.y) + ", " + number_text(target.z) + ")");
     std::vector<int> chain = drag_chain(skeleton, joint, length);
-    std::vector<Vec3<double>> positions;
-    for (int s : chain) positions.push_back(skeleton.spheres[s].centre);
-    std::vector<Vec3<double>> moved = propagate_chain(positions, target, mode);
+    std::vector<Vec3<double>> moved = propagate_chain(chain_centres(skeleton, chain), target, mode);
     std::vector<Vec3<double>> centres;
     for (const Sphere<double>& s : skeleton.spheres) centres.push_back(s.centre);
     for (std::size_t i = 0; i < chain.size(); ++i) centres[chain[i]] = moved[i];

@@ -37,6 +37,10 @@ Vec3<double> propagate_unit(Vec3<double> p0, Vec3<double> p1, Vec3<double> p2, V
 // length), else the chain ends as near it as the FABRIK passes bring it (straight towards it when too far).
 std::vector<Vec3<double>> propagate_chain(const std::vector<Vec3<double>>& chain, Vec3<double> target, ChainMode mode);
 
+// Whether `target` lies beyond the reach of the joints `chain` (P0 held) with their lengths kept: at least
+// the chain's length from P0 (keep_lengths then stretches the chain straight towards it).
+bool out_of_reach(const std::vector<Vec3<double>>& chain, Vec3<double> target);
+
 // The joints a drag of sphere `joint` moves, as sphere indices P0 … P(n−1) with P(n−1) = joint: the chain
 // walks from the joint towards the root sphere (through junctions: every sphere has one parent), or, from
 // the root itself, down its one bone towards the tip as far as the first junction (included). chain_capacity is the
@@ -44,6 +48,8 @@ std::vector<Vec3<double>> propagate_chain(const std::vector<Vec3<double>>& chain
 // dragged); InputError for a joint index out of range.
 int chain_capacity(const Skeleton& skeleton, int joint);
 std::vector<int> drag_chain(const Skeleton& skeleton, int joint, int length);
+// The centres of the spheres `chain` lists, in its order.
+std::vector<Vec3<double>> chain_centres(const Skeleton& skeleton, const std::vector<int>& chain);
 
 // Drags sphere `joint` to `target` and propagates along `length` joints: returns every sphere's new centre
 // (spheres off the chain, and P0, keep their rest centres: bones from the chain to them stretch). Works on

@@ -20,6 +20,11 @@ namespace fs = std::filesystem;
 
 std::string reason(int error) { return std::strerror(error); }
 
+// `error` is read by the caller, before any allocation of the message can change errno.
+[[noreturn]] void cannot_open(const std::string& path, int error) {
+    throw IoError(path + ": cannot open for writing (" + reason(error) + ")");
+}
+
 bool under_system_tree(const fs::path& p) {
     const std::string s = p.string();
     return s.rfind("/dev/", 0) == 0 || s.rfind("/proc/", 0) == 0;
@@ -66,10 +71,7 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
     struct stat existing {};
     const bool exists = ::stat(target_.c_str(), &existing) == 0;
     if (exists && S_ISDIR(existing.st_mode)) throw IoError(path_ + ": cannot open for writing (it is a directory)");
-    if (exists && ::access(target_.c_str(), W_OK) != 0) {
-        const int refused = errno;  // before a message's allocations can change it
-        throw IoError(path_ + ": cannot open for writing (" + reason(refused) + ")");
-    }
+    if (exists && ::access(target_.c_str(), W_OK) != 0) cannot_open(path_, errno);
     int fd = -1;
     if (!resolved.system && (!exists || S_ISREG(existing.st_mode))) {
         fd = create_temporary(resolved.target, exists ? existing.st_mode & 07777 : 0666, temporary_);
@@ -83,8 +85,7 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
         if (fd < 0) {
             temporary_.clear();
             // A folder this process may not write (a writable file in it) falls back to writing in place.
-            if (!exists || (created != EACCES && created != EPERM && created != EROFS))
-                throw IoError(path_ + ": cannot open for writing (" + reason(created) + ")");
+            if (!exists || (created != EACCES && created != EPERM && created != EROFS)) cannot_open(path_, created);
         }
     }
     if (fd < 0) {
@@ -92,17 +93,14 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
         // the run's output to (>>), which truncating would empty.
         const int flags = resolved.system ? O_WRONLY | O_APPEND : O_WRONLY | O_CREAT | O_TRUNC;
         fd = ::open(path.c_str(), flags | O_CLOEXEC, 0666);
-        if (fd < 0) {
-            const int refused = errno;
-            throw IoError(path_ + ": cannot open for writing (" + reason(refused) + ")");
-        }
+        if (fd < 0) cannot_open(path_, errno);
     }
     file_ = ::fdopen(fd, "wb");
     if (!file_) {
         const int opened = errno;
         ::close(fd);
         discard();
-        throw IoError(path_ + ": cannot open for writing (" + reason(opened) + ")");
+        cannot_open(path_, opened);
     }
 }
 

@@ -114,18 +114,15 @@ void run_drag(const DragOptions& o) {
     skinner.deform(displacements, set.positions, {o.threads});
     write_point_set(o.out, set, input.format);
 
-    std::printf("dragged joint %d along %d joints:", o.joint, length);
-    for (int s : drag_chain(skeleton, o.joint, length))
-        std::printf(" %d -> (%.6g, %.6g, %.6g)", s, centres[s].x, centres[s].y, centres[s].z);
-    // With --keep-lengths a target the chain cannot reach is reached for (the chain stretched toward it).
     const std::vector<int> chain = drag_chain(skeleton, o.joint, length);
-    double reach = 0;
-    for (std::size_t i = 1; i < chain.size(); ++i) reach += norm(skeleton.spheres[chain[i]].centre - skeleton.spheres[chain[i - 1]].centre);
+    std::printf("dragged joint %d along %d joints:", o.joint, length);
+    for (int s : chain) std::printf(" %d -> (%.6g, %.6g, %.6g)", s, centres[s].x, centres[s].y, centres[s].z);
+    // With --keep-lengths a target the chain cannot reach is reached for (the chain stretched toward it).
     const double miss = norm(centres[std::size_t(o.joint)] - target);
     if (miss > 1e-6 * (1 + norm(target)))
         std::printf("\nnote: joint %d stops %.6g from --to: %s", o.joint, miss,
-                    norm(target - skeleton.spheres[chain.front()].centre) >= reach ? "out of the chain's reach with its lengths kept"
-                                                                                  : "the length-keeping solve did not reach it");
+                    out_of_reach(chain_centres(skeleton, chain), target) ? "out of the chain's reach with its lengths kept"
+                                                                         : "the length-keeping solve did not reach it");
     std::printf("\nwrote %zu points to %s\n", set.positions.size(), o.out.c_str());
 }
 

@@ -34,6 +34,13 @@ int files_named_like(const std::string& path) {
     return count;
 }
 
+// `text` written to `path` through an OutputFile, committed.
+void write_whole(const std::string& path, const std::string& text) {
+    OutputFile out(path);
+    out.write(text);
+    out.commit();
+}
+
 // The IoError's message of `write` run while the process may write files of at most 4 kB (RLIMIT_FSIZE,
 // which stops a write as a full disk would; SIGXFSZ ignored, so that the write fails instead of the
 // process). Both are restored however `write` ends.
@@ -125,9 +132,7 @@ TEST(OutputFile, ADeviceIsWrittenInPlaceAndKept) {
 TEST(OutputFile, ASymbolicLinkKeepsPointingAtTheNewFile) {
     const std::string file = testing::write_temp("file.txt", "old"), link = testing::temp_path("link.txt");
     fs::create_symlink(file, link);
-    OutputFile out(link);
-    out.write("new");
-    out.commit();
+    write_whole(link, "new");
     EXPECT_TRUE(fs::is_symlink(link));
     EXPECT_EQ(content_of(file), "new");
 }
@@ -135,9 +140,7 @@ TEST(OutputFile, ASymbolicLinkKeepsPointingAtTheNewFile) {
 TEST(OutputFile, ADanglingLinkGetsItsFile) {
     const std::string file = testing::temp_path("made.txt"), link = testing::temp_path("dangling.txt");
     fs::create_symlink(fs::path(file).filename(), link);  // relative, as ln -s writes it
-    OutputFile out(link);
-    out.write("new");
-    out.commit();
+    write_whole(link, "new");
     EXPECT_TRUE(fs::is_symlink(link));
     EXPECT_EQ(content_of(file), "new");
 }
@@ -146,9 +149,7 @@ TEST(OutputFile, ADanglingLinkGetsItsFile) {
 TEST(OutputFile, TheReplacedFileKeepsItsPermissions) {
     const std::string path = testing::write_temp("private.txt", "old");
     fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
-    OutputFile out(path);
-    out.write("new");
-    out.commit();
+    write_whole(path, "new");
     EXPECT_EQ(content_of(path), "new");
     EXPECT_EQ(fs::status(path).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
 }
@@ -158,9 +159,7 @@ TEST(OutputFile, TheReplacedFileKeepsItsPermissions) {
 TEST(OutputFile, ATargetWithALongNameIsWritten) {
     const std::string path = testing::temp_path(std::string(200, 'n') + ".ply");
     ASSERT_LT(fs::path(path).filename().string().size(), 256u);
-    OutputFile out(path);
-    out.write("new");
-    out.commit();
+    write_whole(path, "new");
     EXPECT_EQ(content_of(path), "new");
 }
 
