@@ -29,6 +29,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <array>
 #include <chrono>
 #include <cstdlib>
@@ -192,7 +193,7 @@ FrameTableCost frame_table_cost(const bs::Skinner& skinner, const bs::Pose& pose
             bs::BaselineTableCache cache;
             int next = 0;
             cost.kept_seconds = median_seconds(repeats, [&] {
-                cache.update(baseline->bones(), frames[next ^= 1], baseline->deform_options(), {threads});
+                cache.update(baseline->bones(), frames[next ^= 1], baseline->deform_options(), {threads}, baseline->tabulated());
             });
         }
         cost.bytes = double(tables.bytes() + poses.size() * sizeof(bs::BaselineBonePose<double>));
@@ -347,6 +348,7 @@ struct BenchOptions {
     int repeats = 7, threads = 0;
     std::string json_path, csv_path, peer_python;
     std::string gpu_tables = "host";
+    int min_tabulated_points = bs::kDefaultMinTabulatedPoints;
     std::string body_name = "chain";
     std::string capture = bs::kDemoCapture;
     bool quality = false;
@@ -392,6 +394,7 @@ int run_bench(BenchOptions o) {
             }
             bs::BaselineDeformOptions options;
             options.exact = exact;
+            options.min_tabulated_points = o.min_tabulated_points;
             const std::size_t live_before_encode = bs::bench::heap_live_bytes();
             bs::bench::reset_heap_peak();
             std::vector<bs::Influences> given = classic && !sparse ? influences : std::vector<bs::Influences>{};  // the skinner's own
@@ -520,6 +523,10 @@ int main(int argc, char** argv) {
     app.add_option("--gpu-tables", o.gpu_tables, "where the GPU rows build baseline's per-frame tables: host (uploaded) or device "
                                                  "(their rows are labelled cuda-device-tables)")
         ->check(CLI::IsMember({"host", "device"}))
+        ->capture_default_str();
+    app.add_option("--min-tabulated-points", o.min_tabulated_points,
+                   "baseline: a bone read by fewer points takes the direct construction instead of per-frame tables (0: every bone tabulated)")
+        ->check(CLI::Range(0, std::numeric_limits<int>::max()))
         ->capture_default_str();
     app.add_option("--body", o.body_name, "chain: the demo's three bones; human: the human demo's humanoid on its capture")
         ->check(CLI::IsMember({"chain", "human"}))

@@ -66,6 +66,18 @@ void validate_deform_options(const BaselineDeformOptions& options) {
                              std::to_string(kMaxTableSamples) + "], got " + std::to_string(samples));
     if (!(options.cell_tolerance > 0))
         throw InputError("baseline table cell tolerance must be > 0, got " + std::to_string(options.cell_tolerance));
+    if (options.min_tabulated_points < 0)
+        throw InputError("baseline tables: the fewest points of a tabulated bone must be >= 0, got " +
+                         std::to_string(options.min_tabulated_points));
+}
+
+std::vector<unsigned char> tabulated_bones(const std::vector<BaselineCode>& codes, std::size_t bone_count, int min_points) {
+    std::vector<std::size_t> readers(bone_count, 0);
+    for (const BaselineCode& code : codes)
+        if (!(code.flags & (kCodeParentCap | kCodeChildCap)) && code.bone < bone_count) ++readers[code.bone];
+    std::vector<unsigned char> tabulated(bone_count);
+    for (std::size_t k = 0; k < bone_count; ++k) tabulated[k] = readers[k] >= std::size_t(min_points);
+    return tabulated;
 }
 
 namespace {
@@ -107,10 +119,12 @@ std::vector<Sample> merged_refined(const std::vector<int>& refined, const std::v
 }
 
 // Which bones a frame builds (BaselineTableCache): `list` ascending, `flags` per bone; every bone is a build
-// from nothing.
+// from nothing. `tabulated` per bone: the others are left out of the tables (kUntabulatedCell), and a bone
+// neither rebuilt nor left out keeps what the frame before built.
 struct RebuiltBones {
     const std::vector<int>& list;
     std::vector<char> flags;
+    const std::vector<unsigned char>& tabulated;
     bool every() const { return list.size() == flags.size(); }
 };
 
@@ -137,9 +151,16 @@ std::vector<int> sample_and_check(const std::vector<BaselineBone<double>>& bones
                                verdicts.data(), list},
                               exec);
     if (!rebuilt.every()) {
+        // A bone left out is never refined; a kept bone's verdicts are its cells' in the frame before (the
+        // rebuilt bones' are copied below).
+        auto kept_verdict = [&](const std::vector<int>& old, std::size_t c, int per_bone) {
+            const std::size_t k = c / std::size_t(per_bone);
+            if (!rebuilt.tabulated[k] || rebuilt.flags[k]) return int(kCellSmooth);
+            return is_coarse(old[c]) ? int(kCellSmooth) : int(kCellRefine);
+        };
         std::vector<int> all_verdicts(section_cells + fan_cells);
-        for (std::size_t c = 0; c < section_cells; ++c) all_verdicts[c] = is_coarse(old_cells[c]) ? kCellSmooth : kCellRefine;
-        for (std::size_t c = 0; c < fan_cells; ++c) all_verdicts[section_cells + c] = is_coarse(old_fan_cells[c]) ? kCellSmooth : kCellRefine;
+        for (std::size_t c = 0; c < section_cells; ++c) all_verdicts[c] = kept_verdict(old_cells, c, n_phi);
+        for (std::size_t c = 0; c < fan_cells; ++c) all_verdicts[section_cells + c] = kept_verdict(old_fan_cells, c, n_fan);
         for (std::size_t b = 0; b < listed; ++b) {
             const std::size_t k = std::size_t(rebuilt.list[b]);
             std::copy_n(&listed_sections[b * n_phi], n_phi, &tables.sections[k * n_phi]);
@@ -208,14 +229,20 @@ void refine_cells(const std::vector<BaselineBone<double>>& bones, const std::vec
     tables.fan_direct = merged_refined(refined_fans, rebuilt.flags, n_fan, kRefineFactor, fan_direct, tables.fan_direct, old_fan_cells);
 }
 
-// A frame's tables into `tables`, building the bones listed in `rebuilt` (ascending) and keeping the others'
-// samples, verdicts and refined cells from what `tables` holds: the tables of a frame with the same bones
-// and options in which each of those bones had the same table inputs (BaselineTableCache). Every bone listed:
-// a build from nothing.
+// A frame's tables into `tables`, building the bones listed in `rebuilt` (ascending, tabulated) and keeping
+// the other tabulated bones' samples, verdicts and refined cells from what `tables` holds: the tables of a
+// frame with the same bones, options and tabulated bones in which each of those bones had the same table
+// inputs (BaselineTableCache). Every tabulated bone listed: a build from nothing. No bone tabulated: no
+// tables (phi_samples 0; every point takes the direct construction).
 void build_tables(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
-                  const BaselineDeformOptions& options, cpu::Exec exec, const std::vector<int>& rebuilt, BaselineFrameTables& tables) {
+                  const BaselineDeformOptions& options, cpu::Exec exec, const std::vector<int>& rebuilt,
+                  const std::vector<unsigned char>& tabulated, BaselineFrameTables& tables) {
+    if (std::find(tabulated.begin(), tabulated.end(), 1) == tabulated.end()) {
+        tables = BaselineFrameTables{};
+        return;
+    }
     const int n_phi = options.phi_samples, n_fan = options.fan_samples;
-    RebuiltBones which{rebuilt, std::vector<char>(bones.size(), 0)};
+    RebuiltBones which{rebuilt, std::vector<char>(bones.size(), 0), tabulated};
     for (int k : rebuilt) which.flags[std::size_t(k)] = 1;
     const std::vector<int> old_cells = which.every() ? std::vector<int>{} : tables.cells;
     const std::vector<int> old_fan_cells = which.every() ? std::vector<int>{} : tables.fan_cells;
@@ -226,24 +253,41 @@ void build_tables(const std::vector<BaselineBone<double>>& bones, const std::vec
     tables.fans.resize(bones.size() * std::size_t(n_fan));
     const std::vector<int> verdicts = sample_and_check(bones, poses, options, exec, which, old_cells, old_fan_cells, tables);
     refine_cells(bones, poses, options, exec, which, verdicts, old_cells, old_fan_cells, tables);
-    auto extents_of = [](const std::vector<PosedSection<double>>& samples) {
+    // A bone left out: its cells say so, and its samples (never built, nor their extents) are left empty,
+    // whatever an earlier frame of the cache held there.
+    for (std::size_t k = 0; k < bones.size(); ++k)
+        if (!tabulated[k]) {
+            std::fill_n(&tables.cells[k * n_phi], n_phi, kUntabulatedCell);
+            std::fill_n(&tables.fan_cells[k * n_fan], n_fan, kUntabulatedCell);
+            std::fill_n(&tables.sections[k * n_phi], n_phi, PosedSection<double>{});
+            std::fill_n(&tables.fans[k * n_fan], n_fan, FanSample<double>{});
+        }
+    auto extents_of = [](const std::vector<PosedSection<double>>& samples, auto built) {
         std::vector<SectionExtent<double>> extents(samples.size());
-        for (std::size_t i = 0; i < samples.size(); ++i) extents[i] = section_extent(samples[i]);
+        for (std::size_t i = 0; i < samples.size(); ++i)
+            if (built(i)) extents[i] = section_extent(samples[i]);
         return extents;
     };
-    tables.extents = extents_of(tables.sections);
-    tables.fine_extents = extents_of(tables.fine);
+    tables.extents = extents_of(tables.sections, [&](std::size_t i) { return tabulated[i / std::size_t(n_phi)] != 0; });
+    tables.fine_extents = extents_of(tables.fine, [](std::size_t) { return true; });
     mark_coarse_stencils(tables.sections, n_phi, tables.cells);
     mark_coarse_stencils(tables.fans, n_fan, tables.fan_cells);
     if (tables.fan_angles.size() != std::size_t(n_fan)) tables.fan_angles = fan_grid_angles(n_fan);
 }
 
-void check_table_inputs(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
-                        const BaselineDeformOptions& options) {
+// The bones to tabulate after checking the inputs: `tabulated`, or every bone where it is empty.
+std::vector<unsigned char> tabulated_or_every(const std::vector<BaselineBone<double>>& bones,
+                                              const std::vector<BaselineBonePose<double>>& poses, const BaselineDeformOptions& options,
+                                              const std::vector<unsigned char>& tabulated) {
     validate_deform_options(options);
     if (poses.size() != bones.size())
         throw InputError("baseline tables: " + std::to_string(poses.size()) + " bone poses for " + std::to_string(bones.size()) +
                          " bones");
+    if (tabulated.empty()) return std::vector<unsigned char>(bones.size(), 1);
+    if (tabulated.size() != bones.size())
+        throw InputError("baseline tables: " + std::to_string(tabulated.size()) + " tabulation flags for " + std::to_string(bones.size()) +
+                         " bones");
+    return tabulated;
 }
 
 // What bone k's tables are made of besides the rest bones: its twist and swing, and its chain child's swing
@@ -263,37 +307,41 @@ void append_table_inputs(const std::vector<BaselineBone<double>>& bones, const s
 
 BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& bones,
                                        const std::vector<BaselineBonePose<double>>& poses, const BaselineDeformOptions& options,
-                                       cpu::Exec exec) {
-    check_table_inputs(bones, poses, options);
-    std::vector<int> every_bone(bones.size());
-    for (std::size_t k = 0; k < bones.size(); ++k) every_bone[k] = int(k);
+                                       cpu::Exec exec, const std::vector<unsigned char>& tabulated) {
+    const std::vector<unsigned char> which = tabulated_or_every(bones, poses, options, tabulated);
+    std::vector<int> listed;
+    for (std::size_t k = 0; k < bones.size(); ++k)
+        if (which[k]) listed.push_back(int(k));
     BaselineFrameTables tables;
-    build_tables(bones, poses, options, exec, every_bone, tables);
+    build_tables(bones, poses, options, exec, listed, which, tables);
     return tables;
 }
 
 const BaselineFrameTables& BaselineTableCache::update(const std::vector<BaselineBone<double>>& bones,
                                                       const std::vector<BaselineBonePose<double>>& poses,
-                                                      const BaselineDeformOptions& options, cpu::Exec exec) {
-    check_table_inputs(bones, poses, options);
+                                                      const BaselineDeformOptions& options, cpu::Exec exec,
+                                                      const std::vector<unsigned char>& tabulated) {
+    const std::vector<unsigned char> which = tabulated_or_every(bones, poses, options, tabulated);
     std::vector<double> inputs;
     inputs.reserve(bones.size() * kTableInputsPerBone);
     for (std::size_t k = 0; k < bones.size(); ++k) append_table_inputs(bones, poses, k, inputs);
     const bool same_body = bones_.size() == bones.size() &&
                            std::memcmp(bones_.data(), bones.data(), bones.size() * sizeof(BaselineBone<double>)) == 0 &&
                            options_.phi_samples == options.phi_samples && options_.fan_samples == options.fan_samples &&
-                           std::memcmp(&options_.cell_tolerance, &options.cell_tolerance, sizeof(double)) == 0;
+                           std::memcmp(&options_.cell_tolerance, &options.cell_tolerance, sizeof(double)) == 0 && tabulated_ == which;
     std::vector<int> rebuilt;
     for (std::size_t k = 0; k < bones.size(); ++k)
-        if (!same_body || std::memcmp(&inputs[k * kTableInputsPerBone], &inputs_[k * kTableInputsPerBone], kTableInputsPerBone * sizeof(double)) != 0)
+        if (which[k] &&
+            (!same_body || std::memcmp(&inputs[k * kTableInputsPerBone], &inputs_[k * kTableInputsPerBone], kTableInputsPerBone * sizeof(double)) != 0))
             rebuilt.push_back(int(k));
     // Before building: if it throws, nothing of the old frame is taken for the new one's.
     bones_.clear();
     inputs_.clear();
-    build_tables(bones, poses, options, exec, rebuilt, tables_);
+    build_tables(bones, poses, options, exec, rebuilt, which, tables_);
     bones_ = bones;
     inputs_ = std::move(inputs);
     options_ = options;
+    tabulated_ = which;
     bones_rebuilt_ = rebuilt.size();
     return tables_;
 }
@@ -329,6 +377,7 @@ BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const std::vector<Vec3<do
     : skeleton_(std::move(skeleton)) {
     bones_ = make_baseline_bones(skeleton_);
     codes_ = encode_points(bones_, rest, source, options);  // checks the points (host/input_limits.hpp)
+    tabulated_ = tabulated_bones(codes_, bones_.size(), options_.min_tabulated_points);
     rest_.reserve(rest.size());
     for (const Vec3<double>& p : rest) rest_.push_back(Vec3<T>(p));
 }
@@ -338,6 +387,7 @@ BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const SavedCodes& saved)
     : skeleton_(std::move(skeleton)), codes_(saved.codes) {
     validate_saved_codes(saved, skeleton_, "saved codes");
     bones_ = make_baseline_bones(skeleton_);
+    tabulated_ = tabulated_bones(codes_, bones_.size(), options_.min_tabulated_points);
     rest_.reserve(saved.rest.size());
     for (const Vec3<float>& p : saved.rest) rest_.push_back(Vec3<T>(p));
 }
@@ -385,11 +435,12 @@ template <class T>
 void BaselineSkinner<T>::set_deform_options(const BaselineDeformOptions& options) {
     validate_deform_options(options);
     options_ = options;
+    tabulated_ = tabulated_bones(codes_, bones_.size(), options_.min_tabulated_points);
 }
 
 template <class T>
 BaselineFrameTables BaselineSkinner<T>::frame_tables(const std::vector<BaselineBonePose<double>>& poses, cpu::Exec exec) const {
-    return options_.exact ? BaselineFrameTables{} : build_frame_tables(bones_, poses, options_, exec);
+    return options_.exact ? BaselineFrameTables{} : build_frame_tables(bones_, poses, options_, exec, tabulated_);
 }
 
 template <class T>
@@ -399,7 +450,7 @@ void BaselineSkinner<T>::deform(const Pose& pose, PointView<T> out, cpu::Exec ex
     BaselineFrameTables built;  // without a cache
     const BaselineFrameTables* tables = &built;
     if (cache && !options_.exact)
-        tables = &cache->update(bones_, table, options_, exec);
+        tables = &cache->update(bones_, table, options_, exec, tabulated_);
     else
         built = frame_tables(table, exec);
     cpu::deform_baseline(BaselineJob<T>{{packed_scalars(rest_.data()), 3}, codes_.data(), rest_.size(), bones_.data(), table.data(),

@@ -34,19 +34,32 @@ std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skelet
 
 // How the per-point pass gets the bend: looked up in per-frame tables (the default), or constructed per
 // point (`exact`, the reference the tables are tested against). Sample counts in [kMinTableSamples,
-// kMaxTableSamples]; cell_tolerance > 0 (infinity: refine only where a section changes structure); InputError
-// otherwise. The error each leaves is measured in tests/host/test_baseline_table.cpp and RESULTS.md.
+// kMaxTableSamples]; cell_tolerance > 0 (infinity: refine only where a section changes structure);
+// min_tabulated_points >= 0; InputError otherwise. The error each leaves is measured in
+// tests/host/test_baseline_table.cpp and RESULTS.md.
+//
+// A bone's tables cost about as much to build each frame as the direct construction of
+// kDefaultMinTabulatedPoints of its points (RESULTS.md, "Tables for the bones that repay them"), so a bone
+// read by fewer points than min_tabulated_points (tabulated_bones: its codes that are no cap) is left out
+// of the tables and its points take the direct construction; 0 tabulates every bone. No bone tabulated: no
+// tables at all.
+constexpr int kDefaultMinTabulatedPoints = 700;
 struct BaselineDeformOptions {
     bool exact = false;
     int phi_samples = kDefaultPhiSamples;
     int fan_samples = kDefaultFanSamples;
     double cell_tolerance = kDefaultCellTolerance;
+    int min_tabulated_points = kDefaultMinTabulatedPoints;
 };
 constexpr int kMinTableSamples = 8;
 constexpr int kMaxTableSamples = 1 << 16;
 
 // InputError unless the options are in the ranges above.
 void validate_deform_options(const BaselineDeformOptions& options);
+
+// Per bone, 1 where at least `min_points` codes read its tables (codes of that bone that are no cap: a cap
+// point reads none), else 0; bone_count entries.
+std::vector<unsigned char> tabulated_bones(const std::vector<BaselineCode>& codes, std::size_t bone_count, int min_points);
 
 // One frame's tables on the host (engine/baseline/table.hpp), built by the CPU backend's table passes.
 struct BaselineFrameTables {
@@ -79,9 +92,11 @@ std::vector<CosSin> fan_grid_angles(int fan_samples);
 // Each bone's posed neighbourhood for a frame (one LocalChain per bone).
 std::vector<LocalChain<double>> local_chains(const std::vector<BaselineBone<double>>& bones,
                                              const std::vector<BaselineBonePose<double>>& poses);
+// `tabulated`: per bone, whether to build its tables (tabulated_bones; empty: every bone). A bone left out
+// holds kUntabulatedCell in every cell (its samples are not built); none tabulated, no tables (phi_samples 0).
 BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& bones,
                                        const std::vector<BaselineBonePose<double>>& poses, const BaselineDeformOptions& options,
-                                       cpu::Exec exec = {});
+                                       cpu::Exec exec = {}, const std::vector<unsigned char>& tabulated = {});
 
 // A frame's tables kept for the next one. A bone's tables depend on the frame through its twist and swing and
 // its chain child's swing alone (its posed neighbourhood and the turn of its segment); a bone whose three are,
@@ -92,11 +107,13 @@ BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& 
 // count. An editor that turns one joint rebuilds one bone (a twist) or two (a swing: the bone and its chain
 // parent); a capture rebuilds the bones around its moving joints. One cache per body and thread (not
 // thread-safe); the reference update() returns is valid until its next call. It holds one frame's tables
-// (BaselineFrameTables::bytes, about 0.4 MB a bone at the defaults). InputError as build_frame_tables.
+// (BaselineFrameTables::bytes, about 0.4 MB a bone at the defaults). `tabulated` and InputError as
+// build_frame_tables'; a change of the tabulated bones is a build from nothing.
 class BaselineTableCache {
 public:
     const BaselineFrameTables& update(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
-                                      const BaselineDeformOptions& options, cpu::Exec exec = {});
+                                      const BaselineDeformOptions& options, cpu::Exec exec = {},
+                                      const std::vector<unsigned char>& tabulated = {});
     // Bones the last update built (the others kept their tables).
     std::size_t bones_rebuilt() const { return bones_rebuilt_; }
 
@@ -105,6 +122,7 @@ private:
     std::vector<BaselineBone<double>> bones_;  // what tables_ was built for (empty: nothing to keep)
     std::vector<double> inputs_;               // per bone, the frame's inputs to its tables
     BaselineDeformOptions options_;
+    std::vector<unsigned char> tabulated_;
     std::size_t bones_rebuilt_ = 0;
 };
 
@@ -132,11 +150,14 @@ public:
     void check_pose(const Pose& pose) const;
     // The per-frame bone table of a pose, after check_pose.
     std::vector<BaselineBonePose<double>> frame(const Pose& pose) const;
-    // That frame's tables under the deform options (empty, phi_samples 0, when they ask for `exact`).
+    // That frame's tables under the deform options, for the tabulated bones (empty, phi_samples 0, when the
+    // options ask for `exact` or no bone is tabulated).
     BaselineFrameTables frame_tables(const std::vector<BaselineBonePose<double>>& poses, cpu::Exec exec = {}) const;
 
     const BaselineDeformOptions& deform_options() const { return options_; }
     void set_deform_options(const BaselineDeformOptions& options);
+    // tabulated_bones of the codes under the deform options' min_tabulated_points.
+    const std::vector<unsigned char>& tabulated() const { return tabulated_; }
 
     // Deforms every point for `pose` into size() points at out.stride (host/point_output.hpp; InputError for a
     // null pointer or a stride below 3), or into `out` resized to size() (left as it was if the pose is
@@ -153,6 +174,7 @@ private:
     std::vector<Vec3<T>> rest_;
     std::vector<BaselineCode> codes_;
     BaselineDeformOptions options_;
+    std::vector<unsigned char> tabulated_;
 };
 
 extern template class BaselineSkinner<float>;

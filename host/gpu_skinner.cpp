@@ -89,7 +89,7 @@ BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> o
     const BaselineDeformOptions& options = baseline.deform_options();
     BaselineTables<double> tables = options.exact      ? BaselineTables<double>{}  // the direct construction
                                     : tables_on_device_ ? build_tables_on_device(poses, frame, exec)
-                                                        : upload_tables(host_tables_.update(baseline.bones(), poses, options), frame);
+                                                        : upload_tables(host_tables_.update(baseline.bones(), poses, options, {}, baseline.tabulated()), frame);
     return {{packed_scalars(rest_.data()), 3}, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables,
             order_.data(), split_.size() ? SplitScratch{split_.data(), split_.data() + count_} : SplitScratch{}};
 }

@@ -85,7 +85,10 @@ constexpr double kTableJump = 12.0;
 // check fails otherwise (cell_deviation), and the cell is refined.
 constexpr int kCoarseCubicCell = -1;
 constexpr int kCoarseLinearCell = -2;
-BS_HD constexpr bool is_coarse(int cell) { return cell < 0; }
+BS_HD constexpr bool is_coarse(int cell) { return cell == kCoarseCubicCell || cell == kCoarseLinearCell; }
+// Every cell of a bone left out of the tables (BaselineDeformOptions::min_tabulated_points): too few points
+// read it to repay its samples, and its points take the direct construction.
+constexpr int kUntabulatedCell = -3;
 
 // The fan of the posed bundle's segment through generator ψ_j (FanField: its two blended end
 // directions), in the meridian frame of ψ_j (MeridianFrame: axial, radial, tangential coordinates). The
@@ -135,9 +138,9 @@ struct BaselineTables {
     const PosedSection<T>* sections;  // bone_count × phi_samples, bone-major
     const SectionExtent<T>* extents;  // section_extent of each of `sections`
     const FanSample<T>* fans;         // bone_count × fan_samples, bone-major
-    // Refined cells: cells[c] is kCoarseCubicCell, kCoarseLinearCell or the refined cell's ordinal r; its samples are
-    // fine[r × kSamplesPerRefinedCell ...], and direct[r × kRefineFactor + m] is 1 where sub-cell m is
-    // computed directly.
+    // Refined cells: cells[c] is kCoarseCubicCell, kCoarseLinearCell, kUntabulatedCell (the bone's samples are
+    // not built) or the refined cell's ordinal r; its samples are fine[r × kSamplesPerRefinedCell ...], and
+    // direct[r × kRefineFactor + m] is 1 where sub-cell m is computed directly.
     const int* cells;              // bone_count × phi_samples
     const PosedSection<T>* fine;
     const SectionExtent<T>* fine_extents;  // section_extent of each of `fine`
@@ -316,12 +319,13 @@ template <class Sample> BS_HD inline Stencil<Sample> coarse_stencil(const Sample
 // The stencil for an angle (bracketed by j) in a table of `samples` per bone with refined cells (see BaselineTables):
 // the coarse cell's kind of stencil, or linear between the two nearest samples of a refined cell. False
 // where the angle falls in a sub-cell marked for the direct construction, or the sub-cell's two samples
-// differ in structure (a coarse cell's never do: kCoarseCubicCell).
+// differ in structure (a coarse cell's never do: kCoarseCubicCell), or on a bone left out (kUntabulatedCell).
 // `in_fine` tells which of the two arrays the stencil points into.
 template <class Sample>
 BS_HD inline bool stencil_at(const Bracket& j, int k, int samples, const Sample* coarse, const int* cells, const Sample* fine,
                              const unsigned char* direct, Stencil<Sample>& out, bool& in_fine) {
     const int r = cells[std::size_t(k) * samples + j.a];
+    if (r == kUntabulatedCell) return false;
     in_fine = !is_coarse(r);
     if (!in_fine) {
         out = coarse_stencil(coarse + std::size_t(k) * samples, samples, j.a, j.weight, r == kCoarseCubicCell);

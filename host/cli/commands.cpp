@@ -210,7 +210,7 @@ void run_animate(const AnimateOptions& o) {
         store_positions(deformed, set);
         write_point_set((folder / frame_name(f)).string(), set, format);
     }
-    std::printf("wrote %zu frames of %zu points to %s\n", last - first, set.positions.size(), o.out.c_str());
+    std::printf("wrote %zu frame%s of %zu points to %s\n", last - first, last - first == 1 ? "" : "s", set.positions.size(), o.out.c_str());
 }
 
 namespace {

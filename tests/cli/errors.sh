@@ -101,6 +101,7 @@ expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply
 head -2 "$tmp/posed.ply" | grep -q "format ascii" || fail "ASCII input did not give ASCII output"
 expect 0 "wrote 2 frames of 3 points" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --out "$tmp/frames"
 [ -f "$tmp/frames/frame_00001.ply" ] || fail "motion frames missing"
+expect 0 "wrote 1 frame of 3 points" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1: --out "$tmp/one_frame"
 expect 0 "points/s" -- demo --body chain --points 2000 --frames 3 --out "$tmp/demo"
 [ -f "$tmp/demo/frame_00002.ply" ] && [ -f "$tmp/demo/skeleton.json" ] || fail "demo files missing"
 expect 3 "no-such.bvh: no such capture" -- demo --capture "$tmp/no-such.bvh" --points 100 --frames 2 --out "$tmp/demo"

@@ -12,6 +12,7 @@
 #include "tests/support/baseline.hpp"
 #include "tests/support/awkward.hpp"
 #include "tests/support/points.hpp"
+#include "tests/support/tables.hpp"
 
 namespace bs {
 namespace {
@@ -36,6 +37,7 @@ void check_finite(const char* type) {
         std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
         std::vector<Vec3<double>> points = testing::awkward_points(s, bones, rng);
         BaselineSkinner<T> skinner(s, points, chain.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
         for (std::size_t i = 0; i < points.size(); ++i) {
             const BaselineCode& c = skinner.codes()[i];
             ASSERT_TRUE(std::isfinite(c.phi) && std::isfinite(c.t) && std::isfinite(c.h) && std::isfinite(c.rigid_blend))

@@ -18,6 +18,7 @@
 #include "engine/swing_twist.hpp"
 #include "host/baseline_skinner.hpp"
 #include "tests/support/baseline_bend.hpp"
+#include "tests/support/tables.hpp"
 
 namespace bs {
 namespace {
@@ -71,6 +72,7 @@ TEST(BaselineBendPoseContinuity, ASmallChangeOfOneJointsSwingMovesPointsLittle) 
         std::vector<Vec3<double>> points = testing::points_around(s, 1500, 66, -0.8, 2.0);
         testing::add_joint_points(points, bones, rng, 500, 1.2, -0.4, 1.0);
         BaselineSkinner<double> skinner(s, points, chain.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
         const std::vector<BaselineCode>& codes = skinner.codes();
         double worst = 0;
         long over = 0, checks = 0;
@@ -123,6 +125,7 @@ TEST(BaselineBendPoseContinuity, AChildSwungAboutItsParentsAxisToTheFarSideMoves
         std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
         testing::add_joint_points(points, bones, rng, 500, 1.2, -0.4, 1.0);
         BaselineSkinner<double> skinner(s, points, chain.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
         const Vec3<double> a = s.rest_axis(0), c0 = s.rest_axis(1), joint = bones[1].cone.parent.centre;
         const Vec3<double> across = normalized(c0 - dot(c0, a) * a);  // c0's azimuth, rotated by π below
         const double rest_bend = std::acos(dot(a, c0));

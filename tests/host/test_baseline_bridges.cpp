@@ -18,6 +18,7 @@
 #include "tests/support/baseline_bend.hpp"
 #include "tests/support/chains.hpp"
 #include "tests/support/random.hpp"
+#include "tests/support/tables.hpp"
 
 namespace bs {
 namespace {
@@ -69,9 +70,9 @@ TEST(BaselineBridges, TheChainABridgeRunsInsideMovesItsPointsAlone) {
     Pose alone_pose = Pose::rest(alone);
     alone_pose.joints[1] = bent.joints[1];
     std::vector<Vec3<double>> expected, bridged, unmarked;
-    BaselineSkinner<double>(alone, points, "first chain").deform(alone_pose, expected);
-    BaselineSkinner<double>(tube, points, "tube").deform(bent, bridged);
-    BaselineSkinner<double>(unmarked_tube, points, "tube").deform(bent, unmarked);
+    testing::with_every_bone_tabulated(BaselineSkinner<double>(alone, points, "first chain")).deform(alone_pose, expected);
+    testing::with_every_bone_tabulated(BaselineSkinner<double>(tube, points, "tube")).deform(bent, bridged);
+    testing::with_every_bone_tabulated(BaselineSkinner<double>(unmarked_tube, points, "tube")).deform(bent, unmarked);
     double worst = 0, worst_unmarked = 0;
     for (std::size_t i = 0; i < points.size(); ++i) {
         worst = std::max(worst, norm(bridged[i] - expected[i]));
@@ -127,6 +128,7 @@ TEST(BaselineBridges, PointsWhereFreeEndsMeetStayTogetherAsTheEndsPart) {
     std::vector<Vec3<double>> points;
     for (const auto& [a, b] : pairs) points.insert(points.end(), {a, b});
     BaselineSkinner<double> skinner(s, points, "tube");
+    skinner.set_deform_options(testing::tables_for_every_bone());
     std::vector<Vec3<double>> out;
     double worst = 0, parted = 0;
     testing::BendPoseOptions options;

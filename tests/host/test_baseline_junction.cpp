@@ -20,6 +20,7 @@
 #include "host/baseline_skinner.hpp"
 #include "tests/support/baseline_bend.hpp"
 #include "tests/support/junctions.hpp"
+#include "tests/support/tables.hpp"
 
 namespace bs {
 namespace {
@@ -83,6 +84,7 @@ TEST(BaselineJunction, RestPoseReproducesPointsAroundJunctionsInFloat) {
         Random rng(702);
         std::vector<Vec3<double>> points = testing::junction_points(j, bones, rng, 4000, -0.8, 2.0);
         BaselineSkinner<float> skinner(j.skeleton, points, j.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
         std::vector<Vec3<float>> out;
         skinner.deform(Pose::rest(j.skeleton), out);
         const double tolerance = 1e-5 * testing::diagonal(j.skeleton);
@@ -105,6 +107,7 @@ TEST(BaselineJunction, PointsAcrossCellBoundariesStayTogetherUnderRandomPoses) {
             points.push_back(p.b);
         }
         BaselineSkinner<double> skinner(j.skeleton, points, j.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
         std::vector<Vec3<double>> out;
         double worst = 0;
         for (int trial = 0; trial < kPoses; ++trial) {
@@ -154,6 +157,7 @@ TEST(BaselineJunction, NoNaNAndUnflaggedBasePointsOnTheirPosedBonesUnderRandomPo
         for (const auto& s : j.skeleton.spheres) points.push_back(s.centre);
         points.push_back(j.skeleton.spheres[j.sphere].centre + 1e3 * testing::diagonal(j.skeleton) * rng.unit_vector());
         BaselineSkinner<double> skinner(j.skeleton, points, j.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
         std::vector<Vec3<double>> out;
         int non_finite = 0, checked = 0, junction_coded = 0;
         for (const BaselineCode& c : skinner.codes()) junction_coded += (c.flags & kCodeNearJunction) != 0;
@@ -186,6 +190,7 @@ TEST(BaselineJunction, ASmallChangeOfOneJointMovesPointsByABoundedAmount) {
         Random rng(706);
         std::vector<Vec3<double>> points = testing::junction_points(j, bones, rng, 3000, -0.6, 1.5);
         BaselineSkinner<double> skinner(j.skeleton, points, j.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
         std::vector<Vec3<double>> before, after;
         double worst = 0;
         for (int trial = 0; trial < 6; ++trial) {

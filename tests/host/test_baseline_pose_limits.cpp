@@ -9,6 +9,7 @@
 #include "host/baseline_skinner.hpp"
 #include "host/errors.hpp"
 #include "tests/support/baseline.hpp"
+#include "tests/support/tables.hpp"
 
 namespace bs {
 namespace {
@@ -52,6 +53,7 @@ TEST(BaselinePoseLimits, AJointFoldedBeyondTheLimitIsRefusedAndBendsUnderItAreDe
     for (const auto& chain : testing::all_chains()) {
         const Skeleton& s = chain.skeleton;
         BaselineSkinner<float> skinner(s, few_points(s), chain.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
         for (int k = 1; k < int(s.bone_count()); ++k) {
             const std::string name = chain.name + " bone " + std::to_string(k);
             // Bone k turns away from its parent's axis, in the plane of the rest bend (any plane for a
@@ -73,6 +75,7 @@ TEST(BaselinePoseLimits, TwistsOfAnySizeRootMotionAndFirstBoneSwingAreAccepted) 
     for (const auto& chain : testing::all_chains()) {
         const Skeleton& s = chain.skeleton;
         BaselineSkinner<float> skinner(s, few_points(s), chain.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
         for (double tau : {kPi, -kPi, 3 * kPi, 1e3 * kPi, -12345.678}) {
             Pose pose = Pose::rest(s);
             for (auto& j : pose.joints) j.twist_radians = tau;

@@ -23,6 +23,7 @@
 #include "tests/support/awkward.hpp"
 #include "tests/support/baseline_bend.hpp"
 #include "tests/support/stress_bodies.hpp"
+#include "tests/support/tables.hpp"
 
 namespace bs {
 namespace {
@@ -102,6 +103,7 @@ TEST(BaselineStress, ExtremePosesGiveFiniteBoundedPointsOrTheDocumentedRefusal) 
         std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
         std::vector<Vec3<double>> points = testing::awkward_points(s, bones, rng, {200, 40, 2});
         BaselineSkinner<double> baseline(s, points, body.name);
+        baseline.set_deform_options(testing::tables_for_every_bone());
         std::vector<Vec3<double>> few(points.begin(), points.begin() + kPointsPerPose);
         Skinner lbs(Method::lbs, s, few, {}, body.name), dqs(Method::dqs, s, few, {}, body.name);
         Tally tb, tc;
@@ -138,6 +140,7 @@ TEST(BaselineStress, ExtremePosesThroughTheTablesGiveFiniteBoundedPointsOrTheDoc
         const Skeleton& s = body.skeleton;
         std::vector<Vec3<double>> points = testing::awkward_points(s, make_baseline_bones(s), rng, {200, 40, 2});
         BaselineSkinner<double> baseline(s, points, body.name);
+        baseline.set_deform_options(testing::tables_for_every_bone());
         Tally t;
         std::vector<Vec3<double>> out;
         for (int trial = 0; trial < kTablePoses; ++trial) {

@@ -24,6 +24,7 @@
 #include "host/errors.hpp"
 #include "tests/support/baseline_bend.hpp"
 #include "tests/support/junctions.hpp"
+#include "tests/support/tables.hpp"
 
 namespace bs {
 namespace {
@@ -77,7 +78,7 @@ Agreement agreement_under(const testing::NamedChain& chain, BaselineDeformOption
         skinner.set_deform_options({true});
         skinner.deform(pose, exact);
         options.exact = false;
-        skinner.set_deform_options(options);
+        skinner.set_deform_options(testing::tables_for_every_bone(options));
         skinner.deform(pose, tabulated);
         for (std::size_t p = 0; p < points.size(); ++p) {
             const BaselineCode& code = skinner.codes()[p];
@@ -181,6 +182,7 @@ TEST(BaselineTable, StagedCellCheckRefinesTheCellsThatThreeChecksWould) {
     for (const testing::NamedChain& chain : testing::all_chains()) {
         Random rng(404);
         BaselineSkinner<double> skinner(chain.skeleton, testing::points_around(chain.skeleton, 200, 3), chain.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
         const std::vector<BaselineBone<double>>& bones = skinner.bones();
         for (int i = 0; i < kPoses; ++i) {
             std::vector<BaselineBonePose<double>> poses = skinner.frame(testing::random_bend_pose(chain.skeleton, rng));
@@ -224,6 +226,7 @@ TEST(BaselineTable, ASegmentPointFromTheExtentsIsTheWholeSectionsPoint) {
         Random rng(23);
         std::vector<Vec3<double>> points = testing::points_around(chain.skeleton, 2000, 23, -0.5, 0.5);
         BaselineSkinner<double> skinner(chain.skeleton, points, chain.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
         std::size_t compared = 0;
         double worst_base = 0, worst_direction = 0, worst_posed = 0;
         for (int i = 0; i < 6; ++i) {
@@ -281,6 +284,7 @@ TEST(BaselineTable, TheCommonPathIsTheWholePassWhereItTakesAPoint) {
         Random rng(47);
         const std::vector<Vec3<double>> points = testing::points_around(body.skeleton, 4000, 47, -0.6, 0.6);
         BaselineSkinner<double> skinner(body.skeleton, points, body.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
         const std::vector<BaselineBone<double>>& bones = skinner.bones();
         std::size_t taken = 0, blended = 0, segment = 0, on_end = 0, total = 0;
         for (int i = 0; i < 6; ++i) {
@@ -325,6 +329,7 @@ TEST(BaselineTable, CapPointsFromTheFanGridAreTheDirectOnes) {
         Random rng(31);
         std::vector<Vec3<double>> points = testing::points_around(chain.skeleton, 4000, 31, -0.5, 0.5);
         BaselineSkinner<double> skinner(chain.skeleton, points, chain.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
         std::size_t caps = 0, tips = 0;
         double worst = 0;
         for (int i = 0; i < 6; ++i) {
@@ -338,7 +343,7 @@ TEST(BaselineTable, CapPointsFromTheFanGridAreTheDirectOnes) {
             std::vector<Vec3<double>> exact, tabulated;
             skinner.set_deform_options({true});
             skinner.deform(pose, exact);
-            skinner.set_deform_options({});
+            skinner.set_deform_options(testing::tables_for_every_bone());
             skinner.deform(pose, tabulated);
             for (std::size_t p = 0; p < points.size(); ++p) {
                 const BaselineCode& code = skinner.codes()[p];

@@ -14,6 +14,7 @@
 #include "tests/support/chains.hpp"
 #include "tests/support/junctions.hpp"
 #include "tests/support/points.hpp"
+#include "tests/support/tables.hpp"
 
 namespace bs {
 namespace {
@@ -112,6 +113,7 @@ TEST(BaselineTableCache, KeepsWhatDidNotChangeAndEqualsABuildFromNothing) {
     for (const Body& body : bodies()) {
         const Skeleton& s = body.skeleton;
         BaselineSkinner<double> skinner(s, testing::points_around(s, 3000, 71), body.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
         Random rng(72);
         const testing::BendPoseOptions bends{120, 2 * testing::kBaselinePi, true, 0.2};
         Pose pose = testing::random_bend_pose(s, rng, bends);
@@ -158,6 +160,7 @@ TEST(BaselineTableCache, KeepsWhatDidNotChangeAndEqualsABuildFromNothing) {
 TEST(BaselineTableCache, OtherOptionsOrBonesRebuildAndARefusedFrameLeavesItUsable) {
     const Skeleton s = testing::bent_chain();
     BaselineSkinner<double> skinner(s, testing::points_around(s, 1000, 73), "bent chain");
+    skinner.set_deform_options(testing::tables_for_every_bone());
     Random rng(74);
     const Pose pose = testing::random_bend_pose(s, rng);
     const std::vector<BaselineBonePose<double>> poses = skinner.frame(pose);

@@ -18,6 +18,7 @@
 #include "host/baseline_skinner.hpp"
 #include "tests/support/baseline_bend.hpp"
 #include "tests/support/random.hpp"
+#include "tests/support/tables.hpp"
 
 namespace bs {
 namespace {
@@ -70,6 +71,7 @@ TEST(BaselineUnlinked, PointsWhereUnlinkedBonesMeetStayTogetherAsTheBonesPart) {
     Random rng(812);
     const std::vector<Vec3<double>> points = midline_pairs(rng, 500);
     BaselineSkinner<double> skinner(s, points, "belly");
+    skinner.set_deform_options(testing::tables_for_every_bone());
     std::vector<Vec3<double>> out;
     testing::BendPoseOptions options;
     options.rigid = false;  // a root swing would move both legs alike

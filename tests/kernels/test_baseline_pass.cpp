@@ -5,6 +5,7 @@
 #include "tests/support/chains.hpp"
 #include "tests/support/cuda_buffers.hpp"
 #include "tests/support/points.hpp"
+#include "tests/support/tables.hpp"
 
 namespace bs {
 namespace {
@@ -16,6 +17,7 @@ TEST(BaselinePass, CudaMatchesCpu) {
     Skeleton s = testing::bent_chain();
     std::vector<Vec3<double>> points = testing::points_around(s, 20000, 31);
     BaselineSkinner<float> skinner(s, points, "cuda check");
+    skinner.set_deform_options(testing::tables_for_every_bone());
     Pose pose = Pose::rest(s);
     pose.joints[1].swing = axis_angle(Vec3<double>{0, 0, 1}, 1.1);
     pose.joints[1].twist_radians = 2.0;

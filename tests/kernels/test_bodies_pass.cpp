@@ -8,6 +8,7 @@
 #include "tests/support/chains.hpp"
 #include "tests/support/points.hpp"
 #include "tests/support/random.hpp"
+#include "tests/support/tables.hpp"
 
 namespace bs {
 namespace {
@@ -48,6 +49,7 @@ TEST(BodiesPass, OneCallEqualsEachBodyOnItsOwn) {
     std::vector<std::size_t> starts{0};
     for (std::size_t b = 0; b < set.size(); ++b) {
         skinners.push_back(std::make_unique<BaselineSkinner<float>>(set[b].skeleton, set[b].points, "body"));
+        skinners.back()->set_deform_options(testing::tables_for_every_bone());
         skinners[b]->deform(set[b].pose, alone[b]);
         frames.push_back(skinners[b]->frame(set[b].pose));
         tables.push_back(skinners[b]->frame_tables(frames[b]));

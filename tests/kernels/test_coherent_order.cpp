@@ -15,6 +15,7 @@
 #include "tests/support/chains.hpp"
 #include "tests/support/points.hpp"
 #include "tests/support/random.hpp"
+#include "tests/support/tables.hpp"
 
 namespace bs {
 namespace {
@@ -77,6 +78,7 @@ TEST(CoherentOrder, ThePassWritesEachPointAtItsCallersIndex) {
     Skeleton s = testing::bent_chain();
     const std::vector<Vec3<double>> points = testing::points_around(s, 3000, 17);
     BaselineSkinner<float> skinner(s, points, "order test");
+    skinner.set_deform_options(testing::tables_for_every_bone());
     Pose pose = Pose::rest(s);
     pose.joints[1].swing = axis_angle(Vec3<double>{0, 0, 1}, 1.2);
     pose.joints[1].twist_radians = 1.5;
@@ -109,6 +111,7 @@ TEST(CoherentOrderCuda, TheDevicesOrderIsTheStableSortByKey) {
     if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
     Skeleton s = testing::bent_chain();
     BaselineSkinner<float> skinner(s, testing::points_around(s, 20000, 23), "order test");
+    skinner.set_deform_options(testing::tables_for_every_bone());
     const std::vector<BaselineCode>& codes = skinner.codes();
     const std::vector<std::uint32_t> want = order_by_key(codes);
 

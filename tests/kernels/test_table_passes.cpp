@@ -12,6 +12,7 @@
 #include "host/baseline_skinner.hpp"
 #include "tests/support/baseline_bend.hpp"
 #include "tests/support/junctions.hpp"
+#include "tests/support/tables.hpp"
 
 namespace bs {
 namespace {
@@ -95,6 +96,7 @@ TEST(TablePasses, InPlaceTablesDeformEveryPointAsTheListBuildDoes) {
         testing::Random rng(53);
         const std::vector<Vec3<double>> points = testing::points_around(body.skeleton, 3000, 53, -0.6, 0.6);
         BaselineSkinner<double> skinner(body.skeleton, points, body.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
         std::size_t refined_cells = 0, refined_fans = 0;
         for (int i = 0; i < 4; ++i) {
             const std::vector<BaselineBonePose<double>> poses = skinner.frame(testing::random_bend_pose(body.skeleton, rng));

@@ -1,0 +1,22 @@
+// Deform options for the tests of the baseline tables' path. Their bodies carry fewer points a bone than
+// the default's threshold for building a bone's tables (BaselineDeformOptions::min_tabulated_points), which
+// would send those points to the direct construction; these options tabulate every bone, as a body with
+// many points a bone is.
+#pragma once
+
+#include "host/baseline_skinner.hpp"
+
+namespace bs::testing {
+
+inline BaselineDeformOptions tables_for_every_bone(BaselineDeformOptions options = {}) {
+    options.min_tabulated_points = 0;
+    return options;
+}
+
+// `skinner` with every bone tabulated, its other deform options kept.
+template <class T> BaselineSkinner<T> with_every_bone_tabulated(BaselineSkinner<T> skinner) {
+    skinner.set_deform_options(tables_for_every_bone(skinner.deform_options()));
+    return skinner;
+}
+
+}  // namespace bs::testing
