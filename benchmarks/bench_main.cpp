@@ -185,10 +185,12 @@ FrameTableCost frame_table_cost(const bs::Skinner& skinner, const bs::Pose& pose
         if (!baseline->deform_options().exact) {
             cost.seconds = median_seconds(repeats, [&] { tables = baseline->frame_tables(poses, {threads}); });
             cost.common_path_share = common_path_share(*baseline, poses, tables);
-            // An editor's frame: the last bone's twist turned a little since the frame before (back and
-            // forth), the other bones' tables kept (BaselineTableCache).
+            // An editor's frame: the last tabulated bone's twist turned a little since the frame before (back
+            // and forth), the other bones' tables kept (BaselineTableCache). No bone tabulated: nothing to keep.
+            const std::vector<unsigned char>& tabulated = baseline->tabulated();
+            const auto last = std::find(tabulated.rbegin(), tabulated.rend(), 1);
             bs::Pose turned = pose;
-            turned.joints.back().twist_radians += 1e-3;
+            if (last != tabulated.rend()) turned.joints[std::size_t(tabulated.rend() - last - 1)].twist_radians += 1e-3;
             const std::vector<bs::BaselineBonePose<double>> frames[2] = {poses, baseline->frame(turned)};
             bs::BaselineTableCache cache;
             int next = 0;

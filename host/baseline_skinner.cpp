@@ -59,6 +59,12 @@ std::vector<CosSin> fan_grid_angles(int fan_samples) {
     return angles;
 }
 
+namespace {
+void require_min_tabulated_points(int min_points) {
+    if (min_points < 0) throw InputError("baseline tables: the fewest points of a tabulated bone must be >= 0, got " + std::to_string(min_points));
+}
+}  // namespace
+
 void validate_deform_options(const BaselineDeformOptions& options) {
     for (int samples : {options.phi_samples, options.fan_samples})
         if (samples < kMinTableSamples || samples > kMaxTableSamples)
@@ -66,12 +72,11 @@ void validate_deform_options(const BaselineDeformOptions& options) {
                              std::to_string(kMaxTableSamples) + "], got " + std::to_string(samples));
     if (!(options.cell_tolerance > 0))
         throw InputError("baseline table cell tolerance must be > 0, got " + std::to_string(options.cell_tolerance));
-    if (options.min_tabulated_points < 0)
-        throw InputError("baseline tables: the fewest points of a tabulated bone must be >= 0, got " +
-                         std::to_string(options.min_tabulated_points));
+    require_min_tabulated_points(options.min_tabulated_points);
 }
 
 std::vector<unsigned char> tabulated_bones(const std::vector<BaselineCode>& codes, std::size_t bone_count, int min_points) {
+    require_min_tabulated_points(min_points);
     std::vector<std::size_t> readers(bone_count, 0);
     for (const BaselineCode& code : codes)
         if (!(code.flags & (kCodeParentCap | kCodeChildCap)) && code.bone < bone_count) ++readers[code.bone];
@@ -237,7 +242,7 @@ void refine_cells(const std::vector<BaselineBone<double>>& bones, const std::vec
 void build_tables(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
                   const BaselineDeformOptions& options, cpu::Exec exec, const std::vector<int>& rebuilt,
                   const std::vector<unsigned char>& tabulated, BaselineFrameTables& tables) {
-    if (std::find(tabulated.begin(), tabulated.end(), 1) == tabulated.end()) {
+    if (std::none_of(tabulated.begin(), tabulated.end(), [](unsigned char flag) { return flag != 0; })) {
         tables = BaselineFrameTables{};
         return;
     }
@@ -402,26 +407,20 @@ SavedCodes BaselineSkinner<T>::saved_codes() const {
 
 template <class T>
 void BaselineSkinner<T>::check_pose(const Pose& pose) const {
-    require_bone_count(skeleton_, pose);
-    auto finite = [](const Quat<double>& q) { return std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z); };
-    if (!finite(pose.root.rotation) || !all_finite(pose.root.translation))
-        throw InputError("pose: the root transform is not finite");
-    for (std::size_t k = 0; k < pose.joints.size(); ++k)
-        if (!finite(pose.joints[k].swing) || !std::isfinite(pose.joints[k].twist_radians))
-            throw InputError("pose: bone " + std::to_string(k) + ": swing or twist is not finite");
+    require_usable_pose(skeleton_, pose);
     for (std::size_t k = 0; k < bones_.size(); ++k) {
         const double angle = joint_angle_degrees(skeleton_, bones_, pose, k);
         if (angle > kMaxJointAngleDegrees)
             throw UnsupportedError("this pose folds a joint to " + number_text(angle, 6) + " degrees between consecutive bone axes, at " +
                                    joint_name(skeleton_, bones_, k) + "; the baseline method accepts up to " +
-                                   number_text(kMaxJointAngleDegrees) + " (use --method dqs or lbs beyond)");
+                                   number_text(kMaxJointAngleDegrees) + " (DQS and LBS take it: --method dqs or lbs)");
     }
     for (std::size_t k = 0; k < bones_.size(); ++k) {
         int parent = bones_[k].previous;
         if (parent >= 0 && !pose_joint(bones_[parent].cone, bones_[k].cone, pose.joints[k].swing).pivot.cuts_sphere)
             throw UnsupportedError("this pose folds " + joint_name(skeleton_, bones_, k) +
                                    " so far that the plane where their cones meet misses the joint "
-                                   "sphere; the baseline construction needs it (use --method dqs or lbs)");
+                                   "sphere; the baseline construction needs it (DQS and LBS take it: --method dqs or lbs)");
     }
 }
 

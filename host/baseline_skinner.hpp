@@ -58,7 +58,7 @@ constexpr int kMaxTableSamples = 1 << 16;
 void validate_deform_options(const BaselineDeformOptions& options);
 
 // Per bone, 1 where at least `min_points` codes read its tables (codes of that bone that are no cap: a cap
-// point reads none), else 0; bone_count entries.
+// point reads none), else 0; bone_count entries. InputError for a negative min_points.
 std::vector<unsigned char> tabulated_bones(const std::vector<BaselineCode>& codes, std::size_t bone_count, int min_points);
 
 // One frame's tables on the host (engine/baseline/table.hpp), built by the CPU backend's table passes.
@@ -69,7 +69,7 @@ struct BaselineFrameTables {
     std::vector<SectionExtent<double>> extents;  // section_extent of each section, and of each fine one
     std::vector<SectionExtent<double>> fine_extents;
     std::vector<FanSample<double>> fans;
-    std::vector<int> cells;  // kCoarseCubicCell, kCoarseLinearCell or a refined cell's ordinal (BaselineTables)
+    std::vector<int> cells;  // kCoarseCubicCell, kCoarseLinearCell, kUntabulatedCell or a refined cell's ordinal (BaselineTables)
     std::vector<PosedSection<double>> fine;
     std::vector<unsigned char> direct;
     std::vector<int> fan_cells;

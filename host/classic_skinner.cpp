@@ -20,7 +20,7 @@ ClassicSkinner<T>::ClassicSkinner(Skeleton skeleton, const std::vector<Vec3<doub
 
 template <class T>
 std::vector<Rigid<double>> ClassicSkinner<T>::posed(const Pose& pose) const {
-    require_bone_count(skeleton_, pose);
+    require_usable_pose(skeleton_, pose);
     return posed_bones(skeleton_, pose);
 }
 

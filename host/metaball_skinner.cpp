@@ -150,7 +150,7 @@ std::vector<MetaballJoint<T>> MetaballSkinner<T>::joint_table(const std::vector<
 
 template <class T>
 std::vector<MetaballJoint<T>> MetaballSkinner<T>::joint_table(const Pose& pose) const {
-    require_bone_count(skeleton_, pose);
+    require_usable_pose(skeleton_, pose);
     std::vector<Vec3<double>> posed = posed_centres(skeleton_, pose);
     std::vector<Vec3<double>> displacements(posed.size());
     for (std::size_t j = 0; j < posed.size(); ++j) displacements[j] = posed[j] - skeleton_.spheres[j].centre;

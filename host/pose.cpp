@@ -88,9 +88,22 @@ Pose Pose::rest(const Skeleton& skeleton) {
     return p;
 }
 
-void require_bone_count(const Skeleton& skeleton, const Pose& pose) {
+void require_usable_pose(const Skeleton& skeleton, const Pose& pose) {
     if (pose.joints.size() != skeleton.bone_count())
         throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " + std::to_string(skeleton.bone_count()));
+    auto require_rotation = [](const Quat<double>& q, const std::string& what) {
+        const double n = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+        if (!std::isfinite(q.w) || !std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z))
+            throw InputError("pose: " + what + " is not finite");
+        if (!(std::fabs(n - 1) <= kUnitQuaternionTolerance))
+            throw InputError("pose: " + what + " has norm " + number_text(n, 6) + "; a rotation quaternion has norm 1 (normalise it)");
+    };
+    require_rotation(pose.root.rotation, "the root rotation");
+    if (!all_finite(pose.root.translation)) throw InputError("pose: the root translation is not finite");
+    for (std::size_t k = 0; k < pose.joints.size(); ++k) {
+        require_rotation(pose.joints[k].swing, "bone " + std::to_string(k) + ": the swing");
+        if (!std::isfinite(pose.joints[k].twist_radians)) throw InputError("pose: bone " + std::to_string(k) + ": the twist is not finite");
+    }
 }
 
 std::vector<Rigid<double>> posed_bones(const Skeleton& skeleton, const Pose& pose) {

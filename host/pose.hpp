@@ -25,8 +25,13 @@ struct Pose {
     static Pose rest(const Skeleton& skeleton);
 };
 
-// InputError unless the pose has one joint per bone of the skeleton (what every skinner checks first).
-void require_bone_count(const Skeleton& skeleton, const Pose& pose);
+// What every skinner checks of a pose first: InputError unless it has one joint per bone of the skeleton,
+// its root transform and twists are finite, and its root rotation and swings are unit quaternions (norm within
+// kUnitQuaternionTolerance of 1). The skinners take those quaternions as rotations: scaled ones would scale
+// LBS's matrices and bend baseline's construction, with no error. The pose files' loader normalises what it
+// reads (parse_pose); a pose built in code must be normalised by its maker.
+constexpr double kUnitQuaternionTolerance = 1e-6;
+void require_usable_pose(const Skeleton& skeleton, const Pose& pose);
 
 // Posed rigid transform of every bone (engine forward kinematics on the skeleton's rest frames).
 std::vector<Rigid<double>> posed_bones(const Skeleton& skeleton, const Pose& pose);

@@ -16,7 +16,7 @@ SparseLbsSkinner<T>::SparseLbsSkinner(Skeleton skeleton, const std::vector<Vec3<
 
 template <class T>
 std::vector<Mat34<T>> SparseLbsSkinner<T>::lbs_frame(const Pose& pose) const {
-    require_bone_count(skeleton_, pose);
+    require_usable_pose(skeleton_, pose);
     return lbs_table<T>(posed_bones(skeleton_, pose));
 }
 

@@ -1,4 +1,4 @@
-// Linked instead of the CUDA backend when nvcc was not found at configure time: no device, and every
+// Linked instead of the CUDA backend when it is not built (BASESKIN_WITH_CUDA=OFF, or no nvcc at configure time): no device, and every
 // call that needs one throws CudaUnavailable.
 #include "kernels/coherent_order.hpp"
 #include "kernels/device_memory.hpp"
@@ -10,7 +10,7 @@ int device_count() { return 0; }
 
 namespace {
 [[noreturn]] void not_built() {
-    throw CudaUnavailable("the CUDA backend was not built (nvcc was not found when configuring)");
+    throw CudaUnavailable("the CUDA backend was not built (configured with BASESKIN_WITH_CUDA=OFF, or nvcc was not found)");
 }
 }  // namespace
 

@@ -240,7 +240,7 @@ struct BodiesJob {
 
 namespace cpu {
 struct Exec {
-    int threads = 0;  // 0: OpenMP's default (all cores)
+    int threads = 0;  // above 0: that many; 0 or below: OpenMP's default (all cores)
 };
 void deform_lbs(const LbsJob<float>& job, Exec exec);
 void deform_lbs(const LbsJob<double>& job, Exec exec);

@@ -65,9 +65,11 @@ inline Skeleton fuzz_skeleton() {
 }
 
 // Baseline tables for the targets that deform: coarse (the fan's at the smallest count its series serves),
-// so that a table built per input keeps a run short.
+// so that a table built per input keeps a run short, and for every bone (the targets' bodies have a few
+// hundred points a bone, which the default would send to the direct construction alone).
 inline BaselineDeformOptions coarse_deform_options() {
     BaselineDeformOptions options;
+    options.min_tabulated_points = 0;
     options.phi_samples = 32;
     options.fan_samples = kSeriesGridSamples;
     return options;

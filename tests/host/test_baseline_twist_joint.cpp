@@ -11,6 +11,7 @@
 
 #include "host/baseline_skinner.hpp"
 #include "tests/support/baseline.hpp"
+#include "tests/support/tables.hpp"
 
 namespace bs {
 namespace {
@@ -57,6 +58,7 @@ TEST(BaselineTwistJoint, TwistedAnchorsMeetTheNextBoneAtRestBentJoints) {
         std::vector<Vec3<double>> points;
         for (const auto& p : pairs) points.insert(points.end(), {p.a, p.b});
         BaselineSkinner<double> skinner(s, points, chain.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
         double worst = 0;
         std::string worst_case;
         for (const Pose& pose : joint_twist_poses(s, rng)) {

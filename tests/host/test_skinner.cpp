@@ -10,6 +10,7 @@
 
 #include "host/errors.hpp"
 #include "host/skinner.hpp"
+#include "host/weights.hpp"
 #include "tests/support/chains.hpp"
 #include "tests/support/points.hpp"
 
@@ -78,6 +79,46 @@ TEST(Skinner, ARefusedPoseLeavesTheCallersVectorAsItWas) {
             skinner.deform(bent(s), out);
             EXPECT_EQ(out.size(), points.size()) << method_name(method) << ": a pose it takes sizes the vector";
         }
+    }
+}
+
+// A pose built in code whose quaternions are no rotations (scaled, zero, not finite), or whose twist or root
+// translation is not finite, is refused by every method with a message that says which; a quaternion
+// normalised in float (norm 1 within ~1e-7) is taken.
+TEST(Skinner, EveryMethodRefusesAPoseWhoseQuaternionsAreNoRotations) {
+    const Skeleton s = testing::bent_chain();
+    const std::vector<Vec3<double>> points = testing::points_around(s, 200, 21);
+    std::vector<Skinner> skinners;
+    for (Method method : {Method::lbs, Method::dqs, Method::baseline, Method::metaball}) skinners.emplace_back(method, s, points, std::vector<Influences>{}, "test");
+    skinners.emplace_back(s, points, to_sparse(auto_influences(s, points)), "test");
+    const struct {
+        void (*change)(Pose&);
+        const char* message;
+    } wrongs[] = {
+        {[](Pose& p) { p.joints[1].swing = 2.0 * p.joints[1].swing; }, "pose: bone 1: the swing has norm 2; a rotation quaternion has norm 1"},
+        {[](Pose& p) { p.root.rotation = {0, 0, 0, 0}; }, "pose: the root rotation has norm 0"},
+        {[](Pose& p) { p.joints[0].swing.x = std::nan(""); }, "pose: bone 0: the swing is not finite"},
+        {[](Pose& p) { p.joints[0].twist_radians = INFINITY; }, "pose: bone 0: the twist is not finite"},
+        {[](Pose& p) { p.root.translation.y = std::nan(""); }, "pose: the root translation is not finite"},
+    };
+    for (const Skinner& skinner : skinners) {
+        const std::string method = skinner.sparse() ? "lbs (any influences)" : method_name(skinner.method());
+        for (const auto& wrong : wrongs) {
+            Pose pose = bent(s);
+            wrong.change(pose);
+            std::vector<Vec3<float>> out;
+            try {
+                skinner.deform(pose, out);
+                ADD_FAILURE() << method << ": took a pose that should give \"" << wrong.message << "\"";
+            } catch (const InputError& e) {
+                EXPECT_NE(std::string(e.what()).find(wrong.message), std::string::npos) << method << ": " << e.what();
+            }
+        }
+        Pose float_normalised = bent(s);
+        const Quat<double> q = float_normalised.joints[1].swing;
+        float_normalised.joints[1].swing = {double(float(q.w)), double(float(q.x)), double(float(q.y)), double(float(q.z))};
+        std::vector<Vec3<float>> out;
+        EXPECT_NO_THROW(skinner.deform(float_normalised, out)) << method;
     }
 }
 
