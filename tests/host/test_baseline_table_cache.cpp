@@ -97,20 +97,9 @@ void expect_same_tables(const BaselineSkinner<double>& skinner, const std::vecto
     ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3<double>)), 0) << where << ": the points differ";
 }
 
-struct Body {
-    std::string name;
-    Skeleton skeleton;
-};
-
-std::vector<Body> bodies() {
-    std::vector<Body> out{{"bent chain", testing::bent_chain()}, {"long chain", testing::long_chain()}};
-    for (const testing::NamedJunction& j : testing::all_junctions()) out.push_back({j.name, j.skeleton});
-    return out;
-}
-
 TEST(BaselineTableCache, KeepsWhatDidNotChangeAndEqualsABuildFromNothing) {
     std::size_t kept_refined_cells = 0;  // refined cells of kept bones: what the merge moves from the frame before
-    for (const Body& body : bodies()) {
+    for (const testing::TableBody& body : testing::table_bodies()) {
         const Skeleton& s = body.skeleton;
         BaselineSkinner<double> skinner(s, testing::points_around(s, 3000, 71), body.name);
         skinner.set_deform_options(testing::tables_for_every_bone());

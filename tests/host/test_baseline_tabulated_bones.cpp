@@ -52,22 +52,11 @@ int median_readers(std::vector<int> readers) {
     return readers[readers.size() / 2];
 }
 
-struct Body {
-    std::string name;
-    Skeleton skeleton;
-};
-
-std::vector<Body> bodies() {
-    std::vector<Body> out{{"bent chain", testing::bent_chain()}, {"long chain", testing::long_chain()}};
-    for (const testing::NamedJunction& j : testing::all_junctions()) out.push_back({j.name, j.skeleton});
-    return out;
-}
-
 bool same_bits(Vec3<double> a, Vec3<double> b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 TEST(BaselineTabulatedBones, PointsOfALeftOutBoneTakeTheDirectConstructionAndTheOthersTheirTables) {
     std::size_t tabulated_points = 0, direct_points = 0, direct_unlike_tables = 0;
-    for (const Body& body : bodies()) {
+    for (const testing::TableBody& body : testing::table_bodies()) {
         const Skeleton& s = body.skeleton;
         const std::vector<Vec3<double>> points = testing::points_around(s, 3000, 81);
         BaselineSkinner<double> mixed(s, points, body.name), every(s, points, body.name), exact(s, points, body.name);
@@ -125,7 +114,7 @@ TEST(BaselineTabulatedBones, NoBoneTabulatedMeansNoTablesAndEveryPointDirect) {
 
 TEST(BaselineTabulatedBones, ACacheKeepsTheTabulatedBonesAndEqualsABuildFromNothing) {
     std::size_t left_out = 0, kept_frames = 0;
-    for (const Body& body : bodies()) {
+    for (const testing::TableBody& body : testing::table_bodies()) {
         const Skeleton& s = body.skeleton;
         BaselineSkinner<double> skinner(s, testing::points_around(s, 3000, 85), body.name);
         const std::vector<int> readers = table_readers(skinner);

@@ -4,7 +4,13 @@
 // many points a bone is.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "host/baseline_skinner.hpp"
+#include "tests/support/baseline_bend.hpp"
+#include "tests/support/chains.hpp"
+#include "tests/support/junctions.hpp"
 
 namespace bs::testing {
 
@@ -17,6 +23,17 @@ inline BaselineDeformOptions tables_for_every_bone(BaselineDeformOptions options
 template <class T> BaselineSkinner<T> with_every_bone_tabulated(BaselineSkinner<T> skinner) {
     skinner.set_deform_options(tables_for_every_bone(skinner.deform_options()));
     return skinner;
+}
+
+// The bodies the tables' cache and tabulation tests run on: two chains and the three junctions.
+struct TableBody {
+    std::string name;
+    Skeleton skeleton;
+};
+inline std::vector<TableBody> table_bodies() {
+    std::vector<TableBody> out{{"bent chain", bent_chain()}, {"long chain", long_chain()}};
+    for (const NamedJunction& j : all_junctions()) out.push_back({j.name, j.skeleton});
+    return out;
 }
 
 }  // namespace bs::testing
