@@ -444,7 +444,7 @@ BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBo
         else candidate[candidates] = j, scaled[candidates++] = s;
     }
     const T band = rigid_field_band(nearest);
-    auto weight = [nearest, band](T scaled) { return smoothstep_unit(T(1) - (scaled - nearest) / band); };
+    auto weight = [nearest, band](T distance) { return smoothstep_unit(T(1) - (distance - nearest) / band); };
     // Captured by value: the blend's slow path takes this out of line, and captured by reference the
     // candidates would have to live in memory on the common path too (on the GPU, local memory).
     return blend_rigid_field(bones, poses, rest, [=](auto&& fn) {
