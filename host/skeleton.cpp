@@ -88,8 +88,7 @@ void derive_topology(Skeleton& s, const Where& where, SkeletonRules rules) {
         if (degree[i] == 0) where[sphere_name(i)].fail("sphere belongs to no bone");
         if (chain && degree[i] >= 3)
             where[sphere_name(i)].fail("sphere has " + std::to_string(degree[i]) +
-                                       " bones: a junction (3+ bones on a sphere), which the chain rules refuse (SkeletonRules::Chain, the library "
-                                       "functions' default; load with SkeletonRules::Tree, as the CLI does: every method takes junctions)");
+                                       " bones: a junction (3+ bones on a sphere), which the chain rules (SkeletonRules::Chain) refuse");
     }
     std::vector<int> roots;
     for (std::size_t i = 0; i < n; ++i)
@@ -100,8 +99,7 @@ void derive_topology(Skeleton& s, const Where& where, SkeletonRules rules) {
                             sphere_name(roots[1]) + "; a skeleton is one connected body");
     s.root_sphere = roots[0];
     if (chain && degree[s.root_sphere] > 1)
-        where[sphere_name(s.root_sphere)].fail("the root carries more than one bone, which the chain rules refuse (SkeletonRules::Chain, the library "
-                                               "functions' default; load with SkeletonRules::Tree, as the CLI does)");
+        where[sphere_name(s.root_sphere)].fail("the root carries more than one bone, which the chain rules (SkeletonRules::Chain) refuse");
 
     s.parent_bone.assign(s.bones.size(), -1);
     for (std::size_t k = 0; k < s.bones.size(); ++k) s.parent_bone[k] = bone_into[s.bones[k][0]];

@@ -5,8 +5,8 @@
 //    "bridges": [bone, ...]}
 // `names` is optional: one name per sphere. Units are the input's. `bridges` is optional: bones the body
 // does not follow (set_bridges, below).
-// Under SkeletonRules::Chain (the library default; the CLI and the viewer load with Tree) a valid skeleton
-// is one chain: a single root sphere (never a child) carrying one bone, no sphere with three or more bones, no
+// Under SkeletonRules::Chain (for callers that need one chain; Tree is the default, as in the CLI and the
+// viewer) a valid skeleton is one chain: a single root sphere (never a child) carrying one bone, no sphere with three or more bones, no
 // cycles, and every bone admits a tangent cone (|C1 - C2| > |r1 - r2|). Numbers stay where directions
 // can be computed: coordinates and radii within ±1e15 (host/input_limits.hpp) and the centres of a bone
 // at least about 1e-154 apart. SkeletonRules::Tree (every skinning method takes it)
@@ -53,7 +53,7 @@ enum class SkeletonRules { Chain, Tree };
 // bone_order lists bones breadth-first from the root (a bone's children in ascending bone index).
 Skeleton make_skeleton(std::vector<Sphere<double>> spheres, std::vector<std::array<int, 2>> bones,
                        std::vector<std::string> names, const std::string& source,
-                       SkeletonRules rules = SkeletonRules::Chain);
+                       SkeletonRules rules = SkeletonRules::Tree);
 
 // Marks `bones` as bridges: links of the tree that no part of the body follows, such as a rigged model's
 // bone from an unweighted armature node to a second chain, which runs inside the first chain
@@ -70,8 +70,8 @@ int junction_count(const Skeleton& skeleton);
 bool is_chain(const Skeleton& skeleton);
 
 // A skeleton file's document (json_io::parse); `source` names it in messages.
-Skeleton parse_skeleton(const nlohmann::json& doc, const std::string& source, SkeletonRules rules = SkeletonRules::Chain);
-Skeleton load_skeleton(const std::string& path, SkeletonRules rules = SkeletonRules::Chain);
+Skeleton parse_skeleton(const nlohmann::json& doc, const std::string& source, SkeletonRules rules = SkeletonRules::Tree);
+Skeleton load_skeleton(const std::string& path, SkeletonRules rules = SkeletonRules::Tree);
 void save_skeleton(const std::string& path, const Skeleton& skeleton);
 
 // Axis-aligned bounds of the spheres (min, max); their diagonal scales tolerances.

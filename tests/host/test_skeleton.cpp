@@ -11,11 +11,12 @@
 namespace bs {
 namespace {
 
-// Loads `text` as a skeleton file and returns the error message (empty if it loaded).
-std::string load_error(const std::string& text) {
+// Loads `text` as a skeleton file under `rules` (the loader's default: Tree) and returns the error message
+// (empty if it loaded).
+std::string load_error(const std::string& text, SkeletonRules rules = SkeletonRules::Tree) {
     std::string path = testing::write_temp("skeleton_under_test.json", text);
     try {
-        load_skeleton(path);
+        load_skeleton(path, rules);
     } catch (const InputError& e) {
         std::string message = e.what();
         EXPECT_EQ(message.rfind(path, 0), 0u) << "message must start with the file: " << message;
@@ -24,8 +25,8 @@ std::string load_error(const std::string& text) {
     return "";
 }
 
-void expect_error(const std::string& text, const std::string& fragment) {
-    std::string message = load_error(text);
+void expect_error(const std::string& text, const std::string& fragment, SkeletonRules rules = SkeletonRules::Tree) {
+    std::string message = load_error(text, rules);
     EXPECT_NE(message.find(fragment), std::string::npos) << "got: \"" << message << "\", expected it to contain \"" << fragment << "\"";
 }
 
@@ -245,11 +246,11 @@ TEST(SkeletonInvalid, TwoParents) {
 }
 TEST(SkeletonInvalid, RootWithTwoBones) {
     expect_error(R"({"spheres": [[0,0,0,1],[3,0,0,1],[-3,0,0,1]], "bones": [[0,1],[0,2]]})",
-                 "spheres[0]: the root carries more than one bone");
+                 "spheres[0]: the root carries more than one bone", SkeletonRules::Chain);
 }
 TEST(SkeletonInvalid, SphereWithThreeBones) {
     expect_error(R"({"spheres": [[0,0,0,1],[3,0,0,1],[6,0,0,1],[3,3,0,1]], "bones": [[0,1],[1,2],[1,3]]})",
-                 "spheres[1]: sphere has 3 bones");
+                 "spheres[1]: sphere has 3 bones", SkeletonRules::Chain);
 }
 TEST(SkeletonInvalid, SphereWithoutBone) {
     expect_error(R"({"spheres": [[0,0,0,1],[3,0,0,1],[9,9,9,1]], "bones": [[0,1]]})", "spheres[2]: sphere belongs to no bone");
@@ -297,8 +298,8 @@ TEST(SkeletonTree, JunctionAndMultiBoneRootAreAccepted) {
 TEST(SkeletonTree, ChainRulesStillRejectTheSameTree) {
     std::string path = testing::write_temp("tree.json",
         R"({"spheres": [[0,0,0,1],[3,0,0,1],[-3,0,0,1]], "bones": [[0,1],[0,2]]})");
-    EXPECT_THROW(load_skeleton(path), InputError);
-    EXPECT_EQ(load_skeleton(path, SkeletonRules::Tree).bone_order, (std::vector<int>{0, 1}));
+    EXPECT_THROW(load_skeleton(path, SkeletonRules::Chain), InputError);
+    EXPECT_EQ(load_skeleton(path).bone_order, (std::vector<int>{0, 1})) << "the loader's default rules are the tree's";
 }
 TEST(SkeletonTree, RejectsCycle) {
     EXPECT_NE(tree_error({{{0, 0, 0}, 1}, {{3, 0, 0}, 1}, {{0, 3, 0}, 1}}, {{0, 1}, {1, 2}, {2, 0}}).find("cycle"),
