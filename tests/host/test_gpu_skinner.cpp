@@ -3,13 +3,16 @@
 // one, constructing it must fail with CudaUnavailable (the signal "auto" falls back on).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
 #include "host/errors.hpp"
 #include "host/gpu_skinner.hpp"
 #include "tests/support/chains.hpp"
+#include "tests/support/baseline_bend.hpp"
 #include "tests/support/cuda_buffers.hpp"
+#include "tests/support/junctions.hpp"
 #include "tests/support/points.hpp"
 #include "tests/support/random.hpp"
 
@@ -91,6 +94,42 @@ TEST(GpuSkinnerCuda, TablesBuiltOnTheDeviceGiveTheCpusPoints) {
         for (std::size_t i = 0; i < points.size(); ++i)
             ASSERT_LT(norm(Vec3<double>{got[3 * i], got[3 * i + 1], got[3 * i + 2]} - Vec3<double>(want[i])), tolerance)
                 << (on_device ? "device" : "host") << " tables, point " << i;
+    }
+}
+
+// A baseline body whose skinner leaves some bones out of the tables (BaselineDeformOptions::
+// min_tabulated_points: half its bones here), and one that tabulates none: the device reads kUntabulatedCell
+// and takes the direct construction for those bones' points, as the CPU does, within 1e-5 of the diagonal.
+TEST(GpuSkinnerCuda, BonesLeftOutOfTheTablesGiveTheCpusPoints) {
+    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
+    const testing::NamedJunction j = testing::four_bone_junction();
+    const std::vector<Vec3<double>> points = testing::points_around(j.skeleton, 4000, 48);
+    std::vector<int> readers(j.skeleton.bone_count(), 0);
+    for (const BaselineCode& c : Skinner(Method::baseline, j.skeleton, points, {}, "test").baseline()->codes())
+        if (!(c.flags & (kCodeParentCap | kCodeChildCap))) ++readers[c.bone];
+    std::vector<int> sorted = readers;
+    std::sort(sorted.begin(), sorted.end());
+    const double tolerance = 1e-5 * testing::diagonal(j.skeleton);
+    for (int min_points : {sorted[sorted.size() / 2], sorted.back() + 1}) {
+        BaselineDeformOptions options;
+        options.min_tabulated_points = min_points;
+        Skinner skinner(Method::baseline, j.skeleton, points, {}, "test", options);
+        const std::vector<unsigned char>& tabulated = skinner.baseline()->tabulated();
+        ASSERT_GT(std::count(tabulated.begin(), tabulated.end(), 0), 0) << "no bone left out";
+        GpuSkinner gpu(skinner);
+        cuda::DeviceArray<float> out(3 * points.size());
+        testing::Random rng(49);
+        for (int frame = 0; frame < 2; ++frame) {
+            cuda::fill_bytes(out.data(), 0xff, out.bytes(), {});  // NaN everywhere
+            const Pose pose = testing::random_bend_pose(j.skeleton, rng);
+            gpu.deform(pose, {out.data(), 3});
+            const std::vector<float> got = out.download({});
+            std::vector<Vec3<float>> want;
+            skinner.deform(pose, want);
+            for (std::size_t i = 0; i < points.size(); ++i)
+                ASSERT_LT(norm(Vec3<double>{got[3 * i], got[3 * i + 1], got[3 * i + 2]} - Vec3<double>(want[i])), tolerance)
+                    << "threshold " << min_points << ", point " << i;
+        }
     }
 }
 
