@@ -29,7 +29,6 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <limits>
 #include <array>
 #include <chrono>
 #include <cstdlib>
@@ -38,6 +37,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <omp.h>
@@ -195,7 +195,7 @@ FrameTableCost frame_table_cost(const bs::Skinner& skinner, const bs::Pose& pose
             bs::BaselineTableCache cache;
             int next = 0;
             cost.kept_seconds = median_seconds(repeats, [&] {
-                cache.update(baseline->bones(), frames[next ^= 1], baseline->deform_options(), {threads}, baseline->tabulated());
+                cache.update(baseline->bones(), frames[next ^= 1], baseline->deform_options(), {threads}, tabulated);
             });
         }
         cost.bytes = double(tables.bytes() + poses.size() * sizeof(bs::BaselineBonePose<double>));

@@ -75,11 +75,16 @@ void validate_deform_options(const BaselineDeformOptions& options) {
     require_min_tabulated_points(options.min_tabulated_points);
 }
 
-std::vector<unsigned char> tabulated_bones(const std::vector<BaselineCode>& codes, std::size_t bone_count, int min_points) {
-    require_min_tabulated_points(min_points);
+std::vector<std::size_t> table_readers(const std::vector<BaselineCode>& codes, std::size_t bone_count) {
     std::vector<std::size_t> readers(bone_count, 0);
     for (const BaselineCode& code : codes)
         if (!(code.flags & (kCodeParentCap | kCodeChildCap)) && code.bone < bone_count) ++readers[code.bone];
+    return readers;
+}
+
+std::vector<unsigned char> tabulated_bones(const std::vector<BaselineCode>& codes, std::size_t bone_count, int min_points) {
+    require_min_tabulated_points(min_points);
+    const std::vector<std::size_t> readers = table_readers(codes, bone_count);
     std::vector<unsigned char> tabulated(bone_count);
     for (std::size_t k = 0; k < bone_count; ++k) tabulated[k] = readers[k] >= std::size_t(min_points);
     return tabulated;

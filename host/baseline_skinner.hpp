@@ -57,8 +57,11 @@ constexpr int kMaxTableSamples = 1 << 16;
 // InputError unless the options are in the ranges above.
 void validate_deform_options(const BaselineDeformOptions& options);
 
-// Per bone, 1 where at least `min_points` codes read its tables (codes of that bone that are no cap: a cap
-// point reads none), else 0; bone_count entries. InputError for a negative min_points.
+// Per bone, how many codes read its tables: the codes of that bone that are no cap (a cap point reads none);
+// bone_count entries.
+std::vector<std::size_t> table_readers(const std::vector<BaselineCode>& codes, std::size_t bone_count);
+// Per bone, 1 where at least `min_points` codes read its tables (table_readers), else 0. InputError for a
+// negative min_points.
 std::vector<unsigned char> tabulated_bones(const std::vector<BaselineCode>& codes, std::size_t bone_count, int min_points);
 
 // One frame's tables on the host (engine/baseline/table.hpp), built by the CPU backend's table passes.

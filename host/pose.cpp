@@ -92,9 +92,9 @@ void require_usable_pose(const Skeleton& skeleton, const Pose& pose) {
     if (pose.joints.size() != skeleton.bone_count())
         throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " + std::to_string(skeleton.bone_count()));
     auto require_rotation = [](const Quat<double>& q, const std::string& what) {
-        const double n = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
         if (!std::isfinite(q.w) || !std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z))
             throw InputError("pose: " + what + " is not finite");
+        const double n = norm(q);
         if (!(std::fabs(n - 1) <= kUnitQuaternionTolerance))
             throw InputError("pose: " + what + " has norm " + number_text(n, 6) + "; a rotation quaternion has norm 1 (normalise it)");
     };

@@ -38,20 +38,6 @@ TEST(BaselineTabulatedBones, ABoneIsTabulatedWhereEnoughCodesReadItsTables) {
     EXPECT_EQ(tabulated_bones(codes, 3, 3), (std::vector<unsigned char>{0, 0, 0}));
 }
 
-// The codes of each bone that read its tables.
-std::vector<int> table_readers(const BaselineSkinner<double>& skinner) {
-    std::vector<int> readers(skinner.bones().size(), 0);
-    for (const BaselineCode& c : skinner.codes())
-        if (!(c.flags & (kCodeParentCap | kCodeChildCap))) ++readers[c.bone];
-    return readers;
-}
-
-// A threshold that leaves out the bones with fewer readers than the median (none where all have as many).
-int median_readers(std::vector<int> readers) {
-    std::sort(readers.begin(), readers.end());
-    return readers[readers.size() / 2];
-}
-
 bool same_bits(Vec3<double> a, Vec3<double> b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 TEST(BaselineTabulatedBones, PointsOfALeftOutBoneTakeTheDirectConstructionAndTheOthersTheirTables) {
@@ -61,7 +47,7 @@ TEST(BaselineTabulatedBones, PointsOfALeftOutBoneTakeTheDirectConstructionAndThe
         const std::vector<Vec3<double>> points = testing::points_around(s, 3000, 81);
         BaselineSkinner<double> mixed(s, points, body.name), every(s, points, body.name), exact(s, points, body.name);
         BaselineDeformOptions options;
-        options.min_tabulated_points = median_readers(table_readers(mixed));
+        options.min_tabulated_points = testing::median_table_readers(mixed.codes(), mixed.bones().size());
         mixed.set_deform_options(options);
         every.set_deform_options(testing::tables_for_every_bone());
         exact.set_deform_options({true});
@@ -117,9 +103,10 @@ TEST(BaselineTabulatedBones, ACacheKeepsTheTabulatedBonesAndEqualsABuildFromNoth
     for (const testing::TableBody& body : testing::table_bodies()) {
         const Skeleton& s = body.skeleton;
         BaselineSkinner<double> skinner(s, testing::points_around(s, 3000, 85), body.name);
-        const std::vector<int> readers = table_readers(skinner);
+        const std::vector<std::size_t> readers = table_readers(skinner.codes(), skinner.bones().size());
         // Per two steps: half the bones, every bone, none, half again at other sample counts, half again.
-        const int half = median_readers(readers), none = *std::max_element(readers.begin(), readers.end()) + 1;
+        const int half = testing::median_table_readers(skinner.codes(), skinner.bones().size()),
+                  none = int(*std::max_element(readers.begin(), readers.end())) + 1;
         const int thresholds[] = {half, 0, none, half, half};
         Random rng(86);
         Pose pose = testing::random_bend_pose(s, rng);

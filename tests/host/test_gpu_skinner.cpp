@@ -9,12 +9,13 @@
 
 #include "host/errors.hpp"
 #include "host/gpu_skinner.hpp"
-#include "tests/support/chains.hpp"
 #include "tests/support/baseline_bend.hpp"
+#include "tests/support/chains.hpp"
 #include "tests/support/cuda_buffers.hpp"
 #include "tests/support/junctions.hpp"
 #include "tests/support/points.hpp"
 #include "tests/support/random.hpp"
+#include "tests/support/tables.hpp"
 
 namespace bs {
 namespace {
@@ -28,6 +29,20 @@ Pose random_bent_pose(const Skeleton& s, unsigned seed) {
     }
     pose.root = {random.rotation(), random.in_box(3)};
     return pose;
+}
+
+// One frame of `pose` on the device into `out` (packed xyz, poisoned with NaN first) against the CPU's points,
+// within `tolerance`; `what` names the case in a failure.
+void expect_the_cpus_points(GpuSkinner& gpu, const Skinner& skinner, const Pose& pose, cuda::DeviceArray<float>& out, double tolerance,
+                            const std::string& what) {
+    cuda::fill_bytes(out.data(), 0xff, out.bytes(), {});
+    gpu.deform(pose, {out.data(), 3});
+    const std::vector<float> got = out.download({});
+    std::vector<Vec3<float>> want;
+    skinner.deform(pose, want);
+    for (std::size_t i = 0; i < want.size(); ++i)
+        ASSERT_LT(norm(Vec3<double>{got[3 * i], got[3 * i + 1], got[3 * i + 2]} - Vec3<double>(want[i])), tolerance)
+            << what << ", point " << i;
 }
 
 TEST(GpuSkinner, WithoutADeviceConstructionSaysSo) {
@@ -85,15 +100,8 @@ TEST(GpuSkinnerCuda, TablesBuiltOnTheDeviceGiveTheCpusPoints) {
     unsigned seed = 8;
     for (bool on_device : {true, true, false}) {  // twice on the device: the second frame reuses its buffers
         gpu.set_tables_on_device(on_device);
-        cuda::fill_bytes(out.data(), 0xff, out.bytes(), {});  // NaN everywhere
-        const Pose pose = random_bent_pose(s, seed++);
-        gpu.deform(pose, {out.data(), 3});
-        const std::vector<float> got = out.download({});
-        std::vector<Vec3<float>> want;
-        skinner.deform(pose, want);
-        for (std::size_t i = 0; i < points.size(); ++i)
-            ASSERT_LT(norm(Vec3<double>{got[3 * i], got[3 * i + 1], got[3 * i + 2]} - Vec3<double>(want[i])), tolerance)
-                << (on_device ? "device" : "host") << " tables, point " << i;
+        expect_the_cpus_points(gpu, skinner, random_bent_pose(s, seed++), out, tolerance, on_device ? "device tables" : "host tables");
+        if (HasFatalFailure()) return;
     }
 }
 
@@ -104,13 +112,10 @@ TEST(GpuSkinnerCuda, BonesLeftOutOfTheTablesGiveTheCpusPoints) {
     if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
     const testing::NamedJunction j = testing::four_bone_junction();
     const std::vector<Vec3<double>> points = testing::points_around(j.skeleton, 4000, 48);
-    std::vector<int> readers(j.skeleton.bone_count(), 0);
-    for (const BaselineCode& c : Skinner(Method::baseline, j.skeleton, points, {}, "test").baseline()->codes())
-        if (!(c.flags & (kCodeParentCap | kCodeChildCap))) ++readers[c.bone];
-    std::vector<int> sorted = readers;
-    std::sort(sorted.begin(), sorted.end());
+    const std::vector<BaselineCode> codes = Skinner(Method::baseline, j.skeleton, points, {}, "test").baseline()->codes();
+    const std::vector<std::size_t> readers = table_readers(codes, j.skeleton.bone_count());
     const double tolerance = 1e-5 * testing::diagonal(j.skeleton);
-    for (int min_points : {sorted[sorted.size() / 2], sorted.back() + 1}) {
+    for (int min_points : {testing::median_table_readers(codes, j.skeleton.bone_count()), int(*std::max_element(readers.begin(), readers.end())) + 1}) {
         BaselineDeformOptions options;
         options.min_tabulated_points = min_points;
         Skinner skinner(Method::baseline, j.skeleton, points, {}, "test", options);
@@ -120,15 +125,9 @@ TEST(GpuSkinnerCuda, BonesLeftOutOfTheTablesGiveTheCpusPoints) {
         cuda::DeviceArray<float> out(3 * points.size());
         testing::Random rng(49);
         for (int frame = 0; frame < 2; ++frame) {
-            cuda::fill_bytes(out.data(), 0xff, out.bytes(), {});  // NaN everywhere
-            const Pose pose = testing::random_bend_pose(j.skeleton, rng);
-            gpu.deform(pose, {out.data(), 3});
-            const std::vector<float> got = out.download({});
-            std::vector<Vec3<float>> want;
-            skinner.deform(pose, want);
-            for (std::size_t i = 0; i < points.size(); ++i)
-                ASSERT_LT(norm(Vec3<double>{got[3 * i], got[3 * i + 1], got[3 * i + 2]} - Vec3<double>(want[i])), tolerance)
-                    << "threshold " << min_points << ", point " << i;
+            expect_the_cpus_points(gpu, skinner, testing::random_bend_pose(j.skeleton, rng), out, tolerance,
+                                   "threshold " + std::to_string(min_points));
+            if (HasFatalFailure()) return;
         }
     }
 }

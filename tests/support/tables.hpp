@@ -4,6 +4,7 @@
 // many points a bone is.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,14 @@ inline BaselineDeformOptions tables_for_every_bone(BaselineDeformOptions options
 template <class T> BaselineSkinner<T> with_every_bone_tabulated(BaselineSkinner<T> skinner) {
     skinner.set_deform_options(tables_for_every_bone(skinner.deform_options()));
     return skinner;
+}
+
+// A min_tabulated_points that leaves out the bones read by fewer codes than the median bone (table_readers;
+// none where every bone has as many).
+inline int median_table_readers(const std::vector<BaselineCode>& codes, std::size_t bone_count) {
+    std::vector<std::size_t> readers = table_readers(codes, bone_count);
+    std::sort(readers.begin(), readers.end());
+    return int(readers[readers.size() / 2]);
 }
 
 // The bodies the tables' cache and tabulation tests run on: two chains and the three junctions.
