@@ -163,7 +163,8 @@ private:
     void property(const std::vector<std::string_view>& w, PlyFile& file) const;
     PlyType type(std::string_view word) const;
     std::string name(std::string_view word) const;
-    std::string text(std::string_view line) const;
+    std::string text(std::string_view line) const;  // a comment's or obj_info's: after the keyword
+    std::string checked_text(std::string t) const;  // t, unless it holds a CR
     [[noreturn]] void fail(const std::string& what) const { bs::fail(path_, line_at(line_), what); }
 
     const std::string& path_;
@@ -214,9 +215,14 @@ void HeaderParser::keyword(std::string_view line, const std::vector<std::string_
         element(w, file);
     } else if (w[0] == "property") {
         property(w, file);
+    } else if (file.elements.empty()) {
+        // Before the first element a line of no keyword can change no element's layout, and some
+        // writers put free text there (Blender 2.47: "Created by Blender3D 247 - www.blender.org, …",
+        // Debian's assimp-testmodels PLY/Wuson.ply): it is kept, whole, as a comment.
+        file.comments.push_back(checked_text(std::string(line)));
     } else {
         fail("unknown header keyword " + shown(w[0]) +
-             " (expected format, comment, obj_info, element, property or end_header)");
+             " (expected format, comment, obj_info, element, property or end_header; free text is taken only before the first element)");
     }
 }
 
@@ -276,8 +282,9 @@ std::string HeaderParser::name(std::string_view word) const {
 
 // A comment's or obj_info's text. A CR left in it (a CR LF ending is gone by now) is a line break to
 // write_ply, which could then not write back what was read (found by fuzzing): refused here too.
-std::string HeaderParser::text(std::string_view line) const {
-    std::string t = rest_after_keyword(line);
+std::string HeaderParser::text(std::string_view line) const { return checked_text(rest_after_keyword(line)); }
+
+std::string HeaderParser::checked_text(std::string t) const {
     if (t.find('\r') != std::string::npos)
         fail("carriage return inside the text " + shown(t) + " (a line may only end in CR LF)");
     return t;

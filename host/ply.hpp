@@ -14,6 +14,9 @@
 // Errors: IoError when a file cannot be opened, read or written; InputError for malformed input.
 // Every message begins with the file path, then names the header or data line (ascii), or the element
 // and row (binary), and what was expected. The reader is strict:
+//   - a header line of no keyword before the first element (free text, as some writers put there) is
+//     kept whole as a comment (written back as "comment <line>"); after an element it is an error, since
+//     there it may be a misspelt property that would misread the data;
 //   - comment and obj_info texts hold no carriage return (but a header line may end in CR LF): the
 //     writer could not write one back;
 //   - ascii rows are one per line (blank lines between rows are skipped); too few or too many values

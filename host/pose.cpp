@@ -90,7 +90,8 @@ Pose Pose::rest(const Skeleton& skeleton) {
 
 void require_usable_pose(const Skeleton& skeleton, const Pose& pose) {
     if (pose.joints.size() != skeleton.bone_count())
-        throw InputError("pose has " + std::to_string(pose.joints.size()) + " bones, skeleton has " + std::to_string(skeleton.bone_count()));
+        throw InputError("pose: Pose::joints has size " + std::to_string(pose.joints.size()) + ", expected " + std::to_string(skeleton.bone_count()) +
+                         " (one per bone of the skinner's skeleton: a pose is made for one skeleton, by Pose::rest or parse_pose)");
     auto require_rotation = [](const Quat<double>& q, const std::string& what) {
         if (!std::isfinite(q.w) || !std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z))
             throw InputError("pose: " + what + " is not finite");

@@ -70,6 +70,19 @@ MetaballBinding binding_for(const DragOptions& o, const Skeleton& skeleton, cons
     return load_binding(path, rest.size(), skeleton.spheres.size());
 }
 
+// The library's drag errors name the joint, the chain length and the target by value; the user gave them
+// as flags, so the message names the flags too.
+template <class Drag>
+auto naming_the_flags(const DragOptions& o, Drag drag) {
+    try {
+        return drag();
+    } catch (const InputError& e) {
+        std::string flags = "--joint " + std::to_string(o.joint) + " --to " + o.target;
+        if (o.chain_given) flags += " --chain " + std::to_string(o.chain);
+        throw InputError(flags + " (skeleton " + o.skeleton + "): " + e.what());
+    }
+}
+
 }  // namespace
 
 void add_drag_command(CLI::App& app, DragOptions& o) {
@@ -104,9 +117,9 @@ void run_drag(const DragOptions& o) {
     DragInput input = read_input(o);
     PointSet& set = input.set;
     const Vec3<double> target = parse_target(o.target);
-    const int length = o.chain_given ? o.chain : std::min(o.chain, chain_capacity(skeleton, o.joint));
+    const int length = o.chain_given ? o.chain : naming_the_flags(o, [&] { return std::min(o.chain, chain_capacity(skeleton, o.joint)); });
     const ChainMode mode = o.keep_lengths ? ChainMode::keep_lengths : ChainMode::paper;
-    std::vector<Vec3<double>> centres = drag_joint(skeleton, o.joint, target, length, mode);
+    std::vector<Vec3<double>> centres = naming_the_flags(o, [&] { return drag_joint(skeleton, o.joint, target, length, mode); });
 
     MetaballSkinner<double> skinner(skeleton, set.positions, binding_for(o, skeleton, set.positions), input.source);
     std::vector<Vec3<double>> displacements(centres.size());

@@ -80,15 +80,15 @@ expect 1 "--points or --mesh is required" -- drag --skeleton "$tmp/skeleton.json
 expect 1 "excludes" -- drag --skeleton "$tmp/skeleton.json" --mesh "$tmp/mesh.obj" --points "$tmp/points.ply" --joint 3 --to 1,2,3 --out "$tmp/o.ply"
 
 # Bad input, one check each.
-expect 2 "drag: joint 4 out of range [0, 4)" -- "${drag[@]}" --joint 4 --to 1,2,3 --out "$tmp/o.ply"
+expect 2 "--joint 4 --to 1,2,3 (skeleton $tmp/skeleton.json): drag: joint 4 out of range [0, 4)" -- "${drag[@]}" --joint 4 --to 1,2,3 --out "$tmp/o.ply"
 expect 2 "drag: joint -1 out of range [0, 4)" -- "${drag[@]}" --joint -1 --to 1,2,3 --out "$tmp/o.ply"
-expect 2 "drag: the target position must be finite and within ±1e15, got (nan, 0, 0)" -- "${drag[@]}" --joint 3 --to nan,0,0 --out "$tmp/o.ply"
+expect 2 "--joint 3 --to nan,0,0 (skeleton $tmp/skeleton.json): drag: the target position must be finite and within ±1e15, got (nan, 0, 0)" -- "${drag[@]}" --joint 3 --to nan,0,0 --out "$tmp/o.ply"
 expect 2 "drag: the target position must be finite and within ±1e15, got (1, inf, 0)" -- "${drag[@]}" --joint 3 --to 1,inf,0 --out "$tmp/o.ply"
 # A target too far away is refused before anything is written; a file already at --out stays as it was.
 echo OLD >"$tmp/kept.ply"
 expect 2 "got (1e+300, 0, 0)" -- "${drag[@]}" --joint 3 --to 1e300,0,0 --out "$tmp/kept.ply"
 [ "$(cat "$tmp/kept.ply")" = OLD ] || fail "a refused drag changed the file at --out"
-expect 2 "drag: chain length 5 out of range [2, 4]" -- "${drag[@]}" --joint 3 --to 1,2,3 --chain 5 --out "$tmp/o.ply"
+expect 2 "--joint 3 --to 1,2,3 --chain 5 (skeleton $tmp/skeleton.json): drag: chain length 5 out of range [2, 4]" -- "${drag[@]}" --joint 3 --to 1,2,3 --chain 5 --out "$tmp/o.ply"
 expect 2 "drag: chain length 1 out of range [2, 4]" -- "${drag[@]}" --joint 3 --to 1,2,3 --chain 1 --out "$tmp/o.ply"
 expect 2 "drag: chain length 3 out of range [2, 2]" -- "${drag[@]}" --joint 1 --to 1,2,3 --chain 3 --out "$tmp/o.ply"
 expect 1 "expected x,y,z" -- "${drag[@]}" --joint 3 --to 1,2 --out "$tmp/o.ply"

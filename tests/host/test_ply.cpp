@@ -378,6 +378,23 @@ TEST(PlyError, CarriageReturnInsideACommentOrObjInfo) {
     EXPECT_EQ(read_ply(path).comments, std::vector<std::string>{"made on Windows"});
 }
 
+// Free text before the first element (Blender 2.47 wrote "Created by …" there: Debian's PLY/Wuson.ply) is
+// kept as a comment and written back as one; the same line after an element, where it could be a misspelt
+// property, is refused.
+TEST(PlyError, UnknownKeywordIsTakenAsACommentOnlyBeforeTheFirstElement) {
+    const std::string created = "Created by Blender3D 247 - www.blender.org, source file: ";
+    const std::string path = testing::write_temp("free_text.ply", kAsciiHead + created + "\n" + kXyzHead.substr(kAsciiHead.size()) +
+                                                                     "end_header\n1 2 3\n4 5 6\n");
+    const PlyFile file = read_ply(path);
+    EXPECT_EQ(file.comments, std::vector<std::string>{created});
+    EXPECT_EQ(file.find("vertex")->find("z")->values, (std::vector<double>{3, 6}));
+    const std::string written = testing::temp_path("free_text_written.ply");
+    write_ply(written, file, PlyFormat::Ascii);
+    EXPECT_EQ(read_ply(written).comments, std::vector<std::string>{created});
+    expect_read_error(kXyzHead + "proprety float w\nend_header\n1 2 3\n4 5 6\n",
+                      {"line 7", "unknown header keyword 'proprety'", "only before the first element"});
+}
+
 TEST(PlyError, UnknownType) {
     expect_read_error(kAsciiHead + "element vertex 1\nproperty flt x\nend_header\n1\n", {"line 4", "unknown type 'flt'"});
 }

@@ -82,9 +82,9 @@ TEST(Skinner, ARefusedPoseLeavesTheCallersVectorAsItWas) {
     }
 }
 
-// A pose built in code whose quaternions are no rotations (scaled, zero, not finite), or whose twist or root
-// translation is not finite, is refused by every method with a message that says which; a quaternion
-// normalised in float (norm 1 within ~1e-7) is taken.
+// A pose built in code whose quaternions are no rotations (scaled, zero, not finite), whose twist or root
+// translation is not finite, or that has fewer joints than the skeleton has bones, is refused by every
+// method with a message that says which; a quaternion normalised in float (norm 1 within ~1e-7) is taken.
 TEST(Skinner, EveryMethodRefusesAPoseWhoseQuaternionsAreNoRotations) {
     const Skeleton s = testing::bent_chain();
     const std::vector<Vec3<double>> points = testing::points_around(s, 200, 21);
@@ -100,6 +100,7 @@ TEST(Skinner, EveryMethodRefusesAPoseWhoseQuaternionsAreNoRotations) {
         {[](Pose& p) { p.joints[0].swing.x = std::nan(""); }, "pose: bone 0: the swing is not finite"},
         {[](Pose& p) { p.joints[0].twist_radians = INFINITY; }, "pose: bone 0: the twist is not finite"},
         {[](Pose& p) { p.root.translation.y = std::nan(""); }, "pose: the root translation is not finite"},
+        {[](Pose& p) { p.joints.pop_back(); }, "pose: Pose::joints has size 1, expected 2 (one per bone of the skinner's skeleton"},
     };
     for (const Skinner& skinner : skinners) {
         const std::string method = skinner.sparse() ? "lbs (any influences)" : method_name(skinner.method());
