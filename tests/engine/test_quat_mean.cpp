@@ -68,6 +68,44 @@ TEST(QuatMean, TwoRotationsOfEqualWeightHaveTheirBisectorAsMeanAndTwiceTheirCosi
     EXPECT_GT(checked, 1800);
 }
 
+// Solved in the span of 1, 2 or 3 rotations, the mean and the gap are the 4×4 solve's to rounding (the
+// mean compared where it is defined: a gap above 1e-6 of the weights), for random weights and rotations,
+// some nearly alike, some nearly opposed.
+template <int N> void expect_span_solve_is_the_whole_one(Random& rng, int trials) {
+    for (int trial = 0; trial < trials; ++trial) {
+        const double spread = trial % 3 == 0 ? 0.01 : (trial % 3 == 1 ? 1.0 : 3.14);
+        const Quat<double> centre = rng.rotation();
+        double w[N], total = 0;
+        Quat<double> q[N];
+        QuatOuterSum<double> sum;
+        for (int i = 0; i < N; ++i) {
+            w[i] = rng.uniform(0.01, 1.0);
+            q[i] = (trial % 2 ? 1.0 : -1.0) * (axis_angle(rng.unit_vector(), rng.uniform(-spread, spread)) * centre);
+            sum.add(w[i], q[i]);
+            total += w[i];
+        }
+        const QuatMean<double> whole = principal_quaternion(sum), span = principal_quaternion_in_span(w, q);
+        ASSERT_NEAR(span.gap, whole.gap, 1e-13 * total) << N << " rotations, trial " << trial;
+        ASSERT_NEAR(norm(span.mean), 1.0, 1e-14);
+        if (whole.gap > 1e-6 * total) {
+            ASSERT_NEAR(std::fabs(dot(span.mean, whole.mean)), 1.0, 1e-12) << N << " rotations, trial " << trial;
+        }
+    }
+}
+
+TEST(QuatMean, SolvedInTheSpanOfFewRotationsItIsTheWholeSolve) {
+    Random rng(7);
+    expect_span_solve_is_the_whole_one<1>(rng, 300);
+    expect_span_solve_is_the_whole_one<2>(rng, 3000);
+    expect_span_solve_is_the_whole_one<3>(rng, 3000);
+    // Two of equal weight half a turn apart: no mean, gap 0 (not negative), as the whole solve says.
+    const double w[2] = {1.0, 1.0};
+    const Quat<double> q[2] = {Quat<double>::identity(), axis_angle(Vec3<double>{0, 0, 1}, 3.14159265358979323846)};
+    const QuatMean<double> opposed = principal_quaternion_in_span(w, q);
+    EXPECT_GE(opposed.gap, 0.0);
+    EXPECT_NEAR(opposed.gap, 0.0, 1e-14);
+}
+
 // Known cases: one rotation is its own mean with the whole weight as gap; two of equal weight half a turn
 // apart have no mean (gap 0); two a quarter turn apart about z have the eighth turn between them as mean.
 TEST(QuatMean, KnownMeansAndGaps) {
