@@ -93,7 +93,7 @@ Attempt segment_code(const std::vector<Bone>& bones, int k, Vec3<double> p, Vec3
     if (may_move && x < -slack && s.parent.kind == EndKind::Concave) return {{}, bone.previous};
     const double on_segment = std::clamp(x, 0.0, 1.0);  // the base-point's fraction, clamped to the segment
     double along = on_segment * s.segment_length();
-    double t = s.length() > 0 ? (s.parent_arc_length() + along) / s.length() : 0.0;
+    double t = s.length() > 0 ? (s.parent_length() + along) / s.length() : 0.0;
 
     // Fallback bands (near the axis, where the generator is undefined: near_axis_weight, in encode_with);
     // near (or past) I the fan folds.
@@ -112,9 +112,17 @@ Attempt segment_code(const std::vector<Bone>& bones, int k, Vec3<double> p, Vec3
     // point into a large one of the posed point (by |h| / |b - I|): such points blend to the rigid motion.
     // The local radius runs between the end spheres' with the base-point along the segment, so that it is
     // the joint's radius where the segment meets an arc (joint_arc_code's) or a neighbour's segment.
-    double far_blend = far_from_surface_blend(height, radius_at_fraction(bone.cone, on_segment), options);
+    const double local_radius = radius_at_fraction(bone.cone, on_segment);
+    double far_blend = far_from_surface_blend(height, local_radius, options);
     if (far_blend > 0) flags |= kCodeFarFromSurface;
-    BaselineCode code = make_code(k, flags, generator_angle(bone, radial), t, height, std::max(fan_blend, far_blend));
+    // A section cropped to nothing at rest (both crops at one point and no arc or crease beside it: a steep
+    // cone at a sharp rest bend, as a pelvis's toward a hip sphere nearly inside it) puts its points at one
+    // base-point whatever their t, and its fan has no plane: they came back up to 0.76 radii away at rest.
+    // They ride the rigid field, blended in over sections shorter than empty_section_band local radii
+    // (continuous in the section's length), flagged as clamped.
+    const double empty_blend = 1 - smoothstep_unit(s.length() / (options.empty_section_band * local_radius));
+    if (empty_blend > 0) flags |= kCodeClamped;
+    BaselineCode code = make_code(k, flags, generator_angle(bone, radial), t, height, std::max({fan_blend, far_blend, empty_blend}));
     const Vec3<double> base = first.point + on_segment * (second.point - first.point);
     mark_deep(bone.cone, p, base, fan_field(first, second).direction_at(on_segment), code);
     return {code, kStay};
@@ -141,7 +149,7 @@ Attempt joint_arc_code(const std::vector<Bone>& bones, int k, BoneEnd end, Vec3<
     if (may_move && at_child && angle > e.arc_end + slack) return {{}, bone.next};
     if (may_move && !at_child && angle < e.arc_begin - slack) return {{}, bone.previous};
     angle = std::clamp(angle, e.arc_begin, e.arc_end);
-    double ell = at_child ? s.parent_arc_length() + s.segment_length() + (angle - e.arc_begin) * e.arc.radius
+    double ell = at_child ? s.parent_length() + s.segment_length() + (angle - e.arc_begin) * e.arc.radius
                           : (angle - e.arc_begin) * e.arc.radius;
     double t = s.length() > 0 ? ell / s.length() : 0.0;
     // Near the joint sphere's centre the plane of the sheaf through q turns fast with p (every direction

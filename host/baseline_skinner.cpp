@@ -71,7 +71,7 @@ void validate_deform_options(const BaselineDeformOptions& options) {
             throw InputError("baseline table samples must be in [" + std::to_string(kMinTableSamples) + ", " +
                              std::to_string(kMaxTableSamples) + "], got " + std::to_string(samples));
     if (!(options.cell_tolerance > 0))
-        throw InputError("baseline table cell tolerance must be > 0, got " + std::to_string(options.cell_tolerance));
+        throw InputError("baseline table cell tolerance must be > 0, got " + number_text(options.cell_tolerance));
     require_min_tabulated_points(options.min_tabulated_points);
 }
 
@@ -386,6 +386,7 @@ BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const std::vector<Vec3<do
                                     const EncodeOptions& options)
     : skeleton_(std::move(skeleton)) {
     bones_ = make_baseline_bones(skeleton_);
+    check_folds(Pose::rest(skeleton_), "the skeleton's rest shape");
     codes_ = encode_points(bones_, rest, source, options);  // checks the points (host/input_limits.hpp)
     tabulated_ = tabulated_bones(codes_, bones_.size(), options_.min_tabulated_points);
     rest_.reserve(rest.size());
@@ -397,6 +398,7 @@ BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const SavedCodes& saved)
     : skeleton_(std::move(skeleton)), codes_(saved.codes) {
     validate_saved_codes(saved, skeleton_, "saved codes");
     bones_ = make_baseline_bones(skeleton_);
+    check_folds(Pose::rest(skeleton_), "the skeleton's rest shape");
     tabulated_ = tabulated_bones(codes_, bones_.size(), options_.min_tabulated_points);
     rest_.reserve(saved.rest.size());
     for (const Vec3<float>& p : saved.rest) rest_.push_back(Vec3<T>(p));
@@ -413,17 +415,22 @@ SavedCodes BaselineSkinner<T>::saved_codes() const {
 template <class T>
 void BaselineSkinner<T>::check_pose(const Pose& pose) const {
     require_usable_pose(skeleton_, pose);
+    check_folds(pose, "this pose");
+}
+
+template <class T>
+void BaselineSkinner<T>::check_folds(const Pose& pose, const std::string& what) const {
     for (std::size_t k = 0; k < bones_.size(); ++k) {
         const double angle = joint_angle_degrees(skeleton_, bones_, pose, k);
         if (angle > kMaxJointAngleDegrees)
-            throw UnsupportedError("this pose folds a joint to " + number_text(angle, 6) + " degrees between consecutive bone axes, at " +
+            throw UnsupportedError(what + " folds a joint to " + number_text(angle, 6) + " degrees between consecutive bone axes, at " +
                                    joint_name(skeleton_, bones_, k) + "; the baseline method accepts up to " +
                                    number_text(kMaxJointAngleDegrees) + " (DQS and LBS take it: --method dqs or lbs)");
     }
     for (std::size_t k = 0; k < bones_.size(); ++k) {
         int parent = bones_[k].previous;
         if (parent >= 0 && !pose_joint(bones_[parent].cone, bones_[k].cone, pose.joints[k].swing).pivot.cuts_sphere)
-            throw UnsupportedError("this pose folds " + joint_name(skeleton_, bones_, k) +
+            throw UnsupportedError(what + " folds " + joint_name(skeleton_, bones_, k) +
                                    " so far that the plane where their cones meet misses the joint "
                                    "sphere; the baseline construction needs it (DQS and LBS take it: --method dqs or lbs)");
     }

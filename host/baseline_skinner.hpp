@@ -4,7 +4,8 @@
 // that folds a chain joint (not a junction: its rigid field takes any angle) beyond
 // kMaxJointAngleDegrees between consecutive posed bone axes, or so far that the plane where two cones meet
 // misses their joint sphere (tapered bones reach that first), is refused (UnsupportedError): the
-// separator and pivot-circle construction breaks down there.
+// separator and pivot-circle construction breaks down there. A skeleton whose rest shape already folds a
+// joint so far is refused when the skinner is built, with the same message about its rest shape.
 #pragma once
 
 #include <string>
@@ -172,6 +173,9 @@ public:
     }
 
 private:
+    // check_pose's folds, the message naming `what` folds them ("this pose", "the skeleton's rest shape").
+    void check_folds(const Pose& pose, const std::string& what) const;
+
     Skeleton skeleton_;
     std::vector<BaselineBone<double>> bones_;
     std::vector<Vec3<T>> rest_;

@@ -49,8 +49,8 @@ BaselineTrace trace_baseline(const BaselineSkinner<T>& skinner, std::size_t inde
         PosedSection<double> section = make_posed_section(local, bones, poses.data(), k, rest);
         const Rigid<double>& frame = poses[k].frame;
         for (int i = 0; i < samples; ++i)
-            trace.section.push_back(frame.apply(place_on_posed_section(section, local, section.length() * i / (samples - 1)).base));
-        PosedBase<double> b = place_on_posed_section(section, local, double(code.t) * section.length());
+            trace.section.push_back(frame.apply(place_on_posed_section(section, local, bones, k, section.length() * i / (samples - 1)).base));
+        PosedBase<double> b = place_on_posed_section(section, local, bones, k, double(code.t) * section.length());
         trace.base = frame.apply(b.base);
         trace.point = frame.apply(detail_point(code, Vec3<double>(skinner.rest()[index]), bones[k].cone, rest_axes(bones[k]), b));
         trace.direction = frame.apply_vector(b.direction);

@@ -44,7 +44,8 @@ struct BaselineTablePass {
         }
         const TableEntry t =
             table_entry(e - (kSectionFirstChecks + 1) * sections, job.bone_count * std::size_t(job.fan_samples), job.fan_samples, kCellChecks, 0);
-        (t.check ? job.fan_checks : job.fans)[t.slot] = fan_sample(job.locals[job.bone_of(t.bone)], t.index, t.grid);
+        const int k = job.bone_of(t.bone);
+        (t.check ? job.fan_checks : job.fans)[t.slot] = fan_sample(job.bones, job.locals[k], k, t.index, t.grid);
     }
 };
 
@@ -107,8 +108,10 @@ BS_HD inline PosedSection<double> refined_section_sample(const BaselineBone<doub
     const int k = cell / phi_samples, j = cell % phi_samples;
     return section_sample(bones, poses, locals[k], k, j * kRefinedSteps + q, phi_samples * kRefinedSteps);
 }
-BS_HD inline FanSample<double> refined_fan_sample(const LocalChain<double>* locals, int fan_samples, int cell, int q) {
-    return fan_sample(locals[cell / fan_samples], (cell % fan_samples) * kRefinedSteps + q, fan_samples * kRefinedSteps);
+BS_HD inline FanSample<double> refined_fan_sample(const BaselineBone<double>* bones, const LocalChain<double>* locals, int fan_samples, int cell,
+                                                 int q) {
+    const int k = cell / fan_samples;
+    return fan_sample(bones, locals[k], k, (cell % fan_samples) * kRefinedSteps + q, fan_samples * kRefinedSteps);
 }
 
 // Whether sub-cell m of a refined cell (its samples `fine`, on a grid of `samples` per bone) goes to the direct
@@ -131,7 +134,7 @@ struct BaselineRefinePass {
             return;
         }
         e -= sections;
-        job.fine_fans[e] = refined_fan_sample(job.locals, job.fan_samples, job.fan_cells[e / per_cell], int(e % per_cell));
+        job.fine_fans[e] = refined_fan_sample(job.bones, job.locals, job.fan_samples, job.fan_cells[e / per_cell], int(e % per_cell));
     }
 };
 
@@ -179,7 +182,7 @@ struct InPlaceRefinePass {
         e -= sections;
         const std::size_t cell = e / per_cell;
         if (job.verdicts[t.bone_count * std::size_t(t.phi_samples) + cell] != kCellSmooth)
-            job.fine_fans[e] = refined_fan_sample(t.locals, t.fan_samples, int(cell), int(e % per_cell));
+            job.fine_fans[e] = refined_fan_sample(t.bones, t.locals, t.fan_samples, int(cell), int(e % per_cell));
     }
 };
 

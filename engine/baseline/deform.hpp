@@ -126,11 +126,18 @@ template <class T, class Section> BS_HD inline FanReading<T> fan_reading(const S
 // in φ exactly there (a bone folded into a U: 33.8); against the radius alone, a bundle a few hundredths
 // long read along a segment of several radii took the form whose plane turns with that short segment
 // (21.4). Both are continuous in φ and the pose, and so is their larger (docs/ALGORITHM.md step 5).
+// A collapse is also judged against the bundle's own length at rest (`rest_length`, on the same
+// generator): a segment already that short at rest has not collapsed, and there the two forms are not one
+// (a concave end's direction points from the joint's centre, not along the cone's normal), while the
+// encoder places points by the fan's own form (fan_projection). Until 2026-12-05 such points did not come
+// back at rest: a chain folded 145–169° at rest, and short segments below a hip sphere nearly inside the
+// pelvis's, by up to 3.7% of the body's diagonal. At rest the weight is now 1.
 constexpr double kCollapsedBundle = 0.25;
 
 template <class T>
-BS_HD inline T fan_form_weight(const FanField<T>& fan, const FanReading<T>& reading, const Cone<T>& cone) {
-    const T radius = smaller_radius(cone), full = T(kCollapsedBundle) * (reading.span > radius ? reading.span : radius);
+BS_HD inline T fan_form_weight(const FanField<T>& fan, const FanReading<T>& reading, const Cone<T>& cone, T rest_length) {
+    const T radius = smaller_radius(cone), judged = reading.span > radius ? reading.span : radius;
+    const T full = T(kCollapsedBundle) * (rest_length < judged ? rest_length : judged);
     return full > T(0) ? smoothstep_unit(fan.length / full) : T(1);
 }
 
@@ -208,14 +215,22 @@ BS_HD inline void bundle_segment_ends(const LocalChain<T>& local, Vec3<T> radial
     second = {bundle.at_sigma(bundle.child.sigma), bundle.child.direction};
 }
 
+// The bundle's segment length at rest on the generator of `radial` (fan_form_weight): bone k's rest section.
+template <class T> BS_HD inline T rest_bundle_length(const BaselineBone<T>* bones, int k, Vec3<T> radial) {
+    return bone_section(bones, k, radial).segment_length();
+}
+
+// `bones`, `k`: the rest bones and the section's bone (for the bundle's rest length).
 template <class T>
-BS_HD inline PosedBase<T> place_on_posed_section(const PosedSection<T>& s, const LocalChain<T>& local, T ell) {
+BS_HD inline PosedBase<T> place_on_posed_section(const PosedSection<T>& s, const LocalChain<T>& local, const BaselineBone<T>* bones, int k,
+                                                 T ell) {
     SectionPoint<T> p = point_on_posed_section(s, local.bones[1].cone, ell);
     if (p.fan_weight == T(0)) return {p.base, p.direction};
     SegmentEnd<T> first, second;
     bundle_segment_ends(local, p.radial, first, second);
     const FanField<T> fan = fan_field(first, second);
-    return {p.base, p.blended(fan.direction_at(p.fan.u, fan_form_weight(fan, p.fan, local.bones[1].cone)))};
+    const T weight = fan_form_weight(fan, p.fan, local.bones[1].cone, rest_bundle_length(bones, k, p.radial));
+    return {p.base, p.blended(fan.direction_at(p.fan.u, weight))};
 }
 
 template <class T>
@@ -224,7 +239,7 @@ BS_HD inline PosedBase<T> posed_base(const BaselineCode& code, const BaselineBon
     LocalChain<T> local = posed_neighbourhood(bones, poses, k);
     Section<T> rest = bone_section(bones, k, generator_radial(bones[k], T(code.phi)));
     PosedSection<T> posed = make_posed_section(local, bones, poses, k, rest);
-    return place_on_posed_section(posed, local, T(code.t) * posed.length());
+    return place_on_posed_section(posed, local, bones, k, T(code.t) * posed.length());
 }
 
 // A cap code's point, given cos and sin of its polar angle t and of its generator φ (`polar`, `around`).

@@ -99,6 +99,7 @@ template <class T>
 struct FanSample {
     FanField<T> field;
     unsigned kinds;  // the bundle's end kinds, packed: interpolation never crosses a change (nor one of field.outward)
+    T rest_length;   // the bundle's segment length at rest on this generator (rest_bundle_length, fan_form_weight)
 };
 
 // The parts of a posed section that say which piece a ratio t falls on and where a point on the deformed
@@ -171,14 +172,14 @@ BS_HD inline unsigned end_kinds(EndKind parent, EndKind child) {
 
 // Sample j of bone k's fan table (its local chain given).
 template <class T>
-BS_HD inline FanSample<T> fan_sample(const LocalChain<T>& local, int j, int fan_samples) {
+BS_HD inline FanSample<T> fan_sample(const BaselineBone<T>* bones, const LocalChain<T>& local, int k, int j, int fan_samples) {
     T psi = T(grid_angle(j, fan_samples));
     Vec3<T> radial = generator_radial(local.bones[1], psi);
     Section<T> bundle = bone_section(local.bones, 1, radial);
     MeridianFrame<T> frame = meridian_frame(local.bones[1].cone, radial);
     FanField<T> field = fan_field<T>({frame.local_point(bundle.at_sigma(bundle.parent.sigma)), frame.local_vector(bundle.parent.direction)},
                                      {frame.local_point(bundle.at_sigma(bundle.child.sigma)), frame.local_vector(bundle.child.direction)});
-    return {field, end_kinds(bundle.parent.kind, bundle.child.kind)};
+    return {field, end_kinds(bundle.parent.kind, bundle.child.kind), rest_bundle_length(bones, k, radial)};
 }
 
 // What decides whether two bracketing section samples may be interpolated.
@@ -467,7 +468,7 @@ BS_HD inline Vec3<T> combined_fan_direction(const Stencil<FanSample<T>>& st, con
                     {},
                     combine_values<T>(st, [](const F& f) { return f.field.length; }),
                     st.s[0]->field.outward};
-    const T fan_weight = fan_form_weight(fan, reading, cone);
+    const T fan_weight = fan_form_weight(fan, reading, cone, combine_values<T>(st, [](const F& f) { return f.rest_length; }));
     if (fan_weight == T(1)) {
         const Vec3<T> mix = (T(1) - reading.u) * fan.at_start + reading.u * fan.at_end;
         if (norm2(mix) > T(0)) return normalized(mix);
@@ -649,6 +650,7 @@ BS_HD inline bool cell_is_smooth(const Stencil<FanSample<T>>& st, const FanSampl
     const FanField<T> mixed = combine_fans(st), &want = check.field;
     const T length_tolerance = tolerance * T(kCollapsedBundle / 12) * smaller_radius(bone.cone);
     if (std::fabs(mixed.length - want.length) > length_tolerance) return false;
+    if (std::fabs(combine_values<T>(st, [](const FanSample<T>& f) { return f.rest_length; }) - check.rest_length) > length_tolerance) return false;
     for (int i = 0; i <= 2; ++i)
         for (int plain = 0; plain <= 1; ++plain) {
             const T u = T(i) / T(2), fan_weight = T(1 - plain);

@@ -74,7 +74,8 @@ TEST(BaselineFanFraction, IsContinuousInThePointAndInEveryLength) {
 // with it. On a bone of smaller radius 4, read over a span shorter than that (the fan takes its own form
 // whole from a bundle of length 1), the direction at u = 1/2 must converge as the length falls to 0 (to
 // the plain interpolation of n0 and n1), and at a length of 1 the fan's own form must weigh 1 however
-// short the span; read over a span of 40, a bundle of length 1 is nearly collapsed.
+// short the span; read over a span of 40, a bundle of length 1 is nearly collapsed, unless it was that short at
+// rest.
 TEST(BaselineFanFormWeight, ACollapsingBundleReadsTheSameDirectionWhicheverWayItsPlaneTurns) {
     Random rng(882);
     const Vec3<double> n0 = normalized(Vec3<double>{0.2, 1, 0}), n1 = normalized(Vec3<double>{-0.3, 1, 0.4}), start{0, 0, 0};
@@ -87,15 +88,19 @@ TEST(BaselineFanFormWeight, ACollapsingBundleReadsTheSameDirectionWhicheverWayIt
             Vec3<double> along = rng.unit_vector();
             along = normalized(along - dot(along, normalized(n0 + n1)) * normalized(n0 + n1));
             const FanField<double> fan = fan_field<double>({start, n0}, {start + length * along, n1});
-            const Vec3<double> d = fan.direction_at(reading.u, fan_form_weight(fan, reading, bone));
+            const Vec3<double> d = fan.direction_at(reading.u, fan_form_weight(fan, reading, bone, 4.0));
             // The fan's own form still weighs smoothstep(length) ≈ 3 length², and the two forms differ by
             // at most 2: bounded by 8 length².
             EXPECT_LE(norm(d - plain), 8 * length * length + 1e-14) << length;
         }
     }
     const FanField<double> whole = fan_field<double>({start, n0}, {start + Vec3<double>{1, 0, 0}, n1});
-    EXPECT_DOUBLE_EQ(fan_form_weight(whole, reading, bone), 1.0);
-    EXPECT_NEAR(fan_form_weight(whole, FanReading<double>{0.5, 40.0}, bone), 0.028, 1e-12);  // smoothstep(0.1)
+    EXPECT_DOUBLE_EQ(fan_form_weight(whole, reading, bone, 4.0), 1.0);
+    EXPECT_NEAR(fan_form_weight(whole, FanReading<double>{0.5, 40.0}, bone, 40.0), 0.028, 1e-12);  // smoothstep(0.1)
+    // A bundle as long as it is at rest has not collapsed, however long the span and the radius: at rest the
+    // fan's own form, by which the encoder places points, weighs 1.
+    EXPECT_DOUBLE_EQ(fan_form_weight(whole, FanReading<double>{0.5, 40.0}, bone, 1.0), 1.0);
+    EXPECT_NEAR(fan_form_weight(whole, FanReading<double>{0.5, 40.0}, bone, 8.0), 0.5, 1e-12);  // an eighth of its rest length: smoothstep(1/2)
 }
 
 // Opposite end directions read halfway mix to the zero vector: the field still gives a unit direction

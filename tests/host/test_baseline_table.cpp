@@ -419,13 +419,16 @@ TEST(BaselineTable, AngleOnTheFanGridIsItsCosineAndSine) {
 TEST(BaselineTable, TheFanDirectionCombinesThePlainEndsOnlyWhereTheyWeigh) {
     Random rng(4242);
     const Cone<double> cone = make_cone(Sphere<double>{{0, 0, 0}, 2.0}, Sphere<double>{{10, 0, 0}, 1.5});
-    auto sample = [&](double length) {
-        return FanSample<double>{{rng.in_box(1), rng.in_box(1), rng.unit_vector(), rng.unit_vector(), length, true}, 0u};
+    auto sample = [&](double length, double rest_length) {
+        return FanSample<double>{{rng.in_box(1), rng.in_box(1), rng.unit_vector(), rng.unit_vector(), length, true}, 0u, rest_length};
     };
     int partial = 0, vanishing = 0;
     for (int i = 0; i < 4000; ++i) {
         const double length = i % 2 ? rng.uniform(0.0, 0.6) : rng.uniform(0.6, 3.0);
-        FanSample<double> samples[4] = {sample(length), sample(length), sample(length), sample(length)};
+        // Half the bundles as long as at rest (collapsed, if at all, against the span), half longer at rest.
+        const double rest_length = i % 4 < 2 ? length : rng.uniform(length, 4.0);
+        FanSample<double> samples[4] = {sample(length, rest_length), sample(length, rest_length), sample(length, rest_length),
+                                        sample(length, rest_length)};
         const FanReading<double> reading{i % 7 == 0 ? 0.5 : rng.uniform(0, 1), rng.uniform(0.1, 4)};
         if (i % 7 == 0)
             for (FanSample<double>& f : samples) f.field.at_end = -1.0 * f.field.at_start;
@@ -436,7 +439,7 @@ TEST(BaselineTable, TheFanDirectionCombinesThePlainEndsOnlyWhereTheyWeigh) {
                                                     {rng.uniform(0, 1), rng.uniform(0, 1), rng.uniform(-0.2, 0), rng.uniform(-0.2, 0)},
                                                     0.1};
         const FanField<double> whole = combine_fans(st);
-        const double fan_weight = fan_form_weight(whole, reading, cone);
+        const double fan_weight = fan_form_weight(whole, reading, cone, combine_values<double>(st, [](const FanSample<double>& f) { return f.rest_length; }));
         partial += fan_weight < 1;
         vanishing += norm2((1 - reading.u) * whole.at_start + reading.u * whole.at_end) == 0;
         const Vec3<double> want = whole.direction_at(reading.u, fan_weight), got = combined_fan_direction(st, reading, cone);

@@ -145,7 +145,7 @@ inline PosedPlace posed_place(const BaselineCode& code, const std::vector<Baseli
     out.child_kind = s.child.kind;
     out.flags = s.parent.flags | s.child.flags;
     const double ell = double(code.t) * s.length(), parent_part = s.parent.length(), segment = s.segment_length();
-    if (base) *base = place_on_posed_section(s, local, ell);
+    if (base) *base = place_on_posed_section(s, local, bones.data(), k, ell);
     if (ell < parent_part) {
         out.part = s.parent.kind == EndKind::Convex ? PosedPart::ParentArc : PosedPart::ParentCrease;
     } else if (ell - parent_part - segment <= 0 || s.child.kind == EndKind::Free) {
