@@ -97,10 +97,14 @@ void require_usable_pose(const Skeleton& skeleton, const Pose& pose) {
             throw InputError("pose: " + what + " is not finite");
         const double n = norm(q);
         if (!(std::fabs(n - 1) <= kUnitQuaternionTolerance))
-            throw InputError("pose: " + what + " has norm " + number_text(n, 6) + "; a rotation quaternion has norm 1 (normalise it)");
+            throw InputError("pose: " + what + " has norm " + number_text(n) + "; a rotation quaternion has norm 1 within " +
+                             number_text(kUnitQuaternionTolerance) + " (normalise it)");
     };
     require_rotation(pose.root.rotation, "the root rotation");
-    if (!all_finite(pose.root.translation)) throw InputError("pose: the root translation is not finite");
+    const Vec3<double> t = pose.root.translation;
+    if (!within_input_magnitude(t))  // as the pose files' loader bounds it: beyond, float output overflows
+        throw InputError(std::string("pose: the root translation must be ") + input_magnitude_text() + ", got (" + number_text(t.x) + ", " +
+                         number_text(t.y) + ", " + number_text(t.z) + ")");
     for (std::size_t k = 0; k < pose.joints.size(); ++k) {
         require_rotation(pose.joints[k].swing, "bone " + std::to_string(k) + ": the swing");
         if (!std::isfinite(pose.joints[k].twist_radians)) throw InputError("pose: bone " + std::to_string(k) + ": the twist is not finite");

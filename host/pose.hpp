@@ -26,7 +26,7 @@ struct Pose {
 };
 
 // What every skinner checks of a pose first: InputError unless it has one joint per bone of the skeleton,
-// its root transform and twists are finite, and its root rotation and swings are unit quaternions (norm within
+// its twists are finite, its root translation is within host/input_limits.hpp's bound (as in pose files), and its root rotation and swings are unit quaternions (norm within
 // kUnitQuaternionTolerance of 1). The skinners take those quaternions as rotations: scaled ones would scale
 // LBS's matrices and bend baseline's construction, with no error. The pose files' loader normalises what it
 // reads (parse_pose); a pose built in code must be normalised by its maker.

@@ -82,9 +82,10 @@ TEST(Skinner, ARefusedPoseLeavesTheCallersVectorAsItWas) {
     }
 }
 
-// A pose built in code whose quaternions are no rotations (scaled, zero, not finite), whose twist or root
-// translation is not finite, or that has fewer joints than the skeleton has bones, is refused by every
-// method with a message that says which; a quaternion normalised in float (norm 1 within ~1e-7) is taken.
+// A pose built in code whose quaternions are no rotations (scaled, even by 2e-6, zero, not finite), whose
+// twist is not finite, whose root translation is beyond the pose files' bound, or that has fewer joints
+// than the skeleton has bones, is refused by every method with a message that says which; a quaternion
+// normalised in float (norm 1 within ~1e-7) is taken.
 TEST(Skinner, EveryMethodRefusesAPoseWhoseQuaternionsAreNoRotations) {
     const Skeleton s = testing::bent_chain();
     const std::vector<Vec3<double>> points = testing::points_around(s, 200, 21);
@@ -99,7 +100,9 @@ TEST(Skinner, EveryMethodRefusesAPoseWhoseQuaternionsAreNoRotations) {
         {[](Pose& p) { p.root.rotation = {0, 0, 0, 0}; }, "pose: the root rotation has norm 0"},
         {[](Pose& p) { p.joints[0].swing.x = std::nan(""); }, "pose: bone 0: the swing is not finite"},
         {[](Pose& p) { p.joints[0].twist_radians = INFINITY; }, "pose: bone 0: the twist is not finite"},
-        {[](Pose& p) { p.root.translation.y = std::nan(""); }, "pose: the root translation is not finite"},
+        {[](Pose& p) { p.root.translation.y = std::nan(""); }, "pose: the root translation must be finite and within ±1e15, got (0.3, nan, 0.1)"},
+        {[](Pose& p) { p.root.translation.x = 1e39; }, "pose: the root translation must be finite and within ±1e15, got (1e+39, -0.2, 0.1)"},
+        {[](Pose& p) { p.joints[1].swing = 1.000002 * p.joints[1].swing; }, "the swing has norm 1.000002"},
         {[](Pose& p) { p.joints.pop_back(); }, "pose: Pose::joints has size 1, expected 2 (one per bone of the skinner's skeleton"},
     };
     for (const Skinner& skinner : skinners) {
