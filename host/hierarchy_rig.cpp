@@ -27,7 +27,9 @@ HierarchyRig rig_topology(const std::vector<RigJoint>& joints, const std::string
     }
     HierarchyRig rig;
     rig.sphere_of_joint.assign(joints.size(), -1);
-    auto same_place = [&](std::size_t a, std::size_t b) { return !(norm(joints[a].position - joints[b].position) > 1e-6 * scale); };
+    auto same_place = [&](std::size_t a, std::size_t b) {
+        return !(norm(joints[a].position - joints[b].position) > kSamePlace * scale);
+    };
     for (std::size_t j = 0; j < joints.size(); ++j) {
         const RigJoint& joint = joints[j];
         int into = -1;  // the sphere it merges into

@@ -1,7 +1,7 @@
 // A sphere-mesh on a joint hierarchy (a motion capture's joints, a rigged model's bone nodes), and poses
 // of it from the joints' rotations. Shared by host/bvh_rig.hpp and host/model_rig.hpp.
 //
-// Spheres: one per joint at its rest position, except a joint at zero distance (1e-6 of the largest
+// Spheres: one per joint at its rest position, except a joint at no distance (kSamePlace of the largest
 // parent–joint distance) from its parent, which merges into its parent's sphere, or from a sibling listed
 // before it (the same parent joint), which merges into the sibling's; a merged joint has no bone of its
 // own. Siblings at one place would otherwise give two copies of one bone, from the same sphere along the
@@ -24,6 +24,12 @@
 #include "host/skeleton.hpp"
 
 namespace bs {
+
+// Joints this close (a fraction of the largest parent–joint distance) are one place. 1e-6 until 2026-12-05:
+// X/BCN_Epileptic.X has a pelvis bone 9.98e-7 long (2.5e-6 of its largest), whose cones at the joint beside
+// it are so short that the plane where they meet misses the joint sphere at rest, so the baseline method
+// refused every pose of its rig. A bone of 1e-4 of the body's largest is no bone a mesh can show.
+constexpr double kSamePlace = 1e-4;
 
 struct RigJoint {
     std::string name;

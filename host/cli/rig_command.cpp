@@ -19,6 +19,16 @@ namespace bs::cli {
 
 namespace {
 
+// The body a rig builds is read back by animate, whose readers bound every coordinate (host/input_limits.hpp):
+// a body beyond the bound (a capture whose offsets are near it, with the body's radii around them) is
+// refused here, before anything is written, rather than written and then refused.
+void require_readable_body(const std::vector<Vec3<double>>& points, const std::string& source) {
+    for (const Vec3<double>& p : points)
+        if (!within_input_magnitude(p))
+            throw InputError(source + ": the body built on it reaches (" + number_text(p.x, 6) + ", " + number_text(p.y, 6) + ", " +
+                             number_text(p.z, 6) + "), beyond what the point readers take (" + input_magnitude_text() + "): scale it down");
+}
+
 void rig_model_file(const RigOptions& o) {
     RiggedModel model = load_rigged_model(o.model);
     const std::filesystem::path folder = prepare_folder(o.out);
@@ -33,12 +43,14 @@ void rig_model_file(const RigOptions& o) {
     }
     if (!why_no_skeleton.empty()) {
         ModelPoints points = sample_model(model, nullptr, o.points, o.seed);
+        require_readable_body(points.positions, o.model);
         write_point_set((folder / "points.ply").string(), make_point_set(points.positions), PlyFormat::BinaryLittleEndian);
         std::printf("rig: %s: %s: wrote %s/points.ply (%zu points over its mesh) only\n", o.model.c_str(), why_no_skeleton.c_str(),
                     o.out.c_str(), points.positions.size());
         return;
     }
     ModelPoints points = sample_model(model, &rig, o.points, o.seed);
+    require_readable_body(points.positions, o.model);
     PointSet set = make_point_set(points.positions);
     set.influences = points.influences;
     save_skeleton((folder / "skeleton.json").string(), rig.rig.skeleton);
@@ -80,6 +92,7 @@ void run_rig(const RigOptions& o) {
     BvhRig rig = rig_bvh(capture);
     Motion motion = bvh_motion(rig, capture);
     std::vector<Vec3<double>> rest = demo_points(rig.skeleton, o.points, o.seed);
+    require_readable_body(rest, o.model);
     PointSet set = make_point_set(rest);
     set.influences = auto_influences(rig.skeleton, rest);
 
@@ -93,7 +106,8 @@ void run_rig(const RigOptions& o) {
                 junction_count(rig.skeleton));
     std::printf("motion: %zu frames at %.4g frames/s; points: %zu over the surface\n", motion.frame_count(), motion.fps(), rest.size());
     if (capture.ignored_lines > 0)
-        std::printf("ignored %zu lines after the %zu frames the file declares\n", capture.ignored_lines, capture.frame_count);
+        std::printf("ignored %zu line%s after the %zu frames the file declares\n", capture.ignored_lines, capture.ignored_lines == 1 ? "" : "s",
+                    capture.frame_count);
     std::printf("wrote %s/{skeleton.json, points.ply, motion.json}\n", o.out.c_str());
 }
 

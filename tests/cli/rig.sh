@@ -72,6 +72,10 @@ sed 's/^0 9 1 0 0 0 0 0 30 0 0 -40 0 0 10$/0 9 1 0 0 0 0 0 30 0 0 -40 0 0/' "$tm
 expect 2 "short.bvh:34: frame 1: expected 15 values" -- rig --model "$tmp/short.bvh" --out "$tmp/x"
 head -n 30 "$tmp/walk.bvh" >"$tmp/cut.bvh"
 expect 2 "cut.bvh" -- rig --model "$tmp/cut.bvh" --out "$tmp/x"
+# A capture within the readers' bound whose body is not (an end site 1e15 out): refused before writing.
+printf 'HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation Zrotation\nEnd Site\n{\nOFFSET 0 1e15 0\n}\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0\n' >"$tmp/huge.bvh"
+expect 2 "huge.bvh: the body built on it reaches" -- rig --model "$tmp/huge.bvh" --points 100 --out "$tmp/huge"
+[ ! -e "$tmp/huge" ] || fail "a refused rig created its output folder"
 expect 2 "--frames 5:9" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/walk.bvh" --frames 5:9 --out "$tmp/x"
 expect 1 "--frames: 2-3: expected A:B" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/walk.bvh" --frames 2-3 --out "$tmp/x"
 # A capture that is not the skeleton's.
