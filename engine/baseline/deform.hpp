@@ -215,8 +215,17 @@ BS_HD inline void bundle_segment_ends(const LocalChain<T>& local, Vec3<T> radial
     second = {bundle.at_sigma(bundle.child.sigma), bundle.child.direction};
 }
 
-// The bundle's segment length at rest on the generator of `radial` (fan_form_weight): bone k's rest section.
-template <class T> BS_HD inline T rest_bundle_length(const BaselineBone<T>* bones, int k, Vec3<T> radial) {
+// The bundle's segment length at rest on the generator of `radial` (bone k's rest section), where
+// fan_form_weight can need it: where the posed bundle (`posed_length`) is shorter than kCollapsedBundle of
+// the longest span it can be read over (a deformed segment is at most the generator, and one shorter than
+// kFanSpan radii is read over at most that: so the larger of the generator and the smaller radius). Longer,
+// the weight is 1 whatever the rest length, and the posed length, which gives 1 too, stands in for it: the
+// rest section costs about what a fan sample does, and building it for every one made a frame's tables
+// 25% slower.
+template <class T> BS_HD inline T rest_bundle_length(const BaselineBone<T>* bones, int k, Vec3<T> radial, T posed_length) {
+    const Cone<T>& cone = bones[k].cone;
+    const T omega = generator_length(cone), radius = smaller_radius(cone);
+    if (posed_length >= T(kCollapsedBundle) * (omega > radius ? omega : radius)) return posed_length;
     return bone_section(bones, k, radial).segment_length();
 }
 
@@ -229,7 +238,7 @@ BS_HD inline PosedBase<T> place_on_posed_section(const PosedSection<T>& s, const
     SegmentEnd<T> first, second;
     bundle_segment_ends(local, p.radial, first, second);
     const FanField<T> fan = fan_field(first, second);
-    const T weight = fan_form_weight(fan, p.fan, local.bones[1].cone, rest_bundle_length(bones, k, p.radial));
+    const T weight = fan_form_weight(fan, p.fan, local.bones[1].cone, rest_bundle_length(bones, k, p.radial, fan.length));
     return {p.base, p.blended(fan.direction_at(p.fan.u, weight))};
 }
 

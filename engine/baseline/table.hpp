@@ -99,7 +99,8 @@ template <class T>
 struct FanSample {
     FanField<T> field;
     unsigned kinds;  // the bundle's end kinds, packed: interpolation never crosses a change (nor one of field.outward)
-    T rest_length;   // the bundle's segment length at rest on this generator (rest_bundle_length, fan_form_weight)
+    T rest_length;   // the bundle's segment length at rest on this generator where fan_form_weight can need it,
+                     // else the posed one (rest_bundle_length)
 };
 
 // The parts of a posed section that say which piece a ratio t falls on and where a point on the deformed
@@ -179,7 +180,7 @@ BS_HD inline FanSample<T> fan_sample(const BaselineBone<T>* bones, const LocalCh
     MeridianFrame<T> frame = meridian_frame(local.bones[1].cone, radial);
     FanField<T> field = fan_field<T>({frame.local_point(bundle.at_sigma(bundle.parent.sigma)), frame.local_vector(bundle.parent.direction)},
                                      {frame.local_point(bundle.at_sigma(bundle.child.sigma)), frame.local_vector(bundle.child.direction)});
-    return {field, end_kinds(bundle.parent.kind, bundle.child.kind), rest_bundle_length(bones, k, radial)};
+    return {field, end_kinds(bundle.parent.kind, bundle.child.kind), rest_bundle_length(bones, k, radial, field.length)};
 }
 
 // What decides whether two bracketing section samples may be interpolated.
