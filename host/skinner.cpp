@@ -1,6 +1,7 @@
 #include "host/skinner.hpp"
 
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
 #include "host/weights.hpp"
 
 namespace bs {
@@ -36,7 +37,10 @@ Skinner::Skinner(Method method, const Skeleton& skeleton, const std::vector<Vec3
         metaball_ = std::make_unique<MetaballSkinner<float>>(skeleton, rest, nearest_sphere_binding(skeleton, rest), source);
         return;
     }
-    if (influences.empty()) influences = auto_influences(skeleton, rest);
+    if (influences.empty()) {
+        check_rest_points(rest, source);  // before the weights are made from them, so a bad point is named as one
+        influences = auto_influences(skeleton, rest);
+    }
     classic_ = std::make_unique<ClassicSkinner<float>>(skeleton, rest, std::move(influences), source);
 }
 

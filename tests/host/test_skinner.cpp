@@ -126,5 +126,21 @@ TEST(Skinner, EveryMethodRefusesAPoseWhoseQuaternionsAreNoRotations) {
     }
 }
 
+// A rest point that is not finite is named as a position by every method, LBS and DQS with automatic
+// weights included (they were refused for the weights made from it: "influence 0: weight must be finite").
+TEST(Skinner, EveryMethodNamesANonFiniteRestPointAsAPosition) {
+    const Skeleton s = testing::bent_chain();
+    std::vector<Vec3<double>> points = testing::points_around(s, 50, 23);
+    points[7].y = std::nan("");
+    for (Method method : {Method::lbs, Method::dqs, Method::baseline, Method::metaball}) {
+        try {
+            Skinner skinner(method, s, points, {}, "pts");
+            ADD_FAILURE() << method_name(method) << ": took a NaN rest point";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("pts: vertex 7: a position not finite"), std::string::npos) << method_name(method) << ": " << e.what();
+        }
+    }
+}
+
 }  // namespace
 }  // namespace bs
