@@ -357,13 +357,22 @@ const BaselineFrameTables& BaselineTableCache::update(const std::vector<Baseline
 }
 
 namespace {
-// The angle between bone k's axis and its chain parent's under the pose, in degrees (0 for a bone with none).
+// The largest angle between bone k's generators and its chain parent's under the pose, in degrees (0 for
+// a bone with none): the angle between their axes, plus, on the side where the two cones' slopes add, the
+// difference of their half-angles θ (Cone::sin_theta; the generators meet the axes at θ). For cylinders, or
+// bones that taper alike, that is the axes' angle. Where it nears half a turn the belt on that side wraps
+// half the joint sphere, its two generators become parallel, and the construction jumps from the convex
+// side's arc to a concave crossing at infinity (seen on a chain of radii 0.7, 1.5, 0.7 straight at rest,
+// bent 149.7°: 2.6 between poses 0.01° apart; 0.5, 2, 0.5 at 121.1°; 0.1, 2.9, 0.1 at 46.2°: at generator
+// angles of 181–184°). Until 2026-12-05 the axes' angle alone was bounded, and those poses were taken.
 double joint_angle_degrees(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones, const Pose& pose, std::size_t k) {
     const int parent = bones[k].previous;
     if (parent < 0) return 0;
     // In the parent's frame the parent's axis is at rest and the child's is turned by its swing.
     const Vec3<double> a = skeleton.rest_axis(parent), b = rotate(pose.joints[k].swing, skeleton.rest_axis(int(k)));
-    return std::atan2(norm(cross(a, b)), dot(a, b)) * 180 / 3.14159265358979323846;
+    const double axes = std::atan2(norm(cross(a, b)), dot(a, b));
+    const double slopes = std::fabs(std::asin(bones[k].cone.sin_theta) - std::asin(bones[std::size_t(parent)].cone.sin_theta));
+    return (axes + slopes) * 180 / 3.14159265358979323846;
 }
 
 // "joint "NAME" (between bones P and K)": the chain joint before bone k, for messages.
@@ -374,12 +383,6 @@ std::string joint_name(const Skeleton& skeleton, const std::vector<BaselineBone<
     return "joint \"" + name + "\" (between bones " + std::to_string(bones[k].previous) + " and " + std::to_string(k) + ")";
 }
 }  // namespace
-
-double max_joint_angle_degrees(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones, const Pose& pose) {
-    double worst = 0;
-    for (std::size_t k = 0; k < skeleton.bone_count(); ++k) worst = std::max(worst, joint_angle_degrees(skeleton, bones, pose, k));
-    return worst;
-}
 
 template <class T>
 BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest, const std::string& source,
@@ -423,7 +426,7 @@ void BaselineSkinner<T>::check_folds(const Pose& pose, const std::string& what) 
     for (std::size_t k = 0; k < bones_.size(); ++k) {
         const double angle = joint_angle_degrees(skeleton_, bones_, pose, k);
         if (angle > kMaxJointAngleDegrees)
-            throw UnsupportedError(what + " folds a joint to " + number_text(angle, 6) + " degrees between consecutive bone axes, at " +
+            throw UnsupportedError(what + " folds a joint to " + number_text(angle, 6) + " degrees between consecutive bones' generators, at " +
                                    joint_name(skeleton_, bones_, k) + "; the baseline method accepts up to " +
                                    number_text(kMaxJointAngleDegrees) + " (DQS and LBS take it: --method dqs or lbs)");
     }

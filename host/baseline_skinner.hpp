@@ -2,7 +2,7 @@
 // deforms them per pose with the per-point pass (points in float or double, geometry in double).
 // Bends, twists of any size and rigid motions are deformed, on chains and on trees with junctions; a pose
 // that folds a chain joint (not a junction: its rigid field takes any angle) beyond
-// kMaxJointAngleDegrees between consecutive posed bone axes, or so far that the plane where two cones meet
+// kMaxJointAngleDegrees between consecutive posed bones' generators, or so far that the plane where two cones meet
 // misses their joint sphere (tapered bones reach that first), is refused (UnsupportedError): the
 // separator and pivot-circle construction breaks down there. A skeleton whose rest shape already folds a
 // joint so far is refused when the skinner is built, with the same message about its rest shape.
@@ -19,12 +19,9 @@
 
 namespace bs {
 
-// Largest angle between consecutive posed bone axes the baseline method accepts.
+// Largest angle between consecutive posed bones' generators the baseline method accepts: their axes' angle
+// plus the difference of their cones' half-angles (the axes' angle for cylinders and bones that taper alike).
 constexpr double kMaxJointAngleDegrees = 170.0;
-
-// Largest angle (degrees) between consecutive posed bone axes over the chain joints of `bones`
-// (make_baseline_bones of `skeleton`).
-double max_joint_angle_degrees(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones, const Pose& pose);
 
 // Per-frame table: each bone's posed frame without its own twist, that twist, and its swing with the bend's
 // continuation steps at its chain joint (BendSchedule), for `bones` = make_baseline_bones(skeleton).

@@ -1,6 +1,7 @@
 // Saved baseline codes: encode once, deform later (or elsewhere) without encoding again.
 //
-// File layout (little-endian, version 2; version 1 held 20-byte codes without the axis foot):
+// File layout (little-endian, version 3; version 2 the same with t measured without a concave end's crease
+// piece at rest, version 1 with 20-byte codes without the axis foot):
 //   magic "BSKCODES" (8 bytes) · version u32 · bone count u32 · point count u64 ·
 //   skeleton fingerprint u64 (FNV-1a over the spheres' centres and radii, the bones' sphere pairs and
 //   the bridges, so a file is refused against another skeleton) ·
@@ -24,7 +25,10 @@
 
 namespace bs {
 
-constexpr std::uint32_t kCodeFileVersion = 2;
+// 3 since 2026-12-05: a code's t counts a concave end's crease piece at rest, and a concave end's σ and
+// direction are the posed section's at rest (engine/baseline/section.hpp), so version-2 codes of a joint
+// clamped at rest would be read against another section; encode again.
+constexpr std::uint32_t kCodeFileVersion = 3;
 
 struct SavedCodes {
     std::vector<Vec3<float>> rest;

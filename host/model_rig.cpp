@@ -32,7 +32,9 @@ std::vector<RigJoint> joints_of(const RiggedModel& model) {
     // A node turns the bone to each child that sits elsewhere (a child at its place merges into it, and
     // the child turns its own children's bones: hierarchy_rig's rule, same threshold; a child at a
     // sibling's place shares the sibling's bone, which this node turns too).
-    auto apart = [&](int a, int b) { return norm(model.nodes[std::size_t(a)].bind_position - model.nodes[std::size_t(b)].bind_position) > 1e-6 * scale; };
+    auto apart = [&](int a, int b) {
+        return norm(model.nodes[std::size_t(a)].bind_position - model.nodes[std::size_t(b)].bind_position) > kSamePlace * scale;
+    };
     for (std::size_t j = 0; j < model.nodes.size(); ++j)
         if (model.nodes[j].parent >= 0 && apart(int(j), model.nodes[j].parent)) turns_a_bone[std::size_t(model.nodes[j].parent)] = true;
     for (std::size_t j = 0; j < model.nodes.size(); ++j) {

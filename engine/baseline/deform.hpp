@@ -100,7 +100,10 @@ struct FanReading {
 // beyond `segment` on the child crease), u clamped to [0, 1]. Each concave end lends the fan up to half of
 // what the segment lacks of `min_span`, from its crease (`parent_crease`, `child_crease`: the crease
 // lengths, 0 at a convex or free end). All lengths are continuous in φ and the pose, and so is the
-// reading; at rest creases have length 0 and u is along / segment.
+// reading; at rest creases have length 0 and u is along / segment, but for a concave end whose anchor is
+// clamped off its generator at rest (engine/baseline/section.hpp), which lends its crease only beside a
+// segment shorter than kFanSpan radii (not met on the rest shapes measured: hip chains, chains folded
+// 145–169°, where such segments were empty).
 template <class T>
 BS_HD inline FanReading<T> fan_reading(T along, T segment, T parent_crease, T child_crease, T min_span) {
     const T lacking = min_span > segment ? T(0.5) * (min_span - segment) : T(0);
@@ -119,9 +122,10 @@ template <class T, class Section> BS_HD inline FanReading<T> fan_reading(const S
 }
 
 // The weight of the fan's own form against the plain interpolation of its end directions (FanField):
-// 1 while the posed bundle's segment is at least kCollapsedBundle of both the span the point reads it over
-// and the bone's smaller radius, falling by smoothstep to 0 as the bundle's segment collapses; at rest the
-// two are one (a cone's normal is the same all along a generator). Against the span alone, a fold that
+// 1 while the posed bundle's segment is at least kCollapsedBundle of the scale it is judged by, falling by
+// smoothstep to 0 as the bundle's segment collapses; the scale is the larger of the span the point reads
+// it over and the bone's smaller radius, or the bundle's own length at rest where that is smaller (below).
+// Against the span alone, a fold that
 // squeezes the whole posed section squeezed the length the bundle is judged by, and the weight grew steep
 // in φ exactly there (a bone folded into a U: 33.8); against the radius alone, a bundle a few hundredths
 // long read along a segment of several radii took the form whose plane turns with that short segment
@@ -131,7 +135,10 @@ template <class T, class Section> BS_HD inline FanReading<T> fan_reading(const S
 // (a concave end's direction points from the joint's centre, not along the cone's normal), while the
 // encoder places points by the fan's own form (fan_projection). Until 2026-12-05 such points did not come
 // back at rest: a chain folded 145–169° at rest, and short segments below a hip sphere nearly inside the
-// pelvis's, by up to 3.7% of the body's diagonal. At rest the weight is now 1.
+// pelvis's, by up to 3.7% of the body's diagonal. At rest the weight is now 1. What that gives up: on a
+// bone whose segment is empty or nearly so at rest, a collapse of the posed bundle is no longer read
+// plainly (the scale is that rest length), so there the fan's own form turns with the collapsing segment's
+// plane; such sections' codes ride the rigid field (host/baseline_rig.cpp, empty_section_band).
 constexpr double kCollapsedBundle = 0.25;
 
 template <class T>

@@ -31,7 +31,6 @@ void require_readable_body(const std::vector<Vec3<double>>& points, const std::s
 
 void rig_model_file(const RigOptions& o) {
     RiggedModel model = load_rigged_model(o.model);
-    const std::filesystem::path folder = prepare_folder(o.out);
     // A model whose bones give no skeleton (none, or all at one place) can still be sampled into points.
     std::string why_no_skeleton =
         !model.bones_dropped.empty() ? "its bones were dropped (" + model.bones_dropped + ")" : model.nodes.empty() ? "it has no bones" : "";
@@ -44,6 +43,7 @@ void rig_model_file(const RigOptions& o) {
     if (!why_no_skeleton.empty()) {
         ModelPoints points = sample_model(model, nullptr, o.points, o.seed);
         require_readable_body(points.positions, o.model);
+        const std::filesystem::path folder = prepare_folder(o.out);
         write_point_set((folder / "points.ply").string(), make_point_set(points.positions), PlyFormat::BinaryLittleEndian);
         std::printf("rig: %s: %s: wrote %s/points.ply (%zu points over its mesh) only\n", o.model.c_str(), why_no_skeleton.c_str(),
                     o.out.c_str(), points.positions.size());
@@ -51,6 +51,7 @@ void rig_model_file(const RigOptions& o) {
     }
     ModelPoints points = sample_model(model, &rig, o.points, o.seed);
     require_readable_body(points.positions, o.model);
+    const std::filesystem::path folder = prepare_folder(o.out);
     PointSet set = make_point_set(points.positions);
     set.influences = points.influences;
     save_skeleton((folder / "skeleton.json").string(), rig.rig.skeleton);

@@ -68,11 +68,11 @@ echo '{"bones": [{"bone": 1, "twist_degrees": 270}], "root": {"translation": [1,
 expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/twist.json" --out "$tmp/twisted.ply" --method baseline
 expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/bent.ply" --method baseline
 echo '{"bones": [{"bone": 1, "axis": [0,0,1], "degrees": 175}]}' >"$tmp/fold.json"
-expect 4 "unsupported: this pose folds a joint to 175" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/fold.json" --out "$tmp/folded.ply" --method baseline
+expect 4 "unsupported: this pose folds a joint to 184.594 degrees between consecutive bones' generators" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/fold.json" --out "$tmp/folded.ply" --method baseline
 expect 4 "at joint \"sphere 1\" (between bones 0 and 1)" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/fold.json" --out "$tmp/folded.ply" --method baseline
 # In a motion, the refused frame is named and no frame is written.
 echo '{"fps": 10, "frames": [{}, {}, {"bones": [{"bone": 1, "axis": [0,0,1], "degrees": 175}]}, {}]}' >"$tmp/fold_motion.json"
-expect 4 "fold_motion.json: frame 2: this pose folds a joint to 175" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/fold_motion.json" --out "$tmp/folded_frames" --method baseline
+expect 4 "fold_motion.json: frame 2: this pose folds a joint to 184.594" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/fold_motion.json" --out "$tmp/folded_frames" --method baseline
 if ls "$tmp/folded_frames"/*.ply >/dev/null 2>&1; then fail "frames were written before the refused frame"; fi
 
 # Backends and the baseline's tables: --exact and --table-samples agree with the default to the tables'

@@ -1,5 +1,5 @@
 // Limits of the poses the baseline method deforms: a joint folded beyond kMaxJointAngleDegrees between
-// consecutive posed axes is refused with UnsupportedError naming the fold; bends under it, twists of any
+// consecutive posed bones' generators is refused with UnsupportedError naming the fold; bends under it, twists of any
 // size, root motions and the first bone's swing (a rigid motion of the whole chain) are deformed.
 #include <gtest/gtest.h>
 
@@ -62,9 +62,11 @@ TEST(BaselinePoseLimits, AJointFoldedBeyondTheLimitIsRefusedAndBendsUnderItAreDe
             double rest_angle = std::atan2(norm(cross(parent_axis, axis)), dot(parent_axis, axis));
             Vec3<double> away = axis * dot(parent_axis, axis) - parent_axis;  // ⟂ axis, away from the parent's
             away = norm(away) > 1e-9 ? normalized(away) : any_orthogonal(axis);
-            Pose folded = bend(s, k, (kMaxJointAngleDegrees + 4) * kPi / 180 - rest_angle, away);
+            // The limit is on the generators: their axes' angle plus the two cones' slopes' difference.
+            const double slopes = testing::slope_degrees(s, k, s.parent_bone[k]);
+            Pose folded = bend(s, k, (kMaxJointAngleDegrees + 4 - slopes) * kPi / 180 - rest_angle, away);
             expect_refused(skinner, folded, name + " folded beyond the limit", "folds a joint to 174");
-            Pose under = bend(s, k, (kMaxJointAngleDegrees - 10) * kPi / 180 - rest_angle, away);
+            Pose under = bend(s, k, (kMaxJointAngleDegrees - 10 - slopes) * kPi / 180 - rest_angle, away);
             expect_accepted(skinner, under, name + " bent 10 degrees under the limit");
         }
     }

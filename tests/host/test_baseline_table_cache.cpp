@@ -59,7 +59,7 @@ void add(std::vector<std::uint64_t>& bits, const PosedSection<double>& s, const 
 }
 void add(std::vector<std::uint64_t>& bits, const FanSample<double>& f) {
     for (Vec3<double> v : {f.field.at_start, f.field.at_end, f.field.start_direction, f.field.end_direction}) add(bits, v);
-    for (double x : {f.field.length, double(f.field.outward), double(f.kinds)}) add(bits, x);
+    for (double x : {f.field.length, double(f.field.outward), double(f.kinds), f.rest_length}) add(bits, x);
 }
 
 // Every value of the tables' samples, coarse and refined, each section with its bone's cone.

@@ -48,15 +48,27 @@ inline Rigid<double> inverse(const Rigid<double>& g) {
 }
 
 struct BendPoseOptions {
-    double max_joint_degrees = 150;      // angle between consecutive posed bone axes
+    double max_joint_degrees = 150;      // angle between consecutive posed bones' generators (slope_degrees)
     double max_twist = 2 * kBaselinePi;  // |twist| per bone (radians, unwrapped)
     bool rigid = true;                   // a random root motion and first-bone swing too
     double corner_fraction = 0.2;        // share of joints bent to exactly max_joint_degrees
 };
 
+// The difference of bone k's and its parent bone's cone half-angles, in degrees: what the angle between
+// their generators adds to their axes' (host/baseline_skinner.cpp's limit of the folds it takes).
+inline double slope_degrees(const Skeleton& s, int k, int parent) {
+    auto half_angle = [&s](int b) {
+        const Sphere<double>& from = s.spheres[std::size_t(s.bones[std::size_t(b)][0])];
+        const Sphere<double>& to = s.spheres[std::size_t(s.bones[std::size_t(b)][1])];
+        return std::asin((from.radius - to.radius) / norm(to.centre - from.centre));
+    };
+    return std::fabs(half_angle(k) - half_angle(parent)) * 180 / kBaselinePi;
+}
+
 // A random pose with bends: for every bone after the first, its posed axis (in its parent's posed frame)
 // is drawn at an angle ψ from the parent's axis, ψ uniform in [0, max] (or exactly max for a share of the
-// joints), in a uniformly random direction about it; the swing is the shortest arc from the bone's rest
+// joints), max being max_joint_degrees less the two bones' slope_degrees, in a uniformly random direction
+// about it; the swing is the shortest arc from the bone's rest
 // axis to that direction. Twists uniform in ±max_twist.
 inline Pose random_bend_pose(const Skeleton& s, Random& rng, const BendPoseOptions& o = {}) {
     Pose pose = Pose::rest(s);
@@ -73,9 +85,9 @@ inline Pose random_bend_pose(const Skeleton& s, Random& rng, const BendPoseOptio
         }
         Vec3<double> parent_axis = s.rest_axis(parent), e1, e2;
         orthonormal_basis(parent_axis, e1, e2);
+        const double max_degrees = std::max(0.0, o.max_joint_degrees - slope_degrees(s, int(k), parent));
         for (;;) {
-            double psi = radians_of(rng.uniform(0, 1) < o.corner_fraction ? o.max_joint_degrees
-                                                                          : rng.uniform(0, o.max_joint_degrees));
+            double psi = radians_of(rng.uniform(0, 1) < o.corner_fraction ? max_degrees : rng.uniform(0, max_degrees));
             double chi = rng.uniform(-kBaselinePi, kBaselinePi);
             Vec3<double> target = std::cos(psi) * parent_axis + std::sin(psi) * (std::cos(chi) * e1 + std::sin(chi) * e2);
             if (dot(target, axis) < std::cos(radians_of(175))) continue;  // keep the shortest arc well defined
