@@ -127,22 +127,37 @@ SavedCodes parse_codes(std::istream& in, const Skeleton& skeleton, const std::st
     return saved;
 }
 
+namespace {
+
+// What is wrong with one saved code and its rest point, or "" (validate_saved_codes' checks, in order).
+std::string code_fault(const BaselineCode& c, const Vec3<float>& p, const Skeleton& skeleton) {
+    constexpr float kPi = 3.14159265358979323846f;
+    const bool cap = (c.flags & (kCodeParentCap | kCodeChildCap)) != 0, deep = (c.flags & kCodeDeep) != 0;
+    if (c.bone >= skeleton.bone_count())
+        return "bone " + std::to_string(c.bone) + " is not one of the skeleton's " + std::to_string(skeleton.bone_count());
+    if (skeleton.is_bridge(c.bone)) return "bone " + std::to_string(c.bone) + " is a bridge, which codes no point";
+    if ((c.flags & ~kKnownFlags) != 0) return "unknown flag bits in " + std::to_string(c.flags);
+    if (!std::isfinite(c.phi)) return "phi is not finite";
+    if (!(c.t >= 0.0f && c.t <= (cap ? kPi : 1.0f)))
+        return "t " + number_text(c.t, 7) + (cap ? " is not a polar angle in [0, pi]" : " is not a ratio in [0, 1]");
+    if (!std::isfinite(c.h) || !std::isfinite(c.axis_foot)) return "h or axis_foot is not finite";
+    if (!(c.rigid_blend >= 0.0f && c.rigid_blend <= 1.0f)) return "rigid_blend " + number_text(c.rigid_blend, 7) + " is not in [0, 1]";
+    if (!within_input_magnitude(Vec3<double>(p))) return std::string("its rest position is not ") + input_magnitude_text();
+    // A deep code lies below its surface, and only a deep code has a side of its foot.
+    if (deep && !(c.h < 0.0f)) return "a deep code with h " + number_text(c.h, 7) + " (a deep code lies below its surface)";
+    if (!deep && (c.flags & kCodePastAxisFoot)) return "the past-the-axis-foot flag without the deep flag";
+    return "";
+}
+
+}  // namespace
+
 void validate_saved_codes(const SavedCodes& saved, const Skeleton& skeleton, const std::string& source) {
     if (saved.rest.size() != saved.codes.size())
         throw InputError(source + ": " + std::to_string(saved.rest.size()) + " rest points but " +
                          std::to_string(saved.codes.size()) + " codes");
-    constexpr float kPi = 3.14159265358979323846f;
     for (std::size_t i = 0; i < saved.codes.size(); ++i) {
-        const BaselineCode& c = saved.codes[i];
-        const Vec3<float>& p = saved.rest[i];
-        const float t_max = (c.flags & (kCodeParentCap | kCodeChildCap)) ? kPi : 1.0f;
-        bool ok = c.bone < skeleton.bone_count() && !skeleton.is_bridge(c.bone) && (c.flags & ~kKnownFlags) == 0 && std::isfinite(c.phi) && c.t >= 0.0f && c.t <= t_max &&
-                  std::isfinite(c.h) && std::isfinite(c.axis_foot) && c.rigid_blend >= 0.0f && c.rigid_blend <= 1.0f &&
-                  within_input_magnitude(Vec3<double>(p));
-        // A deep code lies below its surface, and only a deep code has a side of its foot.
-        const bool deep = (c.flags & kCodeDeep) != 0;
-        ok = ok && (!deep || c.h < 0.0f) && (deep || !(c.flags & kCodePastAxisFoot));
-        if (!ok) throw InputError(source + ": point " + std::to_string(i) + " has an invalid code or rest position");
+        const std::string fault = code_fault(saved.codes[i], saved.rest[i], skeleton);
+        if (!fault.empty()) throw InputError(source + ": point " + std::to_string(i) + ": " + fault);
     }
 }
 

@@ -41,7 +41,7 @@ std::uint64_t skeleton_fingerprint(const Skeleton& skeleton);
 // points as codes, each code's bone one of the skeleton's and no bridge, known flag bits, finite φ, t, h, axis_foot and rest
 // position, rigid_blend in [0, 1], t in [0, 1] (a ratio) or [0, π] for a cap code (a polar angle), h < 0
 // for a deep code and kCodePastAxisFoot only with kCodeDeep. InputError
-// beginning with `source` and naming the first bad point.
+// beginning with `source`, naming the first bad point and what is wrong with it.
 void validate_saved_codes(const SavedCodes& saved, const Skeleton& skeleton, const std::string& source);
 
 void save_codes(const std::string& path, const Skeleton& skeleton, const SavedCodes& saved);

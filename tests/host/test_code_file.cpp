@@ -162,7 +162,7 @@ TEST_F(CodeFileTest, RefusesAnInvalidCodeEvenWithAValidChecksum) {
     SavedCodes saved = skinner.saved_codes();
     saved.codes[7].bone = 99;
     save_codes(path, skeleton, saved);
-    expect_refused(read_bytes(path), "point 7");
+    expect_refused(read_bytes(path), "point 7: bone 99 is not one of the skeleton's");
 }
 
 TEST_F(CodeFileTest, RefusesARatioOutsideItsRange) {
@@ -171,7 +171,7 @@ TEST_F(CodeFileTest, RefusesARatioOutsideItsRange) {
     while (saved.codes[i].flags & (kCodeParentCap | kCodeChildCap)) ++i;
     saved.codes[i].t = 1.5f;  // a section ratio beyond its end
     save_codes(path, skeleton, saved);
-    expect_refused(read_bytes(path), "point " + std::to_string(i));
+    expect_refused(read_bytes(path), "point " + std::to_string(i) + ": t 1.5 is not a ratio in [0, 1]");
 }
 
 TEST_F(CodeFileTest, RefusesADeepCodeAboveItsSurfaceOrAFootSideWithoutDepth) {
@@ -181,13 +181,13 @@ TEST_F(CodeFileTest, RefusesADeepCodeAboveItsSurfaceOrAFootSideWithoutDepth) {
     ASSERT_LT(i, saved.codes.size()) << "the test's points hold a deep code";
     saved.codes[i].h = 0.1f;  // a deep code over its surface: λ < 0
     save_codes(path, skeleton, saved);
-    expect_refused(read_bytes(path), "point " + std::to_string(i));
+    expect_refused(read_bytes(path), "point " + std::to_string(i) + ": a deep code with h 0.1");
     saved = skinner.saved_codes();
     std::size_t j = 0;
     while (saved.codes[j].flags & kCodeDeep) ++j;
     saved.codes[j].flags |= kCodePastAxisFoot;
     save_codes(path, skeleton, saved);
-    expect_refused(read_bytes(path), "point " + std::to_string(j));
+    expect_refused(read_bytes(path), "point " + std::to_string(j) + ": the past-the-axis-foot flag without the deep flag");
 }
 
 TEST_F(CodeFileTest, SkinnersCheckCodesTheyAreGivenDirectly) {
