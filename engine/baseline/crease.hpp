@@ -9,6 +9,7 @@
 #include "engine/baseline/bone.hpp"
 
 namespace bs {
+
 // Where a point lies on the cone in generator coordinates: the radial of its meridian and σ along that
 // generator (from its tangency point with the parent sphere), clamped to the bone.
 template <class T>

@@ -134,7 +134,6 @@ struct DeformedSegment {
     }
 };
 
-
 // The length of a posed end: its arc's, its crease piece's, or 0 for a free end. Selected, not branched on:
 // the kind changes with φ across a bent joint (see combine_end_extent in table.hpp).
 template <class T> BS_HD inline T end_length(EndKind kind, T arc_radius, T arc_begin, T arc_end, T crease_length) {
@@ -154,7 +153,6 @@ struct PosedEnd {
 
     BS_HD T length() const { return end_length(kind, arc.radius, arc_begin, arc_end, crease.length); }
 };
-
 
 template <class T>
 BS_HD inline PosedEnd<T> posed_child_end(const LocalChain<T>& local, const DeformedSegment<T>& segment) {
