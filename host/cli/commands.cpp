@@ -27,10 +27,17 @@ void add_common(CLI::App* command, DeformChoice& o, std::vector<std::string> met
         ->transform(CLI::IsMember({"auto", "cpu", "cuda"}))
         ->capture_default_str();
     add_threads_option(command, o.threads);
-    command->add_flag("--exact", o.exact, "baseline: construct the bend per point (the reference) instead of per-frame tables");
-    command->add_option("--table-samples", o.table_samples, "baseline: generator-angle samples per bone in the per-frame tables")
-        ->check(CLI::Range(kMinTableSamples, kMaxTableSamples))
-        ->capture_default_str();
+    CLI::Option* exact =
+        command->add_flag("--exact", o.exact, "baseline: construct the bend per point (the reference) instead of per-frame tables");
+    CLI::Option* samples = command->add_option("--table-samples", o.table_samples, "baseline: generator-angle samples per bone in the per-frame tables")
+                               ->check(CLI::Range(kMinTableSamples, kMaxTableSamples))
+                               ->capture_default_str();
+    // Both shape baseline's tables; with another method they would silently do nothing.
+    command->parse_complete_callback([&o, exact, samples] {
+        for (const CLI::Option* option : {exact, samples})
+            if (option->count() > 0 && o.method != "baseline")
+                throw CLI::ValidationError(option->get_name(), "applies to --method baseline only, not " + o.method);
+    });
 }
 
 BaselineDeformOptions baseline_options(const DeformChoice& o) {
@@ -144,7 +151,7 @@ void add_animate_command(CLI::App& app, AnimateOptions& o) {
                 return std::string();
             },
             "A:B"));
-    c->add_option("--out", o.out, "output PLY (pose) or folder (motion)")->required();
+    c->add_option("--out", o.out, "output PLY (pose) or folder (motion)")->required()->check(non_empty_path());
     c->add_option("--format", o.format, "output PLY format")->transform(CLI::IsMember({"input", "ascii", "binary"}))->capture_default_str();
     c->add_flag("--auto-weights", o.auto_weights, "ignore the file's weights and compute them from the sphere-mesh");
     add_common(c, o.deform, {"lbs", "dqs", "baseline", "metaball"});
@@ -156,7 +163,7 @@ void add_animate_command(CLI::App& app, AnimateOptions& o) {
 void add_demo_command(CLI::App& app, DemoOptions& o) {
     CLI::App* c = app.add_subcommand("demo", "animate a built-in body and write its frames: a human walking (a motion capture), "
                                              "or a chain (bend 0->135°, twist 0->180°)");
-    c->add_option("--out", o.out, "output folder")->capture_default_str();
+    c->add_option("--out", o.out, "output folder")->check(non_empty_path())->capture_default_str();
     c->add_option("--body", o.body, "human: a humanoid on a capture; chain: three bones")
         ->transform(CLI::IsMember({"human", "chain"}))
         ->capture_default_str();

@@ -103,7 +103,7 @@ void add_drag_command(CLI::App& app, DragOptions& o) {
                   "vertex-to-node binding JSON {\"binding\": [node per vertex]} (default: S.binding.json beside "
                   "the skeleton if it exists, as `skeleton` writes it, else the nearest joint sphere)")
         ->check(CLI::ExistingFile);
-    c->add_option("--out", o.out, "output PLY")->required();
+    c->add_option("--out", o.out, "output PLY")->required()->check(non_empty_path());
     add_threads_option(c, o.threads);
     c->callback([c, &o] {
         if (c->count("--points") + c->count("--mesh") != 1) throw CLI::RequiredError("--points or --mesh");

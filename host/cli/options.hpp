@@ -29,4 +29,10 @@ inline CLI::Validator finite_number() {
         "FINITE");
 }
 
+// A check that an output path is not empty (an empty --out has no file or folder to name in an error).
+inline CLI::Validator non_empty_path() {
+    return CLI::Validator([](std::string& text) { return text.empty() ? std::string("expected a path, got an empty one") : std::string(); },
+                          "PATH");
+}
+
 }  // namespace bs::cli

@@ -8,6 +8,7 @@
 
 #include "host/bvh_rig.hpp"
 #include "host/cli/commands.hpp"
+#include "host/cli/options.hpp"
 #include "host/demo_body.hpp"
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
@@ -84,7 +85,7 @@ void add_rig_command(CLI::App& app, RigOptions& o) {
         ->check(CLI::Range(std::size_t(1), kMaxPoints))
         ->capture_default_str();
     c->add_option("--seed", o.seed, "seed of the point sampling")->capture_default_str();
-    c->add_option("--out", o.out, "output folder")->required();
+    c->add_option("--out", o.out, "output folder")->required()->check(non_empty_path());
 }
 
 void run_rig(const RigOptions& o) {

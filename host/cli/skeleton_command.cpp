@@ -76,7 +76,8 @@ void add_skeleton_command(CLI::App& app, SkeletonOptions& o) {
         ->capture_default_str();
     add_threads_option(c, o.threads);
     c->add_option("--out", o.out, "skeleton JSON; the binding goes to OUT with .json replaced by .binding.json")
-        ->required();
+        ->required()
+        ->check(non_empty_path());
     c->callback([c] {
         if (c->count("--mesh") + c->count("--points") != 1) throw CLI::RequiredError("--mesh or --points");
     });

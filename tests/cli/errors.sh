@@ -84,6 +84,15 @@ paste -d' ' <(sed -n '/end_header/,$p' "$tmp/exact.ply" | tail -n +2) <(sed -n '
     awk '{d = ($1-$4)^2 + ($2-$5)^2 + ($3-$6)^2; if (d > 1e-8) bad = 1} END {exit bad}' ||
     fail "--exact and --table-samples 64 disagree beyond 1e-4"
 expect 1 "--table-samples" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --method baseline --table-samples 4
+# --exact and --table-samples shape baseline's tables only; with another method they are refused, not ignored.
+expect 1 "--exact: applies to --method baseline only, not dqs" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --method dqs --exact
+expect 1 "--table-samples: applies to --method baseline only, not lbs" -- demo --body chain --method lbs --table-samples 64 --out "$tmp/demo"
+# An empty output path is a bad command line, for every command that writes.
+expect 1 "--out: expected a path, got an empty one" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out ""
+expect 1 "--out: expected a path, got an empty one" -- demo --body chain --out ""
+expect 1 "--out: expected a path, got an empty one" -- rig --model "$tmp/points.ply" --out ""
+expect 1 "--out: expected a path, got an empty one" -- skeleton --points "$tmp/points.ply" --out ""
+expect 1 "--out: expected a path, got an empty one" -- drag --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --joint 1 --to 0,0,0 --out ""
 if ! "$bin" demo --help | grep -q -- "--backend"; then fail "demo has no --backend option"; fi
 if ! nvidia-smi -L >/dev/null 2>&1; then  # no GPU here (as in CI)
     expect 4 "--backend cuda" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --method baseline --backend cuda
