@@ -53,14 +53,20 @@ std::vector<double> distances_to_mesh(const TriangleMesh& mesh, const std::vecto
     return distance;
 }
 
-double bounding_diagonal(const std::vector<Vec3<double>>& positions) {
+// The bounding-box diagonal of the vertices the graph binds: isolated vertices and debris the graph leaves
+// unbound are not the body, and one stray vertex 1e4 away had raised every sphere's radius floor to 10
+// (a body of radius 0.5).
+double bound_diagonal(const std::vector<Vec3<double>>& positions, const ReebGraph& graph) {
     const double inf = std::numeric_limits<double>::infinity();
     Vec3<double> lo{inf, inf, inf}, hi{-inf, -inf, -inf};
-    for (const Vec3<double>& p : positions)
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        if (graph.node_of_vertex[i] < 0) continue;
+        const Vec3<double>& p = positions[i];
         for (int a = 0; a < 3; ++a) {
             lo[a] = std::min(lo[a], p[a]);
             hi[a] = std::max(hi[a], p[a]);
         }
+    }
     return norm(hi - lo);
 }
 
@@ -231,7 +237,7 @@ AutoRig build_auto_rig(const ReebGraph& graph, const TriangleMesh& mesh, const s
                        const AutoRigOptions& options) {
     check_options(options, source);
     check_matches(graph, mesh.vertices.size(), source);
-    return build(graph, distances_to_mesh(mesh, node_centroids(graph), options.threads), bounding_diagonal(mesh.vertices), source,
+    return build(graph, distances_to_mesh(mesh, node_centroids(graph), options.threads), bound_diagonal(mesh.vertices, graph), source,
                  options);
 }
 
@@ -239,7 +245,7 @@ AutoRig build_auto_rig(const ReebGraph& graph, const std::vector<Vec3<double>>& 
                        const AutoRigOptions& options) {
     check_options(options, source);
     check_matches(graph, points.size(), source);
-    return build(graph, nearest_point_distances(points, node_centroids(graph), options.threads), bounding_diagonal(points), source,
+    return build(graph, nearest_point_distances(points, node_centroids(graph), options.threads), bound_diagonal(points, graph), source,
                  options);
 }
 

@@ -5,8 +5,9 @@
 //   - Sphere of a node: centre = the node's area-weighted centroid (inside the body for the bands around a
 //     limb, the caps and the junction regions a Reeb graph is made of); radius = the distance from that
 //     centre to the nearest point of the surface (mesh: any triangle; points: any point), i.e. the largest
-//     ball there that holds no surface: the local thickness. Floor: min_radius_fraction × the surface's
-//     bounding-box diagonal (an open, flat patch has its centroid on the surface).
+//     ball there that holds no surface: the local thickness. Floor: min_radius_fraction × the bounding-box
+//     diagonal of the vertices the graph binds (an open, flat patch has its centroid on the surface;
+//     isolated vertices and debris left unbound do not widen it).
 //   - Nesting: a bone whose spheres (nearly) nest, |C1 − C2| − |r1 − r2| < nesting_margin × max(r1, r2),
 //     has no usable tangent cone: the smaller sphere is removed and its node (vertices) given to the larger,
 //     which keeps its centre and radius (the union of the two balls is about the larger one). Bones are
@@ -35,7 +36,7 @@ namespace bs {
 
 struct AutoRigOptions {
     double nesting_margin = 0.05;       // see "Nesting" above (fraction of the larger radius)
-    double min_radius_fraction = 1e-3;  // radius floor (fraction of the bounding-box diagonal)
+    double min_radius_fraction = 1e-3;  // radius floor (fraction of the bound vertices' bounding-box diagonal)
     int threads = 0;                    // 0: all cores (the result does not depend on it)
 };
 

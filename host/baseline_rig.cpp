@@ -334,17 +334,51 @@ std::vector<JunctionPair> junction_pairs(const std::vector<Bone>& bones, const E
     return pairs;
 }
 
+// A bone's partners in the pairs above: the other bone (higher index) and the pair's band, the widest
+// where two bones are paired twice (two junctions, or a junction and their free ends: a wider band only
+// raises the weight below). Sorted by bone.
+struct Partner {
+    int bone;
+    double band;
+};
+std::vector<std::vector<Partner>> partners_of(const std::vector<JunctionPair>& pairs, std::size_t bone_count) {
+    std::vector<std::vector<Partner>> partners(bone_count);
+    for (const JunctionPair& pair : pairs) {
+        const auto [low, high] = std::minmax(pair.first, pair.second);
+        std::vector<Partner>& list = partners[std::size_t(low)];
+        auto at = std::lower_bound(list.begin(), list.end(), high, [](const Partner& p, int bone) { return p.bone < bone; });
+        if (at != list.end() && at->bone == high)
+            at->band = std::max(at->band, pair.band);
+        else
+            list.insert(at, {high, pair.band});
+    }
+    return partners;
+}
+
 // Codes of two bones of a junction meet exactly where the point is as far from one bone's surface as
 // from the other's (the encoder's bone is the one with the smallest signed distance; bones of a junction
 // hand nothing over to each other) and both are the nearest bones: there the weight is 1, falling to 0
-// as either difference grows to the junction's band.
-double junction_weight_from(const std::vector<JunctionPair>& pairs, const std::vector<double>& distance, double nearest) {
+// as either difference grows to the junction's band. A pair weighs only where both bones lie within two of
+// its bands of the nearest (were one beyond, either the nearer is a band above the nearest or the two are
+// a band apart: a factor is exactly 0), so only the pairs among the bones within three of their widest
+// bands (the third keeps rounding out of it) are visited (`near`, scratch): the weight is the same, and a
+// root of 1,000 bones had cost every point its 500,000 pairs.
+double junction_weight_from(const std::vector<std::vector<Partner>>& partners, const std::vector<double>& widest_band,
+                            const std::vector<double>& distance, double nearest, std::vector<std::size_t>& near) {
+    near.clear();
+    for (std::size_t k = 0; k < partners.size(); ++k)
+        if (distance[k] - nearest < 3 * widest_band[k]) near.push_back(k);
     double weight = 0;
-    for (const JunctionPair& pair : pairs) {
-        const double a = distance[std::size_t(pair.first)], b = distance[std::size_t(pair.second)];
-        double apart = std::fabs(a - b) / pair.band;
-        double above_nearest = (std::min(a, b) - nearest) / pair.band;
-        weight = std::max(weight, (1 - smoothstep_unit(apart)) * (1 - smoothstep_unit(above_nearest)));
+    for (std::size_t i = 0; i < near.size(); ++i) {
+        const std::vector<Partner>& list = partners[near[i]];
+        auto from = list.begin();
+        for (std::size_t j = i + 1; j < near.size() && from != list.end(); ++j) {
+            from = std::lower_bound(from, list.end(), int(near[j]), [](const Partner& p, int bone) { return p.bone < bone; });
+            if (from == list.end() || from->bone != int(near[j])) continue;
+            const double a = distance[near[i]], b = distance[near[j]];
+            const double apart = std::fabs(a - b) / from->band, above_nearest = (std::min(a, b) - nearest) / from->band;
+            weight = std::max(weight, (1 - smoothstep_unit(apart)) * (1 - smoothstep_unit(above_nearest)));
+        }
     }
     return weight;
 }
@@ -372,12 +406,16 @@ bool share_a_junction(const Bone& a, const Bone& b) {
 // What a point's meeting weight needs besides its distances, a function of the bones alone (made once for
 // a whole point set): the junctions' and free ends' pairs, and each bone's chain and mean radius.
 struct Meetings {
-    std::vector<JunctionPair> pairs;
+    std::vector<std::vector<Partner>> partners;  // the junctions' and free ends' pairs, per lower bone
+    std::vector<double> widest_band;             // per bone, the widest band of its pairs (0: none)
     std::vector<int> chain;
     std::vector<double> mean_radius;
 };
 Meetings meetings(const std::vector<Bone>& bones, const EncodeOptions& options) {
-    Meetings out{junction_pairs(bones, options), chain_starts(bones), {}};
+    const std::vector<JunctionPair> pairs = junction_pairs(bones, options);
+    Meetings out{partners_of(pairs, bones.size()), std::vector<double>(bones.size(), 0.0), chain_starts(bones), {}};
+    for (const JunctionPair& pair : pairs)
+        for (int k : {pair.first, pair.second}) out.widest_band[std::size_t(k)] = std::max(out.widest_band[std::size_t(k)], pair.band);
     for (const Bone& bone : bones) out.mean_radius.push_back(mean_radius(bone.cone));
     return out;
 }
@@ -422,8 +460,8 @@ double unlinked_weight(const std::vector<Bone>& bones, const Meetings& meetings,
 // the larger of their two weights).
 double meeting_weight(const std::vector<Bone>& bones, const Meetings& meetings, const std::vector<double>& distance, double nearest,
                       const EncodeOptions& options, std::vector<std::size_t>& near) {
-    return std::max(junction_weight_from(meetings.pairs, distance, nearest),
-                    unlinked_weight(bones, meetings, distance, nearest, options, near));
+    const double at_junctions = junction_weight_from(meetings.partners, meetings.widest_band, distance, nearest, near);
+    return std::max(at_junctions, unlinked_weight(bones, meetings, distance, nearest, options, near));
 }
 
 }  // namespace

@@ -9,7 +9,8 @@
 namespace bs {
 
 std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones,
-                                                           const Pose& pose) {
+                                                           const Pose& given) {
+    const Pose pose = with_twists_split(skeleton, given);
     std::vector<Rigid<double>> posed = posed_bones(skeleton, pose);
     std::vector<BaselineBonePose<double>> table(skeleton.bone_count());
     for (std::size_t k = 0; k < table.size(); ++k) {
@@ -409,7 +410,7 @@ BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const SavedCodes& saved)
 
 template <class T>
 SavedCodes BaselineSkinner<T>::saved_codes() const {
-    SavedCodes saved{{}, codes_};
+    SavedCodes saved{{}, codes_, skeleton_fingerprint(skeleton_)};
     saved.rest.reserve(rest_.size());
     for (const Vec3<T>& p : rest_) saved.rest.push_back(Vec3<float>(p));
     return saved;

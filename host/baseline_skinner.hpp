@@ -24,7 +24,8 @@ namespace bs {
 constexpr double kMaxJointAngleDegrees = 170.0;
 
 // Per-frame table: each bone's posed frame without its own twist, that twist, and its swing with the bend's
-// continuation steps at its chain joint (BendSchedule), for `bones` = make_baseline_bones(skeleton).
+// continuation steps at its chain joint (BendSchedule), for `bones` = make_baseline_bones(skeleton). The pose
+// is read with its twists split from its swings (with_twists_split, host/pose.hpp).
 std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones,
                                                            const Pose& pose);
 // The same, making the bones (tests and one-off callers; a skinner passes its own).

@@ -11,10 +11,7 @@ template <class T>
 ClassicSkinner<T>::ClassicSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest,
                                   std::vector<Influences> influences, const std::string& source)
     : skeleton_(std::move(skeleton)), influences_(std::move(influences)) {
-    if (influences_.size() != rest.size())
-        throw InputError(source + ": " + std::to_string(rest.size()) + " points but " +
-                         std::to_string(influences_.size()) + " influence sets");
-    validate_influences(influences_, skeleton_.bone_count(), source);
+    validate_influences(influences_, rest.size(), skeleton_.bone_count(), source);
     rest_ = checked_rest_points<T>(rest, source);
 }
 

@@ -59,9 +59,7 @@ std::uint64_t skeleton_fingerprint(const Skeleton& skeleton) {
 }
 
 void save_codes(const std::string& path, const Skeleton& skeleton, const SavedCodes& saved) {
-    if (saved.rest.size() != saved.codes.size())
-        throw InputError(path + ": " + std::to_string(saved.rest.size()) + " rest points but " + std::to_string(saved.codes.size()) +
-                         " codes");
+    validate_saved_codes(saved, skeleton, path);  // a file load_codes would refuse is not written
     std::string bytes(kMagic, sizeof kMagic);
     put(bytes, kCodeFileVersion);
     put(bytes, std::uint32_t(skeleton.bone_count()));
@@ -117,6 +115,7 @@ SavedCodes parse_codes(std::istream& in, const Skeleton& skeleton, const std::st
                std::to_string(fingerprint) + "; this one has " + std::to_string(skeleton.bone_count()) + " bones, fingerprint " +
                std::to_string(skeleton_fingerprint(skeleton)) + ")");
     SavedCodes saved;
+    saved.skeleton = fingerprint;
     saved.rest.resize(count);
     saved.codes.resize(count);
     if (count > 0) {  // an empty vector's data() may be null, which memcpy must not get even for 0 bytes (fuzzing)
@@ -152,6 +151,10 @@ std::string code_fault(const BaselineCode& c, const Vec3<float>& p, const Skelet
 }  // namespace
 
 void validate_saved_codes(const SavedCodes& saved, const Skeleton& skeleton, const std::string& source) {
+    if (saved.skeleton != skeleton_fingerprint(skeleton))
+        throw InputError(source + ": the codes were made for another skeleton (fingerprint " + std::to_string(saved.skeleton) +
+                         "; this one's is " + std::to_string(skeleton_fingerprint(skeleton)) +
+                         "; codes assembled by hand take SavedCodes::skeleton = skeleton_fingerprint(skeleton))");
     if (saved.rest.size() != saved.codes.size())
         throw InputError(source + ": " + std::to_string(saved.rest.size()) + " rest points but " +
                          std::to_string(saved.codes.size()) + " codes");

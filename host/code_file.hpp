@@ -9,8 +9,9 @@
 //   checksum u64 (FNV-1a over everything before it).
 // Loading checks, in order, and refuses with InputError naming the file and what was found: the magic, the
 // version, that the file's size is exactly what the header's counts imply (before anything is allocated:
-// a header cannot make the reader allocate more than the file holds), the bone count and fingerprint
-// against the skeleton, the checksum, and every code (bone index in range and no bridge, known flag bits, finite
+// a header cannot make the reader allocate more than the file holds), the checksum (so a damaged bone
+// count or fingerprint reads as corruption, not as another skeleton), the bone count and fingerprint
+// against the skeleton, and every code (bone index in range and no bridge, known flag bits, finite
 // φ, t, h and axis_foot, rigid_blend in [0, 1]). IoError if the file cannot be opened, read or written.
 #pragma once
 
@@ -33,12 +34,16 @@ constexpr std::uint32_t kCodeFileVersion = 3;
 struct SavedCodes {
     std::vector<Vec3<float>> rest;
     std::vector<BaselineCode> codes;
+    // skeleton_fingerprint of the skeleton the codes were made for (BaselineSkinner::saved_codes and
+    // load_codes set it): codes read against another skeleton name other bones and sections, so every
+    // check below refuses a mismatch. Codes assembled by hand take skeleton_fingerprint(their skeleton).
+    std::uint64_t skeleton = 0;
 };
 
 std::uint64_t skeleton_fingerprint(const Skeleton& skeleton);
 
-// The checks load_codes makes of the content (also made by skinners built from SavedCodes): as many rest
-// points as codes, each code's bone one of the skeleton's and no bridge, known flag bits, finite φ, t, h, axis_foot and rest
+// The checks load_codes makes of the content (also made by skinners built from SavedCodes, and by save_codes
+// before it writes): the skeleton fingerprint, as many rest points as codes, each code's bone one of the skeleton's and no bridge, known flag bits, finite φ, t, h, axis_foot and rest
 // position, rigid_blend in [0, 1], t in [0, 1] (a ratio) or [0, π] for a cap code (a polar angle), h < 0
 // for a deep code and kCodePastAxisFoot only with kCodeDeep. InputError
 // beginning with `source`, naming the first bad point and what is wrong with it.

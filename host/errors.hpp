@@ -43,6 +43,7 @@ enum ExitCode { kExitOk = 0, kExitUsage = 1, kExitInput = 2, kExitIo = 3, kExitU
 template <class Run>
 int run_reporting_errors(const char* program, Run run) {
     auto report = [program](const char* kind, const std::exception& e, int code) {
+        std::fflush(stdout);  // what the run printed before it failed comes first, also where stdout is a pipe
         std::fprintf(stderr, "%s: %s: %s\n", program, kind, e.what());
         return code;
     };

@@ -149,6 +149,8 @@ void GpuBodies::deform(const std::vector<GpuSkinner*>& bodies, const std::vector
     if (poses.size() != bodies.size() || outs.size() != bodies.size())
         throw InputError("GpuBodies::deform: " + std::to_string(bodies.size()) + " bodies, " + std::to_string(poses.size()) +
                          " poses and " + std::to_string(outs.size()) + " outputs");
+    for (std::size_t b = 0; b < bodies.size(); ++b)
+        if (bodies[b] == nullptr) throw InputError("GpuBodies::deform: body " + std::to_string(b) + " is a null pointer");
     const Method method = bodies[0]->method();
     if (method != Method::lbs && method != Method::baseline)
         throw UnsupportedError("GpuBodies: several bodies in one launch are LBS or baseline bodies");

@@ -111,6 +111,17 @@ void require_usable_pose(const Skeleton& skeleton, const Pose& pose) {
     }
 }
 
+Pose with_twists_split(const Skeleton& skeleton, const Pose& pose) {
+    Pose split = pose;
+    for (std::size_t k = 0; k < split.joints.size(); ++k) {
+        const SwingTwist<double> st = split_swing_twist(pose.joints[k].swing, skeleton.rest_axis(int(k)));
+        if (!(std::fabs(st.twist_radians) > kSplitTwistTolerance)) continue;  // split already: kept bit for bit
+        split.joints[k].swing = st.swing;
+        split.joints[k].twist_radians += st.twist_radians;
+    }
+    return split;
+}
+
 std::vector<Rigid<double>> posed_bones(const Skeleton& skeleton, const Pose& pose) {
     std::vector<BoneRestFrame<double>> frames = skeleton.rest_frames();
     std::vector<Rigid<double>> posed(skeleton.bone_count());
@@ -155,6 +166,12 @@ double max_joint_bend(const Skeleton& skeleton, const Pose& pose) {
 }
 
 Motion::Motion(double fps, std::vector<Pose> frames) : fps_(fps), frames_(std::move(frames)) {
+    if (!(std::isfinite(fps_) && fps_ > 0)) throw InputError("motion: frames per second must be finite and > 0, got " + number_text(fps_));
+    if (frames_.empty()) throw InputError("motion: a motion needs at least one frame");
+    for (std::size_t f = 1; f < frames_.size(); ++f)
+        if (frames_[f].joints.size() != frames_[0].joints.size())
+            throw InputError("motion: frame " + std::to_string(f) + " has " + std::to_string(frames_[f].joints.size()) +
+                             " joints, frame 0 has " + std::to_string(frames_[0].joints.size()) + " (every frame poses one skeleton)");
     for (std::size_t f = 1; f < frames_.size(); ++f)
         for (std::size_t k = 0; k < frames_[f].joints.size(); ++k) {
             double previous = frames_[f - 1].joints[k].twist_radians;

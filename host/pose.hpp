@@ -33,6 +33,15 @@ struct Pose {
 constexpr double kUnitQuaternionTolerance = 1e-6;
 void require_usable_pose(const Skeleton& skeleton, const Pose& pose);
 
+// The same rotations with each swing's turn about its bone's rest axis moved into the twist
+// (split_swing_twist): swing × turn(rest axis, twist) is unchanged, and the swing turns the bone's axis
+// the shortest way. Baseline skinning reads the two apart (the swing bends the joint, the twist turns the
+// sections), so it takes its poses through this; a pose file's joints are split so already (parse_pose),
+// a pose built in code may carry twist in its swing. A swing turning about the axis by no more than
+// kSplitTwistTolerance (radians: rounding, as in a pose file's) is kept as it is, bit for bit.
+constexpr double kSplitTwistTolerance = 1e-12;
+Pose with_twists_split(const Skeleton& skeleton, const Pose& pose);
+
 // Posed rigid transform of every bone (engine forward kinematics on the skeleton's rest frames).
 std::vector<Rigid<double>> posed_bones(const Skeleton& skeleton, const Pose& pose);
 
@@ -48,7 +57,9 @@ class Motion {
 public:
     // Frames as parsed; each bone's total twist is unwrapped along the frames: whole turns are added to
     // the quaternion's share so that consecutive frames differ by at most 180° (a larger jump between
-    // two frames is read as the shorter way round).
+    // two frames is read as the shorter way round). InputError unless fps is finite and > 0, there is a
+    // frame, and every frame has as many joints as the first (each frame is checked against a skeleton
+    // when a skinner deforms it: require_usable_pose).
     Motion(double fps, std::vector<Pose> frames);
 
     double fps() const { return fps_; }

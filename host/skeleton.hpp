@@ -45,8 +45,8 @@ struct Skeleton {
     std::vector<BoneRestFrame<double>> rest_frames() const;
 };
 
-// Topology a skeleton is checked against (see above). Chain is the default everywhere; Tree is an
-// explicit opt-in for consumers that handle junctions.
+// Topology a skeleton is checked against (see above). Tree is the default everywhere (every method takes
+// junctions); Chain is for a caller that needs a single chain.
 enum class SkeletonRules { Chain, Tree };
 
 // Validates and derives the topology. `source` names the origin in messages (a file path, "API").
@@ -66,7 +66,7 @@ void set_bridges(Skeleton& skeleton, std::vector<int> bones, const std::string& 
 // Spheres carrying three or more bones that are no bridge.
 int junction_count(const Skeleton& skeleton);
 
-// Whether a valid skeleton also passes the chain rules (what the baseline method needs).
+// Whether a valid skeleton also passes the chain rules (one chain, no junction).
 bool is_chain(const Skeleton& skeleton);
 
 // A skeleton file's document (json_io::parse); `source` names it in messages.

@@ -28,6 +28,11 @@ Skinner::Skinner(Method method, const Skeleton& skeleton, const std::vector<Vec3
                  std::vector<Influences> influences, const std::string& source,
                  const BaselineDeformOptions& baseline_options)
     : method_(method) {
+    // Weights given with the points are checked by every method, used or not: weights naming bones the
+    // skeleton lacks mean the points were made for another skeleton (LBS and DQS refused such a file,
+    // baseline and metaball took it silently).
+    if (!influences.empty() && method != Method::lbs && method != Method::dqs)
+        validate_influences(influences, rest.size(), skeleton.bone_count(), source);
     if (method == Method::baseline) {
         baseline_ = std::make_unique<BaselineSkinner<float>>(skeleton, rest, source);
         baseline_->set_deform_options(baseline_options);

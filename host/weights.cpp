@@ -22,11 +22,12 @@ Influences auto_influences(const Skeleton& skeleton, Vec3<double> p, const AutoW
         s[k] = skeleton.is_bridge(int(k)) ? INFINITY : scaled_axis_distance(make_cone(skeleton.spheres[bone[0]], skeleton.spheres[bone[1]]), p);
     }
     const double s_min = *std::min_element(s.begin(), s.end());
+    const double band = options.blend * std::max(1.0, s_min);  // widened beyond a radius, as the rigid field's
     std::array<double, kMaxInfluences> top_raw{};
     std::array<std::uint32_t, kMaxInfluences> top_bone{};
     int kept = 0;
     for (std::size_t k = 0; k < n; ++k) {
-        const double raw = smoothstep_unit(1 - (s[k] - s_min) / options.blend);
+        const double raw = smoothstep_unit(1 - (s[k] - s_min) / band);
         int at = kept;  // after every kept weight >= raw: an equal one keeps its place ahead
         while (at > 0 && top_raw[at - 1] < raw) --at;
         if (at == kMaxInfluences) continue;
@@ -77,7 +78,10 @@ void validate_pairs(const std::uint32_t* bones, const float* weights, std::size_
 }
 }  // namespace
 
-void validate_influences(const std::vector<Influences>& influences, std::size_t bone_count, const std::string& source) {
+void validate_influences(const std::vector<Influences>& influences, std::size_t point_count, std::size_t bone_count,
+                         const std::string& source) {
+    if (influences.size() != point_count)
+        throw InputError(source + ": " + std::to_string(point_count) + " points but " + std::to_string(influences.size()) + " influence sets");
     for (std::size_t i = 0; i < influences.size(); ++i)
         validate_pairs(influences[i].bone, influences[i].weight, kMaxInfluences, i, bone_count, source);
 }
@@ -105,8 +109,8 @@ void validate_influences(const SparseInfluences& influences, std::size_t point_c
                          const std::string& source) {
     const auto& offsets = influences.offsets;
     if (offsets.size() != point_count + 1)
-        throw InputError(source + ": " + std::to_string(point_count) + " points but influence offsets for " +
-                         std::to_string(offsets.empty() ? 0 : offsets.size() - 1));
+        throw InputError(source + ": " + std::to_string(point_count) + " points need " + std::to_string(point_count + 1) +
+                         " influence offsets (a first 0, then one end per point), got " + std::to_string(offsets.size()));
     if (offsets[0] != 0) throw InputError(source + ": influence offsets must start at 0, got " + std::to_string(offsets[0]));
     if (influences.bones.size() != influences.weights.size() || offsets.back() != influences.bones.size())
         throw InputError(source + ": influence offsets end at " + std::to_string(offsets.back()) + " but there are " +

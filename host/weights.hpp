@@ -3,8 +3,10 @@
 // Rule (docs/ALGORITHM.md, "Automatic weights"): for a point p and each bone k, s_k = (distance from p
 // to bone k's axis segment) / (bone k's radius interpolated at p's projection on that segment) — a
 // scale-free distance, 1 on a cylinder's surface. With s_min the smallest s_k, bone k's raw weight is
-// smoothstep(1 - (s_k - s_min) / blend): 1 for the nearest bone, falling smoothly to 0 for bones more than
-// `blend` farther. The four largest raw weights are kept and normalised. Each s_k is continuous in p, so
+// smoothstep(1 - (s_k - s_min) / (blend · max(1, s_min))): 1 for the nearest bone, falling smoothly to 0
+// for bones more than the band farther; the band widens in proportion beyond one radius (as the baseline
+// rigid field's), so that far from the body the weights pass from bone to bone over a distance that grows
+// with the point's, and LBS's stretch there stays bounded by the joints' angles. The four largest raw weights are kept and normalised. Each s_k is continuous in p, so
 // the weights blend smoothly across joints (over about 1.1 radii either side of a joint sphere for
 // blend = 0.5); a fifth bone within the band is dropped, which only happens where 5+ bones meet. A bridge
 // (host/skeleton.hpp) takes no weight: its s_k is infinite.
@@ -27,9 +29,11 @@ Influences auto_influences(const Skeleton& skeleton, Vec3<double> p, const AutoW
 std::vector<Influences> auto_influences(const Skeleton& skeleton, const std::vector<Vec3<double>>& points,
                                         const AutoWeightOptions& options = {});
 
-// Checks influences against a skeleton: bone indices in range, weights finite, >= 0, summing to 1
-// (within 1e-3). Throws InputError naming `source` and the point index.
-void validate_influences(const std::vector<Influences>& influences, std::size_t bone_count, const std::string& source);
+// Checks influences against points and a skeleton: one set per point (`point_count`), bone indices in
+// range, weights finite, >= 0, summing to 1 (within 1e-3). Throws InputError naming `source` and the point
+// index.
+void validate_influences(const std::vector<Influences>& influences, std::size_t point_count, std::size_t bone_count,
+                         const std::string& source);
 
 // Any number of influences per point, compressed: point i's pairs are (bones[j], weights[j]) for j in
 // [offsets[i], offsets[i + 1]). offsets has point_count() + 1 entries and starts at 0.

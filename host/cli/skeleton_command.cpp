@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "host/auto_rig.hpp"
+#include "host/baseline_skinner.hpp"
 #include "host/cli/options.hpp"
 #include "host/errors.hpp"
 #include "host/mesh_io.hpp"
@@ -103,6 +104,15 @@ void run_skeleton(const SkeletonOptions& o) {
                 e.graph.nodes.size(), e.graph.loops, e.rig.cut_edges.size(), seconds);
     const std::string note = notes(e.graph.report);
     if (!note.empty()) std::printf("note: %s\n", note.c_str());
+    // An extracted skeleton may fold a joint at rest beyond what baseline skinning takes: say so now, not
+    // at the first animate.
+    try {
+        BaselineSkinner<float>(e.rig.skeleton, {}, o.out);
+    } catch (const UnsupportedError& refused) {
+        std::printf("note: baseline skinning refuses this skeleton (%s); LBS, DQS and metaball take it, and other --intervals "
+                    "give another skeleton\n",
+                    refused.what());
+    }
     std::printf("wrote %s and %s\n", o.out.c_str(), binding.c_str());
 }
 

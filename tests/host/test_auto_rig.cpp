@@ -71,6 +71,21 @@ TEST(AutoRig, NestedSpheresOfTheRoundedEndsCollapse) {
         EXPECT_EQ(rig.sphere_of_vertex[v], rig.sphere_of_node[g.node_of_vertex[v]]);
 }
 
+// A vertex no triangle uses is left unbound, and does not change the body's rig: it had widened the
+// radius floor's bounding box (1e-3 of a diagonal 1e4 long: every sphere radius 10 on a capsule of 0.5).
+TEST(AutoRig, AStrayVertexFarAwayLeavesTheRigAsItWas) {
+    TriangleMesh stray = capsule();
+    stray.vertices.push_back({0, 0, 1e4});
+    const ReebGraph g = extract_reeb_graph(stray, {}, "stray");
+    ASSERT_EQ(g.node_of_vertex.back(), -1) << "the stray vertex is bound";
+    const AutoRig plain = build_auto_rig(extract_reeb_graph(capsule(), {}, "capsule"), capsule(), "capsule");
+    const AutoRig rig = build_auto_rig(g, stray, "stray");
+    expect_capsule_rig(rig.skeleton, 0.01 * kRadius, 1e-9);
+    ASSERT_EQ(rig.skeleton.spheres.size(), plain.skeleton.spheres.size());
+    for (std::size_t i = 0; i < rig.skeleton.spheres.size(); ++i)
+        EXPECT_NEAR(rig.skeleton.spheres[i].radius, plain.skeleton.spheres[i].radius, 1e-12) << "sphere " << i;
+}
+
 TEST(AutoRig, CapsulePointSetGivesTheSameKindOfRig) {
     const std::vector<Vec3<double>> points = testing::capsule_points(kRadius, kHalfLength, 6000, 7);
     AutoRig rig = build_auto_rig(extract_reeb_graph(points, {}, "points"), points, "points");

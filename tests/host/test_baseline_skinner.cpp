@@ -66,6 +66,25 @@ TEST(BaselineSkinner, RestPoseReproducesEveryPointInFloat) {
 // A skeleton whose rest shape folds a chain joint beyond what the method takes (171° between the bone
 // axes) is refused when the skinner is built, saying so, not later by every pose, its rest pose included,
 // as "this pose".
+// Baseline reads a joint's swing (the bend) and twist (the sections' turn) apart: a pose built in code
+// that turns a bone about its own axis inside its swing deforms as the same rotation split does. Before
+// 2026-12-05 it did not: the turn bent the joint instead, and a point on the unposed parent moved (1.2 on
+// a 9-long chain).
+TEST(BaselineSkinner, ATwistInsideTheSwingDeformsAsTheSplitPose) {
+    const Skeleton s = testing::bent_chain();
+    const auto points = testing::points_around(s, 4000, 5);
+    BaselineSkinner<double> skinner(s, points, "test");
+    Pose joined = Pose::rest(s), split = Pose::rest(s);
+    const Vec3<double> axis = s.rest_axis(1);
+    const Quat<double> bend = axis_angle(normalized(cross(axis, Vec3<double>{0, 0, 1})), 60 * kPi / 180);
+    joined.joints[1].swing = normalized(bend * axis_angle(axis, 70 * kPi / 180));
+    split.joints[1] = {bend, 70 * kPi / 180};
+    std::vector<Vec3<double>> from_joined, from_split;
+    skinner.deform(joined, from_joined);
+    skinner.deform(split, from_split);
+    EXPECT_LT(max_error(from_joined, from_split), 1e-9 * testing::diagonal(s));
+}
+
 TEST(BaselineSkinner, ARestShapeFoldedBeyondTheLimitIsRefusedWhenBuilt) {
     const double open = 9 * kPi / 180;
     const Skeleton s = make_skeleton({{{0, 0, 0}, 1}, {{3, 0, 0}, 1}, {{3 - 3 * std::cos(open), 3 * std::sin(open), 0}, 1}}, {{0, 1}, {1, 2}}, {},

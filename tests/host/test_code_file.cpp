@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 
@@ -32,6 +33,19 @@ struct CodeFileTest : ::testing::Test {
     void SetUp() override {
         path = testing::temp_path("codes.bsk");
         save_codes(path, skeleton, skinner.saved_codes());
+    }
+
+    // The file save_codes would write for `saved` (the fixture's point count), written here without its
+    // checks: save_codes refuses codes that load_codes would, so a file of bad codes with a valid checksum
+    // is made by hand. FNV-1a 64 over everything before the checksum (host/code_file.hpp).
+    std::string unchecked_file(const SavedCodes& saved) {
+        std::string bytes = read_bytes(path).substr(0, 32);  // magic, version, bones, count, fingerprint
+        bytes.append(reinterpret_cast<const char*>(saved.rest.data()), saved.rest.size() * sizeof(Vec3<float>));
+        bytes.append(reinterpret_cast<const char*>(saved.codes.data()), saved.codes.size() * sizeof(BaselineCode));
+        std::uint64_t hash = 14695981039346656037ull;
+        for (const char c : bytes) hash = (hash ^ std::uint8_t(c)) * 1099511628211ull;
+        bytes.append(reinterpret_cast<const char*>(&hash), sizeof hash);
+        return bytes;
     }
 
     void expect_refused(const std::string& bytes, const std::string& message) {
@@ -72,7 +86,7 @@ TEST_F(CodeFileTest, TheSkinnerFrontBuildsFromSavedCodes) {
 TEST_F(CodeFileTest, AFileOfNoPointsRoundTrips) {
     // Found by fuzzing (tests/fuzz/fuzz_saved_codes.cpp): loading a file of zero points passed the empty
     // vectors' null data() to memcpy, undefined behaviour that UBSan (./run sanitize) reports here.
-    save_codes(path, skeleton, SavedCodes{});
+    save_codes(path, skeleton, SavedCodes{{}, {}, skeleton_fingerprint(skeleton)});
     EXPECT_EQ(read_bytes(path).size(), 40u);  // the header and the checksum
     const SavedCodes loaded = load_codes(path, skeleton);
     EXPECT_TRUE(loaded.rest.empty());
@@ -161,8 +175,7 @@ TEST(CodeFile, SkinnersRefuseSavedCodesOnABridge) {
 TEST_F(CodeFileTest, RefusesAnInvalidCodeEvenWithAValidChecksum) {
     SavedCodes saved = skinner.saved_codes();
     saved.codes[7].bone = 99;
-    save_codes(path, skeleton, saved);
-    expect_refused(read_bytes(path), "point 7: bone 99 is not one of the skeleton's");
+    expect_refused(unchecked_file(saved), "point 7: bone 99 is not one of the skeleton's");
 }
 
 TEST_F(CodeFileTest, RefusesARatioOutsideItsRange) {
@@ -170,8 +183,7 @@ TEST_F(CodeFileTest, RefusesARatioOutsideItsRange) {
     std::size_t i = 0;
     while (saved.codes[i].flags & (kCodeParentCap | kCodeChildCap)) ++i;
     saved.codes[i].t = 1.5f;  // a section ratio beyond its end
-    save_codes(path, skeleton, saved);
-    expect_refused(read_bytes(path), "point " + std::to_string(i) + ": t 1.5 is not a ratio in [0, 1]");
+    expect_refused(unchecked_file(saved), "point " + std::to_string(i) + ": t 1.5 is not a ratio in [0, 1]");
 }
 
 TEST_F(CodeFileTest, RefusesADeepCodeAboveItsSurfaceOrAFootSideWithoutDepth) {
@@ -180,14 +192,12 @@ TEST_F(CodeFileTest, RefusesADeepCodeAboveItsSurfaceOrAFootSideWithoutDepth) {
     while (i < saved.codes.size() && !(saved.codes[i].flags & kCodeDeep)) ++i;
     ASSERT_LT(i, saved.codes.size()) << "the test's points hold a deep code";
     saved.codes[i].h = 0.1f;  // a deep code over its surface: λ < 0
-    save_codes(path, skeleton, saved);
-    expect_refused(read_bytes(path), "point " + std::to_string(i) + ": a deep code with h 0.1");
+    expect_refused(unchecked_file(saved), "point " + std::to_string(i) + ": a deep code with h 0.1");
     saved = skinner.saved_codes();
     std::size_t j = 0;
     while (saved.codes[j].flags & kCodeDeep) ++j;
     saved.codes[j].flags |= kCodePastAxisFoot;
-    save_codes(path, skeleton, saved);
-    expect_refused(read_bytes(path), "point " + std::to_string(j) + ": the past-the-axis-foot flag without the deep flag");
+    expect_refused(unchecked_file(saved), "point " + std::to_string(j) + ": the past-the-axis-foot flag without the deep flag");
 }
 
 TEST_F(CodeFileTest, SkinnersCheckCodesTheyAreGivenDirectly) {
@@ -197,6 +207,37 @@ TEST_F(CodeFileTest, SkinnersCheckCodesTheyAreGivenDirectly) {
     saved = skinner.saved_codes();
     saved.codes[3].bone = 5;
     EXPECT_THROW(BaselineSkinner<float>(skeleton, saved), InputError);
+}
+
+// Codes handed over in memory carry their skeleton's fingerprint: built against another skeleton (even
+// one radius apart), or assembled without it, they are refused as a file of them would be. Until
+// 2026-12-05 they were taken, and another skeleton's rest pose moved points by up to 68 units.
+TEST_F(CodeFileTest, SkinnersRefuseCodesOfAnotherSkeletonGivenDirectly) {
+    Skeleton nudged = skeleton;
+    nudged.spheres[2].radius *= 1.01;
+    for (const Skeleton& other : {nudged, testing::straight_chain()}) {
+        try {
+            BaselineSkinner<float> refused(other, skinner.saved_codes());
+            ADD_FAILURE() << "codes of the bent chain were taken for " << other.spheres.size() << " other spheres";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("made for another skeleton"), std::string::npos) << e.what();
+        }
+    }
+    SavedCodes by_hand{skinner.saved_codes().rest, skinner.saved_codes().codes};
+    EXPECT_THROW(BaselineSkinner<float>(skeleton, by_hand), InputError);
+    by_hand.skeleton = skeleton_fingerprint(skeleton);
+    EXPECT_NO_THROW(BaselineSkinner<float>(skeleton, by_hand));
+}
+
+// save_codes writes no file that load_codes would refuse.
+TEST_F(CodeFileTest, SavingRefusesCodesThatLoadingWould) {
+    const std::string fresh = testing::temp_path("refused_codes.bsk");
+    std::remove(fresh.c_str());
+    SavedCodes saved = skinner.saved_codes();
+    saved.codes[4].bone = 42;
+    EXPECT_THROW(save_codes(fresh, skeleton, saved), InputError);
+    EXPECT_THROW(save_codes(fresh, testing::straight_chain(), skinner.saved_codes()), InputError);
+    EXPECT_FALSE(std::ifstream(fresh).good()) << "a refused save left a file";
 }
 
 TEST_F(CodeFileTest, UnwritablePathIsAnIoError) {

@@ -52,6 +52,19 @@ TEST(GpuSkinner, WithoutADeviceConstructionSaysSo) {
     EXPECT_THROW(GpuSkinner{skinner}, CudaUnavailable);
 }
 
+// GpuBodies checks its arguments before anything is queued, with or without a device: a null body is
+// refused (it was dereferenced).
+TEST(GpuBodies, ANullBodyIsRefused) {
+    Skeleton s = testing::bent_chain();
+    GpuBodies bodies;
+    try {
+        bodies.deform({nullptr}, {Pose::rest(s)}, {PointView<float>{nullptr, 3}});
+        ADD_FAILURE() << "a null body was taken";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("body 0 is a null pointer"), std::string::npos) << e.what();
+    }
+}
+
 TEST(GpuSkinnerCuda, MatchesTheCpuIntoAPoisonedStridedBufferOnItsStream) {
     if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
 #if defined(BASESKIN_HAVE_CUDA)

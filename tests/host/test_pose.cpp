@@ -53,6 +53,26 @@ TEST(Pose, TwistDegreesAddToTheQuaternionsTwist) {
     EXPECT_NEAR(rotation_angle(p.joints[0].swing), 0.0, 1e-12);
 }
 
+// A pose built in code may turn a bone about its own rest axis inside its swing; split, the same rotation
+// has that turn in the twist (unwrapped twists kept) and a swing with no part about the axis.
+TEST(Pose, TwistsSplitFromTheSwingsKeepEveryRotation) {
+    const Skeleton s = testing::bent_chain();
+    Pose pose = Pose::rest(s);
+    for (std::size_t k = 0; k < pose.joints.size(); ++k) {
+        const Vec3<double> axis = s.rest_axis(int(k));
+        const Quat<double> bend = axis_angle(normalized(cross(axis, Vec3<double>{0.3 * double(k), 0.5, 1})), 0.7 + 0.2 * double(k));
+        pose.joints[k] = {normalized(bend * axis_angle(axis, 1.1 - 0.4 * double(k))), 3 * kPi};
+    }
+    const Pose split = with_twists_split(s, pose);
+    for (std::size_t k = 0; k < pose.joints.size(); ++k) {
+        const Vec3<double> axis = s.rest_axis(int(k));
+        EXPECT_NEAR(split.joints[k].twist_radians, 3 * kPi + 1.1 - 0.4 * double(k), 1e-12) << "bone " << k;
+        EXPECT_NEAR(dot(split.joints[k].swing.vec(), axis), 0.0, 1e-12) << "bone " << k;
+        const Quat<double> before = local_rotation(pose.joints[k], axis), after = local_rotation(split.joints[k], axis);
+        EXPECT_NEAR(std::fabs(dot(before, after)), 1.0, 1e-12) << "bone " << k;
+    }
+}
+
 TEST(Pose, RootTransform) {
     Pose p = pose_from(R"({"root": {"rotation": [0, 0, 0, 1], "translation": [1, 2, 3]}})");
     auto g = posed_bones(testing::straight_chain(), p);
@@ -168,6 +188,27 @@ TEST(MotionInvalid, NoFrames) { expect_motion_error(R"({"fps": 30, "frames": []}
 TEST(MotionInvalid, FramesNotArray) { expect_motion_error(R"({"fps": 30, "frames": 3})", "frames: expected an array"); }
 TEST(MotionInvalid, BadFrameNamesItsIndex) {
     expect_motion_error(R"({"fps": 30, "frames": [{}, {"bones": [{"bone": 9}]}]})", "frames[1].bones[0].bone: index 9 out of range");
+}
+
+// A motion built in code is checked as a motion file is: frames, a usable rate, one skeleton's joints in
+// every frame (sampling read past a shorter frame's joints, and an empty motion crashed).
+TEST(MotionInvalid, BuiltInCodeIsChecked) {
+    const Skeleton chain = testing::straight_chain(), tree = testing::bent_chain();
+    auto expect_refused = [](double fps, std::vector<Pose> frames, const std::string& fragment) {
+        try {
+            Motion motion(fps, std::move(frames));
+            ADD_FAILURE() << "expected InputError containing \"" << fragment << "\"";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+        }
+    };
+    expect_refused(30, {}, "a motion needs at least one frame");
+    expect_refused(std::nan(""), {Pose::rest(chain)}, "frames per second must be finite and > 0, got nan");
+    expect_refused(-30, {Pose::rest(chain)}, "frames per second must be finite and > 0, got -30");
+    Pose longer = Pose::rest(chain);
+    longer.joints.push_back(longer.joints.back());
+    expect_refused(30, {Pose::rest(chain), longer}, "frame 1 has " + std::to_string(longer.joints.size()) + " joints, frame 0 has");
+    EXPECT_NO_THROW(Motion(30, {Pose::rest(tree), Pose::rest(tree)}));
 }
 
 }  // namespace

@@ -142,5 +142,26 @@ TEST(Skinner, EveryMethodNamesANonFiniteRestPointAsAPosition) {
     }
 }
 
+// Weights given with the points are checked by every method, whether it uses them or not: a bone the
+// skeleton lacks, or one set too few, is refused alike (baseline and metaball took them silently).
+TEST(Skinner, EveryMethodChecksTheInfluencesItIsGiven) {
+    const Skeleton s = testing::bent_chain();
+    const std::vector<Vec3<double>> points = testing::points_around(s, 50, 24);
+    std::vector<Influences> foreign(points.size(), Influences{{0, 0, 0, 0}, {1, 0, 0, 0}});
+    foreign[9].bone[0] = 9;
+    const std::vector<Influences> short_by_one(points.size() - 1, Influences{{0, 0, 0, 0}, {1, 0, 0, 0}});
+    for (Method method : {Method::lbs, Method::dqs, Method::baseline, Method::metaball}) {
+        for (const auto& [influences, fragment] : {std::pair{foreign, "pts: vertex 9: influence 0: bone index 9 out of range"},
+                                                   std::pair{short_by_one, "pts: 50 points but 49 influence sets"}}) {
+            try {
+                Skinner skinner(method, s, points, influences, "pts");
+                ADD_FAILURE() << method_name(method) << ": took " << fragment;
+            } catch (const InputError& e) {
+                EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << method_name(method) << ": " << e.what();
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace bs

@@ -213,7 +213,15 @@ TEST_F(SparseInvalid, WrongPointCount) {
     inf.offsets.pop_back();
     inf.bones.pop_back();
     inf.weights.pop_back();
-    expect_refused(inf, "2 points but influence offsets for 1");
+    expect_refused(inf, "2 points need 3 influence offsets (a first 0, then one end per point), got 2");
+    // No offsets at all, not even the first 0.
+    SparseInfluences none{{}, {}, {}};
+    try {
+        validate_influences(none, 0, s.bone_count(), "pts");
+        ADD_FAILURE() << "empty offsets were taken";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("0 points need 1 influence offsets"), std::string::npos) << e.what();
+    }
 }
 
 TEST_F(SparseInvalid, OffsetsNotStartingAtZero) {

@@ -8,6 +8,7 @@
 
 #include "engine/geometry/cone.hpp"
 #include "host/errors.hpp"
+#include "host/pose.hpp"
 #include "tests/support/chains.hpp"
 #include "tests/support/random.hpp"
 
@@ -28,7 +29,7 @@ TEST(AutoWeights, SumToOneAndPassValidation) {
     std::vector<Vec3<double>> points;
     for (int i = 0; i < 5000; ++i) points.push_back(Vec3<double>{4.5, 0, 0} + rng.in_box(6));
     std::vector<Influences> w = auto_influences(s, points);
-    EXPECT_NO_THROW(validate_influences(w, s.bone_count(), "auto"));
+    EXPECT_NO_THROW(validate_influences(w, points.size(), s.bone_count(), "auto"));
     for (const Influences& inf : w) {
         double total = 0;
         for (float x : inf.weight) total += x;
@@ -86,13 +87,14 @@ TEST(AutoWeights, ContinuousInThePoint) {
     }
 }
 
-// The weights as defined: each bone's raw weight smoothstep(1 − (s_k − s_min) / blend) from its scaled
-// axis distance, the kMaxInfluences largest kept (a stable sort: ties to the lower bone), normalised.
+// The weights as defined: each bone's raw weight smoothstep(1 − (s_k − s_min) / (blend · max(1, s_min)))
+// from its scaled axis distance, the kMaxInfluences largest kept (a stable sort: ties to the lower bone),
+// normalised.
 Influences influences_as_defined(const Skeleton& s, Vec3<double> p, double blend) {
     std::vector<double> scaled, raw;
     for (const auto& bone : s.bones) scaled.push_back(scaled_axis_distance(make_cone(s.spheres[bone[0]], s.spheres[bone[1]]), p));
     const double nearest = *std::min_element(scaled.begin(), scaled.end());
-    for (double x : scaled) raw.push_back(smoothstep_unit(1 - (x - nearest) / blend));
+    for (double x : scaled) raw.push_back(smoothstep_unit(1 - (x - nearest) / (blend * std::max(1.0, nearest))));
     std::vector<int> order(raw.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](int i, int j) { return raw[i] > raw[j]; });
@@ -107,10 +109,8 @@ Influences influences_as_defined(const Skeleton& s, Vec3<double> p, double blend
     return inf;
 }
 
-// Bones and weights equal to the definition's, bit for bit, where the selection matters: a star of nine
-// bones (up to all of them weighing near its centre, many ties at 0 far out), and chains of one and three
-// bones (fewer than kMaxInfluences).
-TEST(AutoWeights, AreTheFourLargestRawWeightsTiesToTheLowerBone) {
+// A star of nine bones from one sphere: up to all of them weigh near its centre.
+Skeleton star_of_nine() {
     std::vector<Sphere<double>> spheres{{{0, 0, 0}, 1.0}};
     std::vector<std::array<int, 2>> bones;
     for (int k = 0; k < 9; ++k) {
@@ -118,7 +118,42 @@ TEST(AutoWeights, AreTheFourLargestRawWeightsTiesToTheLowerBone) {
         spheres.push_back({{3 * std::cos(a), 3 * std::sin(a), 0.3 * (k % 3)}, 0.5 + 0.05 * k});
         bones.push_back({0, k + 1});
     }
-    const Skeleton star = make_skeleton(spheres, bones, {}, "star", SkeletonRules::Tree);
+    return make_skeleton(spheres, bones, {}, "star", SkeletonRules::Tree);
+}
+
+// Far from the body the band widens with the distance, so LBS's stretch stays bounded: pairs 1e-4 apart
+// 5 to 60 radii beyond the chain's ends and sides, under a 90° bend of its middle joint, move apart by at
+// most 20× their distance. With a band of a fixed 0.5 radius the weights passed from bone to bone within
+// a quarter of a unit 20 units out, and such pairs parted by hundreds of times their distance.
+TEST(AutoWeights, FarPointsKeepTheirNeighboursUnderLbs) {
+    const Skeleton s = testing::straight_chain();
+    std::vector<Vec3<double>> pairs;
+    testing::Random rng(14);
+    for (int i = 0; i < 4000; ++i) {
+        const Vec3<double> p = Vec3<double>{4.5, 0, 0} + rng.uniform(5, 60) * rng.unit_vector();
+        pairs.push_back(p);
+        pairs.push_back(p + 1e-4 * rng.unit_vector());
+    }
+    const std::vector<Influences> weights = auto_influences(s, pairs);
+    Pose pose = Pose::rest(s);
+    pose.joints[1].swing = axis_angle(Vec3<double>{0, 0, 1}, 3.14159265358979 / 2);
+    const std::vector<Rigid<double>> posed = posed_bones(s, pose);  // each bone's rest-to-posed motion
+    auto lbs = [&](Vec3<double> p, const Influences& inf) {
+        Vec3<double> out{0, 0, 0};
+        for (int j = 0; j < kMaxInfluences; ++j) out = out + double(inf.weight[j]) * posed[inf.bone[j]].apply(p);
+        return out;
+    };
+    double worst = 0;
+    for (std::size_t i = 0; i < pairs.size(); i += 2)
+        worst = std::max(worst, norm(lbs(pairs[i], weights[i]) - lbs(pairs[i + 1], weights[i + 1])) / norm(pairs[i] - pairs[i + 1]));
+    EXPECT_LT(worst, 20.0);
+}
+
+// Bones and weights equal to the definition's, bit for bit, where the selection matters: a star of nine
+// bones (up to all of them weighing near its centre, many ties at 0 far out), and chains of one and three
+// bones (fewer than kMaxInfluences).
+TEST(AutoWeights, AreTheFourLargestRawWeightsTiesToTheLowerBone) {
+    const Skeleton star = star_of_nine();
     const Skeleton one = make_skeleton({{{0, 0, 0}, 1.0}, {{3, 0, 0}, 0.6}}, {{0, 1}}, {}, "one bone");
     testing::Random rng(12);
     const std::pair<const char*, Skeleton> bodies[] = {{"star", star}, {"one bone", one}, {"chain", testing::straight_chain()}};
