@@ -280,8 +280,8 @@ std::vector<Bone> make_baseline_bones(const Skeleton& skeleton) {
 
 namespace {
 
-// Two bones meeting at a junction, or by their free ends, and the width of the band (options.junction_band
-// × the junction's radius, or the smaller end sphere's).
+// Two bones meeting by their free ends, and the width of their band (options.junction_band × the smaller
+// end sphere's radius).
 struct JunctionPair {
     int first, second;
     double band;
@@ -315,71 +315,61 @@ void add_free_ends_meeting(const std::vector<Bone>& bones, const EncodeOptions& 
         }
 }
 
-// Every pair of bones that meet at a junction, once per junction they share, then those whose free ends
-// meet: a function of the bones alone, listed once for a whole point set.
-std::vector<JunctionPair> junction_pairs(const std::vector<Bone>& bones, const EncodeOptions& options) {
-    auto junction_of = [&](std::size_t k, BoneEnd end) { return end == BoneEnd::Parent ? bones[k].parent_junction : bones[k].child_junction; };
-    std::vector<JunctionPair> pairs;
-    for (std::size_t i = 0; i < bones.size(); ++i) {
-        for (BoneEnd end_i : {BoneEnd::Parent, BoneEnd::Child}) {
-            const int junction = junction_of(i, end_i);
-            if (junction < 0) continue;
-            const double band = options.junction_band * end_sphere(bones[i].cone, end_i).radius;
-            for (std::size_t j = i + 1; j < bones.size(); ++j)
-                if (junction_of(j, BoneEnd::Parent) == junction || junction_of(j, BoneEnd::Child) == junction)
-                    pairs.push_back({int(i), int(j), band});
-        }
-    }
-    add_free_ends_meeting(bones, options, pairs);
-    return pairs;
-}
-
-// A bone's partners in the pairs above: the other bone (higher index) and the pair's band, the widest
-// where two bones are paired twice (two junctions, or a junction and their free ends: a wider band only
-// raises the weight below). Sorted by bone.
-struct Partner {
-    int bone;
+// The bones that meet at one junction (every two of them are a pair) and their pairs' band:
+// options.junction_band × the junction sphere's radius.
+struct JunctionMembers {
+    std::vector<int> bones;
     double band;
 };
-std::vector<std::vector<Partner>> partners_of(const std::vector<JunctionPair>& pairs, std::size_t bone_count) {
-    std::vector<std::vector<Partner>> partners(bone_count);
-    for (const JunctionPair& pair : pairs) {
-        const auto [low, high] = std::minmax(pair.first, pair.second);
-        std::vector<Partner>& list = partners[std::size_t(low)];
-        auto at = std::lower_bound(list.begin(), list.end(), high, [](const Partner& p, int bone) { return p.bone < bone; });
-        if (at != list.end() && at->bone == high)
-            at->band = std::max(at->band, pair.band);
-        else
-            list.insert(at, {high, pair.band});
-    }
-    return partners;
+
+// Every junction's members (a function of the bones alone, listed once for a whole point set).
+std::vector<JunctionMembers> junction_members(const std::vector<Bone>& bones, const EncodeOptions& options) {
+    std::vector<JunctionMembers> junctions;
+    std::vector<int> index_of_sphere;  // junction sphere -> its entry in `junctions`
+    for (std::size_t k = 0; k < bones.size(); ++k)
+        for (BoneEnd end : {BoneEnd::Parent, BoneEnd::Child}) {
+            const int sphere = end == BoneEnd::Parent ? bones[k].parent_junction : bones[k].child_junction;
+            if (sphere < 0) continue;
+            if (std::size_t(sphere) >= index_of_sphere.size()) index_of_sphere.resize(std::size_t(sphere) + 1, -1);
+            int& at = index_of_sphere[std::size_t(sphere)];
+            if (at < 0) {
+                at = int(junctions.size());
+                junctions.push_back({{}, options.junction_band * end_sphere(bones[k].cone, end).radius});
+            }
+            junctions[std::size_t(at)].bones.push_back(int(k));
+        }
+    return junctions;
 }
 
-// Codes of two bones of a junction meet exactly where the point is as far from one bone's surface as
-// from the other's (the encoder's bone is the one with the smallest signed distance; bones of a junction
-// hand nothing over to each other) and both are the nearest bones: there the weight is 1, falling to 0
-// as either difference grows to the junction's band. A pair weighs only where both bones lie within two of
-// its bands of the nearest (were one beyond, either the nearer is a band above the nearest or the two are
-// a band apart: a factor is exactly 0), so only the pairs among the bones within three of their widest
-// bands (the third keeps rounding out of it) are visited (`near`, scratch): the weight is the same, and a
-// root of 1,000 bones had cost every point its 500,000 pairs.
-double junction_weight_from(const std::vector<std::vector<Partner>>& partners, const std::vector<double>& widest_band,
-                            const std::vector<double>& distance, double nearest, std::vector<std::size_t>& near) {
-    near.clear();
-    for (std::size_t k = 0; k < partners.size(); ++k)
-        if (distance[k] - nearest < 3 * widest_band[k]) near.push_back(k);
+// The weight of a pair whose bones lie at signed distances a and b from their surfaces, `nearest` the
+// least of every bone's. Codes of two bones of a junction meet exactly where the point is as far from one
+// bone's surface as from the other's (the encoder's bone is the one with the smallest signed distance;
+// bones of a junction hand nothing over to each other) and both are the nearest bones: there the weight
+// is 1, falling to 0 as either difference grows to the band.
+double pair_weight(double a, double b, double nearest, double band) {
+    const double apart = std::fabs(a - b) / band, above_nearest = (std::min(a, b) - nearest) / band;
+    return (1 - smoothstep_unit(apart)) * (1 - smoothstep_unit(above_nearest));
+}
+
+// The largest pair weight over every junction's pairs and the free ends' pairs. Among one junction's
+// bones, the pair with the least difference for a given nearer bone is that bone and the next in order
+// of distance, and the weight falls with the difference: so the largest is over neighbours in that order
+// (a sort, not every pair: a root of 1,000 bones had cost each point its 500,000 pairs). Only bones within
+// three bands of the nearest are sorted: a pair weighs only where both lie within two (were one beyond,
+// either the nearer is a band above the nearest or the two are a band apart: a factor is exactly 0; the
+// third band keeps rounding out of it). The same weight as over every pair, to the bit (tested).
+double junction_weight_from(const std::vector<JunctionMembers>& junctions, const std::vector<JunctionPair>& free_ends,
+                            const std::vector<double>& distance, double nearest, std::vector<double>& near) {
     double weight = 0;
-    for (std::size_t i = 0; i < near.size(); ++i) {
-        const std::vector<Partner>& list = partners[near[i]];
-        auto from = list.begin();
-        for (std::size_t j = i + 1; j < near.size() && from != list.end(); ++j) {
-            from = std::lower_bound(from, list.end(), int(near[j]), [](const Partner& p, int bone) { return p.bone < bone; });
-            if (from == list.end() || from->bone != int(near[j])) continue;
-            const double a = distance[near[i]], b = distance[near[j]];
-            const double apart = std::fabs(a - b) / from->band, above_nearest = (std::min(a, b) - nearest) / from->band;
-            weight = std::max(weight, (1 - smoothstep_unit(apart)) * (1 - smoothstep_unit(above_nearest)));
-        }
+    for (const JunctionMembers& junction : junctions) {
+        near.clear();
+        for (int k : junction.bones)
+            if (distance[std::size_t(k)] - nearest < 3 * junction.band) near.push_back(distance[std::size_t(k)]);
+        std::sort(near.begin(), near.end());
+        for (std::size_t i = 0; i + 1 < near.size(); ++i) weight = std::max(weight, pair_weight(near[i], near[i + 1], nearest, junction.band));
     }
+    for (const JunctionPair& pair : free_ends)
+        weight = std::max(weight, pair_weight(distance[std::size_t(pair.first)], distance[std::size_t(pair.second)], nearest, pair.band));
     return weight;
 }
 
@@ -403,22 +393,38 @@ bool share_a_junction(const Bone& a, const Bone& b) {
     return on(b, a.parent_junction) || on(b, a.child_junction);
 }
 
+// Whether every one of `near` bones meets at one junction.
+bool all_on_one_junction(const std::vector<Bone>& bones, const std::vector<std::size_t>& near) {
+    for (int junction : {bones[near[0]].parent_junction, bones[near[0]].child_junction}) {
+        if (junction < 0) continue;
+        if (std::all_of(near.begin(), near.end(), [&](std::size_t k) {
+                return bones[k].parent_junction == junction || bones[k].child_junction == junction;
+            }))
+            return true;
+    }
+    return false;
+}
+
 // What a point's meeting weight needs besides its distances, a function of the bones alone (made once for
-// a whole point set): the junctions' and free ends' pairs, and each bone's chain and mean radius.
+// a whole point set): the junctions' members, the free ends' pairs, and each bone's chain and mean radius.
 struct Meetings {
-    std::vector<std::vector<Partner>> partners;  // the junctions' and free ends' pairs, per lower bone
-    std::vector<double> widest_band;             // per bone, the widest band of its pairs (0: none)
+    std::vector<JunctionMembers> junctions;
+    std::vector<JunctionPair> free_ends;
     std::vector<int> chain;
     std::vector<double> mean_radius;
 };
 Meetings meetings(const std::vector<Bone>& bones, const EncodeOptions& options) {
-    const std::vector<JunctionPair> pairs = junction_pairs(bones, options);
-    Meetings out{partners_of(pairs, bones.size()), std::vector<double>(bones.size(), 0.0), chain_starts(bones), {}};
-    for (const JunctionPair& pair : pairs)
-        for (int k : {pair.first, pair.second}) out.widest_band[std::size_t(k)] = std::max(out.widest_band[std::size_t(k)], pair.band);
+    Meetings out{junction_members(bones, options), {}, chain_starts(bones), {}};
+    add_free_ends_meeting(bones, options, out.free_ends);
     for (const Bone& bone : bones) out.mean_radius.push_back(mean_radius(bone.cone));
     return out;
 }
+
+// Scratch space of one thread's meeting weights: a junction's near distances, the unlinked bones near.
+struct MeetingScratch {
+    std::vector<double> junction_distances;
+    std::vector<std::size_t> near;
+};
 
 // Codes of two bones that nothing links — of two chains that share no junction — meet, as two of a
 // junction's do, where the point is as far from one's surface as from the other's and both are the nearest
@@ -441,6 +447,8 @@ double unlinked_weight(const std::vector<Bone>& bones, const Meetings& meetings,
     near.clear();
     for (std::size_t k = 0; k < bones.size(); ++k)
         if (distance[k] - nearest < 2 * options.unlinked_band * mean_radius[k]) near.push_back(k);
+    // Bones that all meet at one junction (around a star's or a hand's centre) make no pair: skip the pairs.
+    if (near.size() > 2 && all_on_one_junction(bones, near)) return 0;
     double weight = 0;
     for (std::size_t i = 0; i < near.size(); ++i)
         for (std::size_t j = i + 1; j < near.size(); ++j) {
@@ -459,18 +467,18 @@ double unlinked_weight(const std::vector<Bone>& bones, const Meetings& meetings,
 // them: the junctions' and free ends' pairs, and bones that nothing links (two free ends that meet take
 // the larger of their two weights).
 double meeting_weight(const std::vector<Bone>& bones, const Meetings& meetings, const std::vector<double>& distance, double nearest,
-                      const EncodeOptions& options, std::vector<std::size_t>& near) {
-    const double at_junctions = junction_weight_from(meetings.partners, meetings.widest_band, distance, nearest, near);
-    return std::max(at_junctions, unlinked_weight(bones, meetings, distance, nearest, options, near));
+                      const EncodeOptions& options, MeetingScratch& scratch) {
+    const double at_junctions = junction_weight_from(meetings.junctions, meetings.free_ends, distance, nearest, scratch.junction_distances);
+    return std::max(at_junctions, unlinked_weight(bones, meetings, distance, nearest, options, scratch.near));
 }
 
 }  // namespace
 
 double junction_weight(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
     std::vector<double> distance;
-    std::vector<std::size_t> near;
+    MeetingScratch scratch;
     const double nearest = bone_distances(bones, p, distance);
-    return meeting_weight(bones, meetings(bones, options), distance, nearest, options, near);
+    return meeting_weight(bones, meetings(bones, options), distance, nearest, options, scratch);
 }
 
 namespace {
@@ -506,10 +514,10 @@ bool on_junction_cap(const Bone& bone, const BaselineCode& code) {
 }
 
 // Scratch space of one thread's encoding: the bones' signed distances, computed once for both the nearest
-// bone and the meeting weight, and the bones near enough to weigh in it.
+// bone and the meeting weight, and the meeting weight's own.
 struct EncodeScratch {
     std::vector<double> distance;
-    std::vector<std::size_t> near;
+    MeetingScratch meeting;
 };
 
 // One point's code.
@@ -527,7 +535,7 @@ BaselineCode encode_with(const std::vector<Bone>& bones, const Meetings& meeting
         code.rigid_blend = std::max(code.rigid_blend, float(axis));
     }
     // A junction's cells meet over its sphere at any height: its caps ride the rigid field wholly.
-    double junction = on_junction_cap(bones[code.bone], code) ? 1.0 : meeting_weight(bones, meetings, distance, nearest, options, scratch.near);
+    double junction = on_junction_cap(bones[code.bone], code) ? 1.0 : meeting_weight(bones, meetings, distance, nearest, options, scratch.meeting);
     if (junction > 0) {
         code.flags |= kCodeNearJunction;
         code.rigid_blend = std::max(code.rigid_blend, float(junction));
