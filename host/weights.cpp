@@ -22,7 +22,7 @@ Influences auto_influences(const Skeleton& skeleton, Vec3<double> p, const AutoW
         s[k] = skeleton.is_bridge(int(k)) ? INFINITY : scaled_axis_distance(make_cone(skeleton.spheres[bone[0]], skeleton.spheres[bone[1]]), p);
     }
     const double s_min = *std::min_element(s.begin(), s.end());
-    const double band = options.blend * std::max(1.0, s_min);  // widened beyond a radius, as the rigid field's
+    const double band = options.blend * std::max(1.0, s_min - 1);  // widened beyond two radii (see the header)
     std::array<double, kMaxInfluences> top_raw{};
     std::array<std::uint32_t, kMaxInfluences> top_bone{};
     int kept = 0;

@@ -109,9 +109,7 @@ void run_skeleton(const SkeletonOptions& o) {
     try {
         BaselineSkinner<float>(e.rig.skeleton, {}, o.out);
     } catch (const UnsupportedError& refused) {
-        std::printf("note: baseline skinning refuses this skeleton (%s); LBS, DQS and metaball take it, and other --intervals "
-                    "give another skeleton\n",
-                    refused.what());
+        std::printf("note: baseline skinning refuses this skeleton: %s; other --intervals give another skeleton\n", refused.what());
     }
     std::printf("wrote %s and %s\n", o.out.c_str(), binding.c_str());
 }

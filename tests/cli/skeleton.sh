@@ -35,6 +35,17 @@ grep -q '"spheres"' "$tmp/s.json" || fail "no skeleton written"
 grep -q '"binding"' "$tmp/s.binding.json" || fail "no binding written"
 expect 0 "0 junctions" -- skeleton --points "$tmp/capsule_points.ply" --intervals 6 --radius-coeff 0.01 --threads 1 --out "$tmp/p.json"
 
+# A skeleton that baseline skinning refuses at rest is still written, with a note saying so (Debian's
+# Wuson at these settings folds a joint to 181°).
+wuson=/usr/share/assimp/models/PLY/Wuson.ply
+if [ -f "$wuson" ]; then
+    expect 0 "note: baseline skinning refuses this skeleton: the skeleton's rest shape folds a joint" -- \
+        skeleton --mesh "$wuson" --intervals 64 --radius-coeff 1 --out "$tmp/wuson.json"
+    [ -f "$tmp/wuson.json" ] || fail "the refused skeleton was not written"
+fi
+out=$("$bin" skeleton --mesh "$tmp/capsule.off" --out "$tmp/s2.json" 2>&1)
+grep -q "baseline skinning refuses" <<<"$out" && fail "a capsule's skeleton was noted as refused: $out"
+
 expect 1 "--mesh or --points" -- skeleton --out "$tmp/x.json"
 expect 1 "excludes" -- skeleton --mesh "$tmp/capsule.off" --points "$tmp/capsule_points.ply" --out "$tmp/x.json"
 expect 1 "--intervals" -- skeleton --mesh "$tmp/capsule.off" --intervals 1 --out "$tmp/x.json"

@@ -87,14 +87,14 @@ TEST(AutoWeights, ContinuousInThePoint) {
     }
 }
 
-// The weights as defined: each bone's raw weight smoothstep(1 − (s_k − s_min) / (blend · max(1, s_min)))
+// The weights as defined: each bone's raw weight smoothstep(1 − (s_k − s_min) / (blend · max(1, s_min − 1)))
 // from its scaled axis distance, the kMaxInfluences largest kept (a stable sort: ties to the lower bone),
 // normalised.
 Influences influences_as_defined(const Skeleton& s, Vec3<double> p, double blend) {
     std::vector<double> scaled, raw;
     for (const auto& bone : s.bones) scaled.push_back(scaled_axis_distance(make_cone(s.spheres[bone[0]], s.spheres[bone[1]]), p));
     const double nearest = *std::min_element(scaled.begin(), scaled.end());
-    for (double x : scaled) raw.push_back(smoothstep_unit(1 - (x - nearest) / (blend * std::max(1.0, nearest))));
+    for (double x : scaled) raw.push_back(smoothstep_unit(1 - (x - nearest) / (blend * std::max(1.0, nearest - 1))));
     std::vector<int> order(raw.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](int i, int j) { return raw[i] > raw[j]; });
