@@ -75,7 +75,7 @@ struct SurfaceReport {
     double area = 0;                         // of the body the graph describes (units²)
     std::size_t coincident_samples = 0;      // vertices or points at the position of an earlier one
     std::size_t degenerate_triangles = 0;    // triangles skipped for a repeated vertex
-    std::size_t isolated_vertices = 0;       // in no triangle: unbound
+    std::size_t isolated_vertices = 0;       // in no triangle, or (points) 100× the median spacing from any other: unbound
     std::size_t debris_parts = 0;            // small connected parts left unbound
     std::size_t boundary_edges = 0;          // edges of one triangle
     std::size_t non_manifold_edges = 0;      // edges of three or more triangles

@@ -230,6 +230,21 @@ TEST(ReebInvalid, IsolatedVertexIsLeftUnbound) {
     EXPECT_EQ(g.nodes.size(), 15u);
 }
 
+// A stray point far from the sampled body is left unbound, and the body's graph is what it was: its
+// neighbour edges had joined it to the body and its area (its disc out to its k-th neighbour) outweighed
+// the body's, so the whole body fell into one interval (one node: no skeleton).
+TEST(ReebInvalid, AStrayPointFarFromThePointSetIsLeftUnbound) {
+    std::vector<Vec3<double>> points = capsule_samples();
+    points.push_back({0, 0, 1e4});
+    const ReebGraph reference = extract_reeb_graph(capsule_samples(), {}, "points");
+    const ReebGraph g = extract_reeb_graph(points, {}, "stray");
+    EXPECT_EQ(g.report.isolated_vertices, 1u);
+    EXPECT_EQ(g.node_of_vertex.back(), -1);
+    EXPECT_EQ(g.edges, reference.edges);
+    EXPECT_EQ(g.nodes.size(), reference.nodes.size());
+    EXPECT_EQ(reference.report.isolated_vertices, 0u);  // the capsule's own samples are all kept
+}
+
 TEST(ReebInvalid, CoincidentMeshVerticesAreOneSample) {
     // Every vertex duplicated and every other triangle moved onto the copies: a mesh cut into a checkerboard
     // of pieces that only positions tie together.
