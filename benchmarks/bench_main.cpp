@@ -30,7 +30,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <cstdio>
@@ -51,6 +53,7 @@
 #include "host/demo_body.hpp"
 #include "host/errors.hpp"
 #include "host/gpu_skinner.hpp"
+#include "host/input_limits.hpp"
 #include "host/output_file.hpp"
 #include "host/skinner.hpp"
 #include "host/weights.hpp"
@@ -240,13 +243,37 @@ std::filesystem::path peer_script() {
     return fs::path(BASESKIN_SOURCE_DIR) / "benchmarks" / "peer_libigl.py";
 }
 
+// `text` as one word for /bin/sh: in single quotes, each quote in it closed, escaped and reopened.
+std::string shell_quoted(const std::string& text) {
+    std::string quoted = "'";
+    for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+// The peer's result as its script writes it, or one not run where a member is missing, not a number, or
+// not finite and positive (times) or finite (differences).
+PeerResult peer_result(const nlohmann::json& j) {
+    PeerResult r;
+    auto number = [&](const char* key, bool positive) {
+        const bool usable = j.is_object() && j.contains(key) && j[key].is_number() && std::isfinite(j[key].get<double>()) &&
+                            (!positive || j[key].get<double>() > 0);
+        return usable ? j[key].get<double>() : std::nan("");
+    };
+    const double values[] = {number("lbs_matrix_seconds", true), number("lbs_seconds", true), number("dqs_seconds", true),
+                             number("lbs_max_difference", false), number("dqs_max_difference", false)};
+    if (std::any_of(std::begin(values), std::end(values), [](double v) { return std::isnan(v); })) return r;
+    return {true, values[0], values[1], values[2], values[3], values[4], ""};
+}
+
 PeerResult run_libigl_peer(const std::string& python, const bs::Skeleton& skeleton, const bs::Pose& pose,
                            const std::vector<bs::Vec3<double>>& rest, const std::vector<bs::Influences>& influences,
                            const std::vector<bs::Vec3<float>>& ours_lbs, const std::vector<bs::Vec3<float>>& ours_dqs, int repeats) {
     namespace fs = std::filesystem;
     const std::size_t n = rest.size(), m = skeleton.bone_count();
-    fs::path dir = fs::temp_directory_path() / ("baseskin-peer-" + std::to_string(n));
-    fs::create_directories(dir);
+    // A folder of this run's own (two runs at one size shared one, and the first to end removed the other's).
+    std::string pattern = (fs::temp_directory_path() / "baseskin-peer-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw bs::IoError(pattern + ": cannot create the peer's folder: " + std::strerror(errno));
+    const fs::path dir = pattern;
     std::vector<double> weights(n * m, 0.0);
     for (std::size_t i = 0; i < n; ++i)
         for (int j = 0; j < bs::kMaxInfluences; ++j) weights[i * m + influences[i].bone[j]] += influences[i].weight[j];
@@ -268,17 +295,13 @@ PeerResult run_libigl_peer(const std::string& python, const bs::Skeleton& skelet
     write_f64(dir / "ours_lbs", flat(ours_lbs));
     write_f64(dir / "ours_dqs", flat(ours_dqs));
     std::ofstream(dir / "meta.json") << nlohmann::json{{"points", n}, {"bones", m}}.dump();
-    const std::string command = python + " " + peer_script().string() + " " + dir.string() + " " + std::to_string(repeats) + " > " +
-                                (dir / "result.json").string();
+    // Every word quoted for the shell: a path with a space, or shell syntax in --peer-python, is one word.
+    const std::string command = shell_quoted(python) + " " + shell_quoted(peer_script().string()) + " " + shell_quoted(dir.string()) + " " +
+                                std::to_string(repeats) + " > " + shell_quoted((dir / "result.json").string());
     PeerResult r;
-    if (std::system(command.c_str()) == 0) {
-        nlohmann::json j = nlohmann::json::parse(std::ifstream(dir / "result.json"), nullptr, false);
-        if (!j.is_discarded()) {
-            r = {true, j["lbs_matrix_seconds"], j["lbs_seconds"], j["dqs_seconds"], j["lbs_max_difference"], j["dqs_max_difference"], ""};
-        }
-    }
+    if (std::system(command.c_str()) == 0) r = peer_result(nlohmann::json::parse(std::ifstream(dir / "result.json"), nullptr, false));
     if (!r.ran) {
-        r.skipped = "`" + command + "` failed or wrote no result";
+        r.skipped = "`" + command + "` failed or wrote no usable result";
         std::fprintf(stderr, "baseskin-bench: the libigl peer did not run (%s): skipped\n", r.skipped.c_str());
     }
     fs::remove_all(dir);
@@ -342,6 +365,14 @@ std::unique_ptr<bs::OutputFile> open_output(const std::string& path) {
     return path.empty() ? nullptr : std::make_unique<bs::OutputFile>(path);
 }
 
+// Drops repeated values, keeping the first of each in its place.
+template <class T> void keep_first_of_each(std::vector<T>& values) {
+    std::vector<T> kept;
+    for (const T& v : values)
+        if (std::find(kept.begin(), kept.end(), v) == kept.end()) kept.push_back(v);
+    values = std::move(kept);
+}
+
 // The bench's command line.
 struct BenchOptions {
     std::vector<std::size_t> sizes{10000, 100000, 1000000};
@@ -369,8 +400,12 @@ int run_bench(BenchOptions o) {
     const std::unique_ptr<bs::OutputFile> json_out = open_output(o.json_path), csv_out = open_output(o.csv_path);
     if (std::find(o.methods.begin(), o.methods.end(), "lbs") == o.methods.end()) o.methods.insert(o.methods.begin(), "lbs");
     std::stable_partition(o.methods.begin(), o.methods.end(), [](const std::string& m) { return m == "lbs"; });
+    keep_first_of_each(o.sizes);  // a repeated value would repeat its rows under the same keys
+    keep_first_of_each(o.methods);
+    keep_first_of_each(o.backends);
     const bool want_cuda = std::find(o.backends.begin(), o.backends.end(), "cuda") != o.backends.end();
     if (want_cuda && bs::cuda::device_count() == 0) {
+        if (o.backends.size() == 1) throw bs::UnsupportedError("--backend cuda: no CUDA device (or the CUDA backend is not built)");
         std::fprintf(stderr, "baseskin-bench: no CUDA device (or the CUDA backend is not built): cuda rows skipped\n");
         o.backends.erase(std::remove(o.backends.begin(), o.backends.end(), "cuda"), o.backends.end());
     }
@@ -491,6 +526,7 @@ int run_bench(BenchOptions o) {
                         r.backend != "cpu" ? std::to_string(r.device_bytes_per_point).c_str() : "-");
     std::printf("\nPeer (the rows above when it ran):\n\n");
     for (const std::string& note : peer_notes) std::printf("- %s\n", note.c_str());
+    std::fflush(stdout);  // the tables before the files, where a file is the same stream (--json /dev/stdout)
     if (json_out) {
         nlohmann::json doc = nlohmann::json::array();
         for (const Row& r : rows) doc.push_back(to_json(r));
@@ -511,7 +547,7 @@ int run_bench(BenchOptions o) {
 int main(int argc, char** argv) {
     CLI::App app{"baseskin-bench: encoding and deformation throughput per method and backend, as ratios to LBS"};
     BenchOptions o;
-    app.add_option("--sizes", o.sizes, "point counts")->capture_default_str();
+    app.add_option("--sizes", o.sizes, "point counts")->check(CLI::Range(std::size_t(1), bs::kMaxPoints))->capture_default_str();
     app.add_option("--backend", o.backends, "cpu, cuda (several allowed)")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
     app.add_option("--methods", o.methods, "methods to run (lbs always runs first: the ratios need it; lbs-sparse is LBS of any "
                                            "number of influences, given the same weights as lbs)")
@@ -534,13 +570,22 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"chain", "human"}))
         ->capture_default_str();
     app.add_option("--capture", o.capture, "the human's motion capture (BVH; with --body human)")->capture_default_str();
-    app.add_flag("--quality", o.quality, "instead of throughput: deformation quality of baseline, LBS and DQS (DESIGN §6)");
+    CLI::Option* quality = app.add_flag("--quality", o.quality, "instead of throughput: deformation quality of baseline, LBS and DQS "
+                                                               "(benchmarks/quality.hpp), a markdown table on stdout");
     app.add_option("--quality-points", o.quality_points, "points per quality scenario")
         ->check(CLI::Range(std::size_t(100), std::size_t(10000000)))
         ->capture_default_str();
-    app.callback([&app, &o] {
+    app.callback([&app, &o, quality] {
         if (o.body_name == "chain" && app.count("--capture") > 0)
             throw CLI::ValidationError("--capture", "the chain has no capture (it moves the human: --body human)");
+        // The quality table has its own scenarios and prints them: the throughput options would do nothing.
+        if (quality->count() > 0)
+            for (const char* option : {"--sizes", "--backend", "--methods", "--repeats", "--json", "--csv", "--peer-python", "--gpu-tables",
+                                       "--min-tabulated-points", "--body", "--capture"})
+                if (app.count(option) > 0)
+                    throw CLI::ValidationError(option, "not with --quality (its scenarios are fixed; it takes --quality-points and --threads)");
+        if (!o.json_path.empty() && o.json_path == o.csv_path)
+            throw CLI::ValidationError("--csv", "the same file as --json (" + o.json_path + "): one would replace the other");
     });
     try {
         app.parse(argc, argv);

@@ -59,8 +59,9 @@ std::vector<double> distances_to_mesh(const TriangleMesh& mesh, const std::vecto
 double bound_diagonal(const std::vector<Vec3<double>>& positions, const ReebGraph& graph) {
     const double inf = std::numeric_limits<double>::infinity();
     Vec3<double> lo{inf, inf, inf}, hi{-inf, -inf, -inf};
+    const bool any_bound = std::any_of(graph.node_of_vertex.begin(), graph.node_of_vertex.end(), [](int node) { return node >= 0; });
     for (std::size_t i = 0; i < positions.size(); ++i) {
-        if (graph.node_of_vertex[i] < 0) continue;
+        if (any_bound && graph.node_of_vertex[i] < 0) continue;  // a graph that binds none: every vertex
         const Vec3<double>& p = positions[i];
         for (int a = 0; a < 3; ++a) {
             lo[a] = std::min(lo[a], p[a]);

@@ -282,7 +282,7 @@ namespace {
 
 // Two bones meeting by their free ends, and the width of their band (options.junction_band × the smaller
 // end sphere's radius).
-struct JunctionPair {
+struct FreeEndPair {
     int first, second;
     double band;
 };
@@ -299,7 +299,7 @@ bool ends_freely(const Bone& bone, BoneEnd end) {
 // junction's do, and they tear apart as the bones move apart (FBX/animation_with_skeleton.fbx: two chains
 // of one tube that meet end to end at its middle, the second hung from the armature node at the far end
 // by a bridge). Ends side by side (a face's eyelids, 0.0035 apart in X/BCN_Epileptic.X) move on their own.
-void add_free_ends_meeting(const std::vector<Bone>& bones, const EncodeOptions& options, std::vector<JunctionPair>& pairs) {
+void add_free_ends_meeting(const std::vector<Bone>& bones, const EncodeOptions& options, std::vector<FreeEndPair>& pairs) {
     for (std::size_t i = 0; i < bones.size(); ++i)
         for (BoneEnd end_i : {BoneEnd::Parent, BoneEnd::Child}) {
             if (!ends_freely(bones[i], end_i)) continue;
@@ -358,7 +358,7 @@ double pair_weight(double a, double b, double nearest, double band) {
 // three bands of the nearest are sorted: a pair weighs only where both lie within two (were one beyond,
 // either the nearer is a band above the nearest or the two are a band apart: a factor is exactly 0; the
 // third band keeps rounding out of it). The same weight as over every pair, to the bit (tested).
-double junction_weight_from(const std::vector<JunctionMembers>& junctions, const std::vector<JunctionPair>& free_ends,
+double junction_weight_from(const std::vector<JunctionMembers>& junctions, const std::vector<FreeEndPair>& free_ends,
                             const std::vector<double>& distance, double nearest, std::vector<double>& near) {
     double weight = 0;
     for (const JunctionMembers& junction : junctions) {
@@ -368,7 +368,7 @@ double junction_weight_from(const std::vector<JunctionMembers>& junctions, const
         std::sort(near.begin(), near.end());
         for (std::size_t i = 0; i + 1 < near.size(); ++i) weight = std::max(weight, pair_weight(near[i], near[i + 1], nearest, junction.band));
     }
-    for (const JunctionPair& pair : free_ends)
+    for (const FreeEndPair& pair : free_ends)
         weight = std::max(weight, pair_weight(distance[std::size_t(pair.first)], distance[std::size_t(pair.second)], nearest, pair.band));
     return weight;
 }
@@ -409,7 +409,7 @@ bool all_on_one_junction(const std::vector<Bone>& bones, const std::vector<std::
 // a whole point set): the junctions' members, the free ends' pairs, and each bone's chain and mean radius.
 struct Meetings {
     std::vector<JunctionMembers> junctions;
-    std::vector<JunctionPair> free_ends;
+    std::vector<FreeEndPair> free_ends;
     std::vector<int> chain;
     std::vector<double> mean_radius;
 };

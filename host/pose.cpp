@@ -113,7 +113,7 @@ void require_usable_pose(const Skeleton& skeleton, const Pose& pose) {
 
 Pose with_twists_split(const Skeleton& skeleton, const Pose& pose) {
     Pose split = pose;
-    for (std::size_t k = 0; k < split.joints.size(); ++k) {
+    for (std::size_t k = 0; k < std::min(split.joints.size(), skeleton.bone_count()); ++k) {  // a pose of another size is refused later
         const SwingTwist<double> st = split_swing_twist(pose.joints[k].swing, skeleton.rest_axis(int(k)));
         if (!(std::fabs(st.twist_radians) > kSplitTwistTolerance)) continue;  // split already: kept bit for bit
         split.joints[k].swing = st.swing;
@@ -179,6 +179,15 @@ Motion::Motion(double fps, std::vector<Pose> frames) : fps_(fps), frames_(std::m
             twist -= 2 * kPi * std::round((twist - previous) / (2 * kPi));
         }
 }
+
+namespace {
+std::vector<Pose> split_frames(std::vector<Pose> frames, const Skeleton& skeleton) {
+    for (Pose& frame : frames) frame = with_twists_split(skeleton, frame);
+    return frames;
+}
+}  // namespace
+
+Motion::Motion(double fps, std::vector<Pose> frames, const Skeleton& skeleton) : Motion(fps, split_frames(std::move(frames), skeleton)) {}
 
 Pose Motion::sample(double seconds) const {
     double position = std::clamp(seconds * fps_, 0.0, double(frames_.size() - 1));

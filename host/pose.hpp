@@ -59,8 +59,14 @@ public:
     // the quaternion's share so that consecutive frames differ by at most 180° (a larger jump between
     // two frames is read as the shorter way round). InputError unless fps is finite and > 0, there is a
     // frame, and every frame has as many joints as the first (each frame is checked against a skeleton
-    // when a skinner deforms it: require_usable_pose).
+    // when a skinner deforms it: require_usable_pose). The frames' swings are taken as holding no turn
+    // about their bones' axes, as the pose files', captures' and models' loaders give them: a turn inside a
+    // swing is read the shorter way round in each frame (with_twists_split), not unwrapped.
     Motion(double fps, std::vector<Pose> frames);
+    // Frames of whole rotations (a swing may turn its bone about its axis): each frame's twists are split
+    // from its swings against `skeleton` first (with_twists_split), then unwrapped as above, so a bone
+    // turning past half a turn about its axis keeps turning.
+    Motion(double fps, std::vector<Pose> frames, const Skeleton& skeleton);
 
     double fps() const { return fps_; }
     std::size_t frame_count() const { return frames_.size(); }

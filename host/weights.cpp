@@ -21,8 +21,19 @@ Influences auto_influences(const Skeleton& skeleton, Vec3<double> p, const AutoW
         const auto& bone = skeleton.bones[k];
         s[k] = skeleton.is_bridge(int(k)) ? INFINITY : scaled_axis_distance(make_cone(skeleton.spheres[bone[0]], skeleton.spheres[bone[1]]), p);
     }
-    const double s_min = *std::min_element(s.begin(), s.end());
-    const double band = options.blend * std::max(1.0, s_min - 1);  // widened beyond two radii (see the header)
+    // The kMaxInfluences + 1 smallest scaled distances, ascending (infinite where there are fewer bones).
+    std::array<double, kMaxInfluences + 1> least;
+    least.fill(INFINITY);
+    for (double x : s)
+        if (x < least.back()) {
+            std::size_t at = least.size() - 1;
+            for (; at > 0 && least[at - 1] > x; --at) least[at] = least[at - 1];
+            least[at] = x;
+        }
+    const double s_min = least[0];
+    // Widened beyond two radii (see the header), but never so far that a fifth bone would weigh: four are
+    // kept, and dropping a weighing fifth makes the weights jump where it overtakes the fourth.
+    const double band = std::max(options.blend, std::min(options.blend * (s_min - 1), least[kMaxInfluences] - s_min));
     std::array<double, kMaxInfluences> top_raw{};
     std::array<std::uint32_t, kMaxInfluences> top_bone{};
     int kept = 0;

@@ -3,14 +3,15 @@
 // Rule (docs/ALGORITHM.md, "Automatic weights"): for a point p and each bone k, s_k = (distance from p
 // to bone k's axis segment) / (bone k's radius interpolated at p's projection on that segment) — a
 // scale-free distance, 1 on a cylinder's surface. With s_min the smallest s_k, bone k's raw weight is
-// smoothstep(1 - (s_k - s_min) / (blend · max(1, s_min - 1))): 1 for the nearest bone, falling smoothly
-// to 0 for bones more than the band farther; the band widens beyond two radii (far out, as the baseline
-// rigid field's), so that far from the body the weights pass from bone to bone over a distance that grows
-// with the point's, and LBS's stretch there stays bounded by the joints' angles. Within two radii of a
-// bone (every body's own points) the band is `blend`. The four largest raw weights are kept and normalised. Each s_k is continuous in p, so
-// the weights blend smoothly across joints (over about 1.1 radii either side of a joint sphere for
-// blend = 0.5); a fifth bone within the band is dropped, which only happens where 5+ bones meet. A bridge
-// (host/skeleton.hpp) takes no weight: its s_k is infinite.
+// smoothstep(1 - (s_k - s_min) / band): 1 for the nearest bone, falling smoothly to 0 for bones more than
+// the band farther. band = max(blend, min(blend · (s_min - 1), s_5 - s_min)), s_5 the fifth smallest s_k:
+// `blend` within two radii of a bone (every body's own points), and beyond, widened in proportion to the
+// distance (as the baseline rigid field's band) so that far from the body the weights pass from bone to
+// bone over a distance that grows with the point's and LBS's stretch stays bounded by the joints' angles —
+// but never so wide that a fifth bone weighs. The four largest raw weights are kept and normalised. Each
+// s_k, s_5 and so the band are continuous in p, so the weights blend smoothly across joints (over about
+// 1.1 radii either side of a joint sphere for blend = 0.5); a fifth bone within `blend` is dropped, which
+// only happens where 5+ bones meet. A bridge (host/skeleton.hpp) takes no weight: its s_k is infinite.
 #pragma once
 
 #include <cstdint>

@@ -38,7 +38,7 @@ void add_options(CLI::App& app, Options& o) {
     app.add_option("--demo-points", o.source.demo_points, "points of the built-in demo or of a --capture body")
         ->check(CLI::Range(std::size_t(1), std::size_t(20000000)))
         ->capture_default_str();
-    app.add_option("--method", o.method, "skinning method (default: baseline where the skeleton is a chain, else dqs)")
+    app.add_option("--method", o.method, "skinning method (default: baseline)")
         ->check(CLI::IsMember({"baseline", "lbs", "dqs", "metaball"}));
     app.add_option("--backend", o.backend, "where points are deformed (auto: the GPU through interop where usable)")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
@@ -54,7 +54,7 @@ void add_options(CLI::App& app, Options& o) {
         ->capture_default_str();
     app.add_option("--pick-point", o.pick, "show this point's baseline (baseline method)")->check(CLI::NonNegativeNumber);
     app.add_option("--pose", o.pose, "pose JSON file (replaces the motion)")->check(CLI::ExistingFile);
-    app.add_option("--screenshot", o.screenshot, "render headless into this PNG and exit");
+    app.add_option("--screenshot", o.screenshot, "render headless into this PNG and exit")->check(bs::cli::non_empty_path());
     app.add_option("--frames", o.frames, "headless: frames rendered, the last saved")->check(CLI::Range(1, 100000))->capture_default_str();
     app.add_flag("--play", o.play, "headless: play the motion, one of its frames per rendered frame");
     app.add_option("--sheet", o.sheet, "headless: a contact sheet of N frames spread over the motion, each --size")
@@ -69,6 +69,16 @@ std::pair<int, int> parse_size(const std::string& text) {
         width > 8192 || height > 8192)
         throw CLI::ValidationError("--size", "expected WIDTHxHEIGHT, each in [16, 8192], got \"" + text + "\"");
     return {width, height};
+}
+
+// A sheet's tiles are each within --size's bounds; the whole image must fit memory too (CLI::ValidationError).
+void check_sheet_size(const Options& o) {
+    constexpr double kMaxSheetPixels = 268435456;  // 2^28: 1 GiB of RGBA
+    const auto [width, height] = parse_size(o.size);
+    const double pixels = double(width) * double(height) * double(std::max(o.sheet, 1));
+    if (pixels > kMaxSheetPixels)
+        throw CLI::ValidationError("--sheet", std::to_string(o.sheet) + " tiles of " + o.size + " make " + std::to_string(std::int64_t(pixels)) +
+                                                 " pixels, more than the 268435456 a sheet may have (fewer tiles, or a smaller --size)");
 }
 
 int run(const Options& o) {
@@ -114,7 +124,7 @@ int main(int argc, char** argv) {
     add_options(app, options);
     try {
         app.parse(argc, argv);
-        parse_size(options.size);
+        check_sheet_size(options);
     } catch (const CLI::ParseError& e) {
         return app.exit(e) == 0 ? bs::kExitOk : bs::kExitUsage;
     }

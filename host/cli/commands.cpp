@@ -153,7 +153,8 @@ void add_animate_command(CLI::App& app, AnimateOptions& o) {
             "A:B"));
     c->add_option("--out", o.out, "output PLY (pose) or folder (motion)")->required()->check(non_empty_path());
     c->add_option("--format", o.format, "output PLY format")->transform(CLI::IsMember({"input", "ascii", "binary"}))->capture_default_str();
-    c->add_flag("--auto-weights", o.auto_weights, "ignore the file's weights and compute them from the sphere-mesh");
+    c->add_flag("--auto-weights", o.auto_weights,
+                "ignore the file's weights (LBS and DQS compute them from the sphere-mesh; baseline and metaball use none)");
     add_common(c, o.deform, {"lbs", "dqs", "baseline", "metaball"});
     c->callback([c] {
         if (c->count("--pose") + c->count("--motion") != 1) throw CLI::RequiredError("--pose or --motion");
@@ -184,6 +185,15 @@ void run_animate(const AnimateOptions& o) {
     const Method method = parse_method(o.deform.method);
     Skeleton skeleton = load_skeleton(o.skeleton, SkeletonRules::Tree);
     PointSet set = read_point_set(o.points);
+    // Baseline and metaball use no weights, but check a file's as every method does (Skinner): a refusal
+    // says how to leave them unread.
+    if (!o.auto_weights && !set.influences.empty() && method != Method::lbs && method != Method::dqs) {
+        try {
+            validate_influences(set.influences, set.positions.size(), skeleton.bone_count(), o.points);
+        } catch (const InputError& e) {
+            throw InputError(std::string(e.what()) + " (--method " + o.deform.method + " uses no weights: --auto-weights leaves them unread)");
+        }
+    }
     Skinner skinner(method, skeleton, set.positions, o.auto_weights ? std::vector<Influences>{} : set.influences, o.points,
                     baseline_options(o.deform));
     FrameDeformer deformer(skinner, o.deform);

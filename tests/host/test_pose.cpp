@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "host/errors.hpp"
 #include "tests/support/chains.hpp"
@@ -63,7 +64,12 @@ TEST(Pose, TwistsSplitFromTheSwingsKeepEveryRotation) {
         const Quat<double> bend = axis_angle(normalized(cross(axis, Vec3<double>{0.3 * double(k), 0.5, 1})), 0.7 + 0.2 * double(k));
         pose.joints[k] = {normalized(bend * axis_angle(axis, 1.1 - 0.4 * double(k))), 3 * kPi};
     }
+    // A pose split already (a pose file's) comes back bit for bit.
+    const Pose again = with_twists_split(s, with_twists_split(s, pose));
     const Pose split = with_twists_split(s, pose);
+    for (std::size_t k = 0; k < pose.joints.size(); ++k) {
+        EXPECT_EQ(std::memcmp(&again.joints[k], &split.joints[k], sizeof(JointRotation<double>)), 0) << "bone " << k;
+    }
     for (std::size_t k = 0; k < pose.joints.size(); ++k) {
         const Vec3<double> axis = s.rest_axis(int(k));
         EXPECT_NEAR(split.joints[k].twist_radians, 3 * kPi + 1.1 - 0.4 * double(k), 1e-12) << "bone " << k;
@@ -188,6 +194,25 @@ TEST(MotionInvalid, NoFrames) { expect_motion_error(R"({"fps": 30, "frames": []}
 TEST(MotionInvalid, FramesNotArray) { expect_motion_error(R"({"fps": 30, "frames": 3})", "frames: expected an array"); }
 TEST(MotionInvalid, BadFrameNamesItsIndex) {
     expect_motion_error(R"({"fps": 30, "frames": [{}, {"bones": [{"bone": 9}]}]})", "frames[1].bones[0].bone: index 9 out of range");
+}
+
+// A motion built from whole rotations turns a bone about its own axis past half a turn: split against the
+// skeleton frame by frame and then unwrapped, its twist keeps growing (30° a frame up to 300°); read the
+// shorter way round in each frame it had jumped from +180° to −150°.
+TEST(Motion, WholeRotationsAreSplitThenUnwrapped) {
+    const Skeleton s = testing::bent_chain();
+    const Vec3<double> axis = s.rest_axis(1);
+    std::vector<Pose> frames;
+    for (int f = 0; f <= 10; ++f) {
+        Pose pose = Pose::rest(s);
+        pose.joints[1].swing = axis_angle(axis, f * 30 * kPi / 180);
+        frames.push_back(pose);
+    }
+    const Motion motion(30, frames, s);
+    for (std::size_t f = 0; f < frames.size(); ++f) {
+        EXPECT_NEAR(motion.frame(f).joints[1].twist_radians, double(f) * 30 * kPi / 180, 1e-9) << "frame " << f;
+        EXPECT_NEAR(rotation_angle(motion.frame(f).joints[1].swing), 0.0, 1e-9) << "frame " << f;
+    }
 }
 
 // A motion built in code is checked as a motion file is: frames, a usable rate, one skeleton's joints in

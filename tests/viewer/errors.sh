@@ -14,6 +14,8 @@ echo '{"bones": [{"bone": 1, "axis": [0,0,1], "degrees": 178}]}' >"$tmp/folded.j
 expect 0 "--screenshot" -- --help
 expect 1 "--size" -- --screenshot "$tmp/o.png" --size 12x9000
 expect 1 "--size" -- --screenshot "$tmp/o.png" --size wide
+expect 1 "--screenshot: expected a path, got an empty one" -- --screenshot ""
+expect 1 "--sheet: 64 tiles of 8192x8192 make 4294967296 pixels" -- --screenshot "$tmp/o.png" --size 8192x8192 --sheet 64
 expect 1 "requires --points" -- --skeleton "$tmp/skeleton.json"
 expect 1 "File does not exist" -- --skeleton "$tmp/nope.json" --points "$tmp/points.ply"
 expect 1 "--method" -- --method xyz
