@@ -13,13 +13,16 @@
 //   joint + 3 r).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
 
+#include "host/baseline_rig.hpp"
 #include "host/baseline_skinner.hpp"
 #include "tests/support/baseline_bend.hpp"
 #include "tests/support/junctions.hpp"
+#include "tests/support/random.hpp"
 #include "tests/support/tables.hpp"
 
 namespace bs {
@@ -55,6 +58,44 @@ std::vector<testing::PointPair> junction_pairs(const NamedJunction& j, const std
         for (const auto& pair : testing::junction_boundary_pairs(j, bones, rng, kPairsPerJunction, kGap * r, -0.6, 2.0))
             if (across_junction(j, encode_point(bones, pair.a), encode_point(bones, pair.b))) pairs.push_back(pair);
     return pairs;
+}
+
+// The junction weight is the largest pair weight over every two of the junction's bones (docs/ALGORITHM.md
+// "Junctions"), though the encoder only visits neighbours in order of distance: on stars of 9 and 40 bones
+// around one root (no free ends meet, no unlinked pair: every pair shares the root), over points near the
+// root and along the arms, it equals the maximum over every pair to the bit.
+TEST(BaselineJunction, TheJunctionWeightIsTheLargestOverEveryPair) {
+    testing::Random rng(61);
+    for (int arms : {9, 40}) {
+        std::vector<Sphere<double>> spheres{{{0, 0, 0}, 1.0}};
+        std::vector<std::array<int, 2>> links;
+        for (int k = 0; k < arms; ++k) {
+            const double a = 2 * testing::kBaselinePi * k / arms, lift = 0.4 * std::sin(3.0 * k);
+            spheres.push_back({{3 * std::cos(a), 3 * std::sin(a), lift}, 0.3 + 0.03 * (k % 7)});
+            links.push_back({0, k + 1});
+        }
+        const Skeleton star = make_skeleton(spheres, links, {}, "star");
+        const std::vector<BaselineBone<double>> bones = make_baseline_bones(star);
+        const EncodeOptions options;
+        const double band = options.junction_band * spheres[0].radius;
+        int blended = 0;
+        for (int i = 0; i < 3000; ++i) {
+            const Vec3<double> p = rng.in_box(i % 2 ? 1.6 : 3.5);
+            std::vector<double> distance;
+            for (const BaselineBone<double>& bone : bones) distance.push_back(closest_point_on_bone(bone.cone, p).signed_distance);
+            const double nearest = *std::min_element(distance.begin(), distance.end());
+            double want = 0;
+            for (std::size_t a = 0; a < bones.size(); ++a)
+                for (std::size_t b = a + 1; b < bones.size(); ++b) {
+                    const double apart = std::fabs(distance[a] - distance[b]) / band, above = (std::min(distance[a], distance[b]) - nearest) / band;
+                    want = std::max(want, (1 - smoothstep_unit(apart)) * (1 - smoothstep_unit(above)));
+                }
+            const double got = junction_weight(bones, p, options);
+            ASSERT_EQ(got, want) << arms << " arms, point " << i;
+            blended += got > 0;
+        }
+        EXPECT_GT(blended, 1000) << arms << " arms";
+    }
 }
 
 TEST(BaselineJunction, EveryCodeBoundaryNearAJunctionIsWhollyBlendedToTheRigidField) {
