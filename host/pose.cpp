@@ -45,11 +45,20 @@ Quat<double> unit_quaternion(const json& value, const Where& where) {
     return {q[0], q[1], q[2], q[3]};
 }
 
+// An angle in degrees, finite and within ±kMaxPoseDegrees: beyond, a double keeps no usable fraction of a
+// degree (1e30 degrees were read as some angle or other).
+constexpr double kMaxPoseDegrees = 1e9;
+double bounded_degrees(const json& value, const Where& where) {
+    const double degrees = json_io::finite_number(value, where);
+    if (!(std::fabs(degrees) <= kMaxPoseDegrees)) where.fail("an angle within ±1e9 degrees expected, got " + number_text(degrees));
+    return degrees;
+}
+
 Quat<double> axis_degrees(const json& entry, const Where& where) {
     double axis[3];
     json_io::number_array(json_io::member(entry, "axis", where), 3, axis, where["axis"]);
     if (!to_unit(axis)) where["axis"].fail("rotation axis has zero length");
-    double degrees = json_io::finite_number(json_io::member(entry, "degrees", where), where["degrees"]);
+    double degrees = bounded_degrees(json_io::member(entry, "degrees", where), where["degrees"]);
     return axis_angle(Vec3<double>{axis[0], axis[1], axis[2]}, degrees * kDegree);
 }
 
@@ -75,7 +84,7 @@ JointRotation<double> parse_joint(const json& entry, Vec3<double> rest_axis, con
     if (has_axis_angle) q = axis_degrees(entry, where);
     SwingTwist<double> st = split_swing_twist(q, rest_axis);
     double extra = entry.contains("twist_degrees")
-                       ? json_io::finite_number(entry["twist_degrees"], where["twist_degrees"]) * kDegree
+                       ? bounded_degrees(entry["twist_degrees"], where["twist_degrees"]) * kDegree
                        : 0.0;
     return {st.swing, st.twist_radians + extra};
 }

@@ -88,6 +88,24 @@ PlyFormat output_format(const std::string& choice, const PlyFile& input) {
     return input.format == PlyFormat::Ascii ? PlyFormat::Ascii : PlyFormat::BinaryLittleEndian;
 }
 
+// Says when `folder` also holds frame files this run did not write (frame_NNNNN.ply outside [first, last)):
+// an earlier run's, left as they were, which would otherwise read as frames of this one.
+void note_other_frames(const std::filesystem::path& folder, std::size_t first, std::size_t last) {
+    std::size_t others = 0;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+        const std::string name = entry.path().filename().string();
+        std::size_t frame = 0;
+        const char* digits = name.c_str() + 6;
+        const bool frame_file = name.size() == 15 && name.compare(0, 6, "frame_") == 0 && name.compare(11, 4, ".ply") == 0 &&
+                                std::from_chars(digits, digits + 5, frame).ptr == digits + 5;
+        if (frame_file && (frame < first || frame >= last)) ++others;
+    }
+    if (others > 0)
+        std::printf("note: %s also holds %zu frame file%s of an earlier run, left as %s\n", folder.string().c_str(), others,
+                    others == 1 ? "" : "s", others == 1 ? "it was" : "they were");
+}
+
 void store_positions(const std::vector<Vec3<float>>& deformed, PointSet& set) {
     for (std::size_t i = 0; i < deformed.size(); ++i) set.positions[i] = Vec3<double>(deformed[i]);
 }
@@ -228,6 +246,7 @@ void run_animate(const AnimateOptions& o) {
         write_point_set((folder / frame_name(f)).string(), set, format);
     }
     std::printf("wrote %zu frame%s of %zu points to %s\n", last - first, last - first == 1 ? "" : "s", set.positions.size(), o.out.c_str());
+    note_other_frames(folder, first, last);
 }
 
 namespace {
@@ -298,6 +317,7 @@ void run_demo(const DemoOptions& o) {
                 o.deform.method.c_str(), o.deform.method == "baseline" ? (o.deform.exact ? " (direct)" : " (tables)") : "",
                 deformer.backend(), points, frames, body.motion.c_str());
     std::printf("wrote %s/{skeleton.json, rest.ply, frame_00000.ply ... frame_%05d.ply}\n", o.out.c_str(), frames - 1);
+    note_other_frames(folder, 0, std::size_t(frames));
     std::printf("encoding: %.3g points/s; deformation: %.3g points/s (%.2f ms per frame%s)\n", double(points) / encode_seconds,
                 points_per_second, 1e3 * deform_seconds / frames,
                 std::string(deformer.backend()) == "the GPU" ? ", the copy back to the host included" : "");

@@ -113,6 +113,9 @@ expect 0 "wrote 2 frames of 3 points" -- animate --skeleton "$tmp/skeleton.json"
 expect 0 "wrote 1 frame of 3 points" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1: --out "$tmp/one_frame"
 expect 0 "points/s" -- demo --body chain --points 2000 --frames 3 --out "$tmp/demo"
 [ -f "$tmp/demo/frame_00002.ply" ] && [ -f "$tmp/demo/skeleton.json" ] || fail "demo files missing"
+# A second run of fewer frames into the same folder says that the earlier run's last frame is still there.
+expect 0 "note: $tmp/demo also holds 1 frame file of an earlier run, left as it was" -- demo --body chain --points 2000 --frames 2 --out "$tmp/demo"
+expect 0 "note: $tmp/frames also holds 1 frame file of an earlier run" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1: --out "$tmp/frames"
 expect 3 "no-such.bvh: no such capture" -- demo --capture "$tmp/no-such.bvh" --points 100 --frames 2 --out "$tmp/demo"
 if [ -f /usr/share/assimp/models/BVH/01_01.bvh ]; then
     expect 0 "a human walking, baseline" -- demo --points 3000 --frames 2 --out "$tmp/human"

@@ -116,6 +116,10 @@ TEST(Pose, MaxJointBendIgnoresTwistAndTheFirstBone) {
 TEST(PoseInvalid, RootTranslationBeyondTheInputMagnitude) {
     expect_pose_error(R"({"root": {"translation": [0, 1e308, 0]}, "bones": []})", "translation: expected coordinates finite and within ±1e15");
 }
+TEST(PoseInvalid, AnAngleBeyondABillionDegrees) {
+    expect_pose_error(R"({"bones": [{"bone": 1, "axis": [0, 0, 1], "degrees": 1e30}]})", "bones[0].degrees: an angle within ±1e9 degrees expected, got 1e+30");
+    expect_pose_error(R"({"bones": [{"bone": 1, "twist_degrees": -2e9}]})", "bones[0].twist_degrees: an angle within ±1e9 degrees expected");
+}
 TEST(PoseInvalid, NotAnObject) { expect_pose_error("[]", "expected an object"); }
 TEST(PoseInvalid, UnknownTopMember) { expect_pose_error(R"({"bone": []})", "unknown member \"bone\""); }
 TEST(PoseInvalid, BonesNotArray) { expect_pose_error(R"({"bones": {}})", "bones: expected an array"); }
