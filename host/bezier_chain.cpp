@@ -86,11 +86,14 @@ std::array<double, 2> bent_chord(const std::vector<double>& lengths, double angl
 // fixed plane through the line; the passes then only refine it. A pure nudge off the line converged too
 // slowly near full reach (6.99 of 7 missed by 0.01 after every pass). Where even bends cannot come near
 // enough (a target deep inside the reach of a chain of unequal bones), the bend that comes nearest is taken.
-void unfold_if_straight(std::vector<Vec3<double>>& x, const std::vector<double>& lengths, Vec3<double> target) {
+void unfold_if_straight(std::vector<Vec3<double>>& x, const std::vector<double>& lengths, Vec3<double> target, Vec3<double> rest_end) {
     const Vec3<double> from = x.front();
     const double total = sum(lengths);
+    // The line: towards the target, or where the target is the held end itself, along the guess, or the
+    // chain at rest (the paper's guess may put every joint on the held end too).
     Vec3<double> line = target - from;
     if (!(norm(line) > 1e-12 * total)) line = x.back() - from;
+    if (!(norm(line) > 1e-12 * total)) line = rest_end - from;
     if (!(norm(line) > 1e-12 * total)) return;
     line = normalized(line);
     auto off_line = [&](Vec3<double> p) { return norm((p - from) - dot(p - from, line) * line); };
@@ -139,7 +142,7 @@ std::vector<Vec3<double>> propagate_keeping_lengths(const std::vector<Vec3<doubl
         for (int i = 1; i <= last; ++i) x[i] = x[i - 1] + lengths[std::size_t(i - 1)] * towards;
         return x;
     }
-    unfold_if_straight(x, lengths, target);
+    unfold_if_straight(x, lengths, target, chain.back());
     for (int pass = 0; pass < kMaxFabrikPasses; ++pass) {
         x[last] = target;
         place_at_lengths(x, chain, last, -1);

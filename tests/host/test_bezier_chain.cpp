@@ -117,6 +117,19 @@ TEST(BezierChain, KeepingLengthsFoldsAStraightChainToATargetOnItsLine) {
         }
 }
 
+// A straight chain dragged onto its own held end folds into a closed triangle (bones 1.5, 1.5 and 1 can
+// close one): the target gives no line to fold about, and the paper's guess had put the chain on the held
+// end's line, where FABRIK stopped with the dragged end 1 from the target.
+TEST(BezierChain, KeepingLengthsFoldsAStraightChainOntoItsHeldEnd) {
+    const std::vector<Vec3<double>> c{{0, 0, 0}, {1.5, 0, 0}, {3, 0, 0}, {4, 0, 0}};
+    std::vector<Vec3<double>> moved = propagate_chain(c, c[0], ChainMode::keep_lengths);
+    EXPECT_LT(norm(moved.back() - c[0]), 1e-8);
+    EXPECT_NEAR(norm(moved[1] - moved[0]), 1.5, 1e-9);
+    EXPECT_NEAR(norm(moved[2] - moved[1]), 1.5, 1e-9);
+    EXPECT_NEAR(norm(moved[3] - moved[2]), 1.0, 1e-9);
+    EXPECT_EQ(norm(moved[0] - c[0]), 0.0);
+}
+
 TEST(BezierChain, KeepingLengthsStretchesStraightTowardsAnOutOfReachTarget) {
     std::vector<Vec3<double>> c{{0, 0, 0}, {1, 1, 0}, {2, 0, 0}, {3, 1, 0}};
     Vec3<double> target{0, 10, 0};
