@@ -136,6 +136,15 @@ void run_drag(const DragOptions& o) {
         std::printf("\nnote: joint %d stops %.6g from --to: %s", o.joint, miss,
                     out_of_reach(chain_centres(skeleton, chain), target) ? "out of the chain's reach with its lengths kept"
                                                                          : "the length-keeping solve did not reach it");
+    // The paper's propagation does not keep lengths: a joint dragged onto its neighbour leaves a bone of
+    // (nearly) no length, which the skeleton's rules would refuse as an input.
+    for (std::size_t i = 0; i + 1 < chain.size(); ++i) {
+        const std::size_t a = std::size_t(chain[i]), b = std::size_t(chain[i + 1]);
+        const double rest = norm(skeleton.spheres[a].centre - skeleton.spheres[b].centre), now = norm(centres[a] - centres[b]);
+        if (now < 1e-6 * rest)
+            std::printf("\nnote: joints %zu and %zu now meet (their bone's length %.3g, %.6g at rest); --keep-lengths keeps it", a, b, now,
+                        rest);
+    }
     std::printf("\nwrote %zu points to %s\n", set.positions.size(), o.out.c_str());
 }
 

@@ -54,6 +54,9 @@ for to in 5 9.99; do
         fail "a straight chain pushed along itself to $to -> exit $got: $out"
 done
 
+# The paper's propagation onto the neighbouring joint leaves a bone of no length, and the run says so.
+expect 0 "note: joints 2 and 3 now meet (their bone's length 0, 3 at rest)" -- "${drag[@]}" --joint 3 --to 7,0,0 --chain 2 --out "$tmp/met.ply"
+
 # A binding file (as written by the Reeb extraction): vertex 4 is unbound, and the moved joints 1 and 2
 # bind no vertex at all (R = 0): no field, no NaN, nothing moves.
 echo '{"binding": [0, 3, 3, 3, -1, 3]}' >"$tmp/binding.json"
