@@ -553,7 +553,7 @@ int main(int argc, char** argv) {
                                            "number of influences, given the same weights as lbs)")
         ->check(CLI::IsMember({"lbs", "lbs-sparse", "dqs", "baseline", "baseline-exact", "metaball"}))->capture_default_str();
     app.add_option("--repeats", o.repeats, "timed frames per size (median reported)")->check(CLI::Range(1, 1000))->capture_default_str();
-    bs::cli::add_threads_option(&app, o.threads);
+    bs::cli::add_threads_option(&app, o.threads, "CPU threads of the CPU rows (0: all cores)");
     app.add_option("--json", o.json_path, "write the rows as JSON");
     app.add_option("--csv", o.csv_path, "write the rows as CSV");
     app.add_option("--peer-python", o.peer_python, "a Python with libigl 2.5 (pip install libigl==2.5.1 'numpy<2'): "

@@ -12,8 +12,9 @@ namespace bs::cli {
 
 // --threads N on `command`: 0 (all cores) to kMaxThreads.
 constexpr int kMaxThreads = 1024;
-inline void add_threads_option(CLI::App* command, int& threads) {
-    command->add_option("--threads", threads, "CPU threads (0: all cores); output is the same for any count")
+inline void add_threads_option(CLI::App* command, int& threads,
+                               const char* help = "CPU threads (0: all cores); output is the same for any count") {
+    command->add_option("--threads", threads, help)
         ->check(CLI::Range(0, kMaxThreads));
 }
 
