@@ -64,7 +64,7 @@ void save_codes(const std::string& path, const Skeleton& skeleton, const SavedCo
     put(bytes, kCodeFileVersion);
     put(bytes, std::uint32_t(skeleton.bone_count()));
     put(bytes, std::uint64_t(saved.codes.size()));
-    put(bytes, skeleton_fingerprint(skeleton));
+    put(bytes, saved.skeleton);  // the skeleton's, as validate_saved_codes found
     bytes.append(reinterpret_cast<const char*>(saved.rest.data()), saved.rest.size() * sizeof(Vec3<float>));
     bytes.append(reinterpret_cast<const char*>(saved.codes.data()), saved.codes.size() * sizeof(BaselineCode));
     Fnv1a checksum;

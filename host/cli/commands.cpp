@@ -203,16 +203,17 @@ void run_animate(const AnimateOptions& o) {
     const Method method = parse_method(o.deform.method);
     Skeleton skeleton = load_skeleton(o.skeleton, SkeletonRules::Tree);
     PointSet set = read_point_set(o.points);
-    // Baseline and metaball use no weights, but check a file's as every method does (Skinner): a refusal
-    // says how to leave them unread.
-    if (!o.auto_weights && !set.influences.empty() && method != Method::lbs && method != Method::dqs) {
+    // Baseline and metaball use no weights, but a file's are checked as every method checks them (Skinner):
+    // here, once, so that a refusal says how to leave them unread; the skinner then gets none.
+    const bool uses_weights = method == Method::lbs || method == Method::dqs;
+    if (!uses_weights && !o.auto_weights && !set.influences.empty()) {
         try {
             validate_influences(set.influences, set.positions.size(), skeleton.bone_count(), o.points);
         } catch (const InputError& e) {
             throw InputError(std::string(e.what()) + " (--method " + o.deform.method + " uses no weights: --auto-weights leaves them unread)");
         }
     }
-    Skinner skinner(method, skeleton, set.positions, o.auto_weights ? std::vector<Influences>{} : set.influences, o.points,
+    Skinner skinner(method, skeleton, set.positions, uses_weights && !o.auto_weights ? set.influences : std::vector<Influences>{}, o.points,
                     baseline_options(o.deform));
     FrameDeformer deformer(skinner, o.deform);
     const PlyFormat format = output_format(o.format, set.file);

@@ -84,6 +84,11 @@ paste -d' ' <(sed -n '/end_header/,$p' "$tmp/exact.ply" | tail -n +2) <(sed -n '
     awk '{d = ($1-$4)^2 + ($2-$5)^2 + ($3-$6)^2; if (d > 1e-8) bad = 1} END {exit bad}' ||
     fail "--exact and --table-samples 64 disagree beyond 1e-4"
 expect 1 "--table-samples" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --method baseline --table-samples 4
+# Weights naming a bone the skeleton lacks are refused by every method; baseline's refusal says how to
+# leave them unread, and with --auto-weights the points deform.
+printf 'ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nproperty int bone0\nproperty int bone1\nproperty int bone2\nproperty int bone3\nproperty float weight0\nproperty float weight1\nproperty float weight2\nproperty float weight3\nend_header\n1 1 0 0 0 0 0 1 0 0 0\n4 0 1 9 0 0 0 1 0 0 0\n' >"$tmp/foreign_weights.ply"
+expect 2 "vertex 1: influence 0: bone index 9 out of range [0, 2) (--method baseline uses no weights: --auto-weights leaves them unread)" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/foreign_weights.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --method baseline
+expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/foreign_weights.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --method baseline --auto-weights
 # --exact and --table-samples shape baseline's tables only; with another method they are refused, not ignored.
 expect 1 "--exact: applies to --method baseline only, not dqs" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --method dqs --exact
 expect 1 "--table-samples: applies to --method baseline only, not lbs" -- demo --body chain --method lbs --table-samples 64 --out "$tmp/demo"
