@@ -547,7 +547,7 @@ int run_bench(BenchOptions o) {
 int main(int argc, char** argv) {
     CLI::App app{"baseskin-bench: encoding and deformation throughput per method and backend, as ratios to LBS"};
     BenchOptions o;
-    app.add_option("--sizes", o.sizes, "point counts")->check(CLI::Range(std::size_t(1), bs::kMaxPoints))->capture_default_str();
+    app.add_option("--sizes", o.sizes, "point counts")->transform(bs::cli::count_in_range(std::size_t(1), bs::kMaxPoints))->capture_default_str();
     app.add_option("--backend", o.backends, "cpu, cuda (several allowed)")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
     app.add_option("--methods", o.methods, "methods to run (lbs always runs first: the ratios need it; lbs-sparse is LBS of any "
                                            "number of influences, given the same weights as lbs)")
@@ -573,7 +573,7 @@ int main(int argc, char** argv) {
     CLI::Option* quality = app.add_flag("--quality", o.quality, "instead of throughput: deformation quality of baseline, LBS and DQS "
                                                                "(benchmarks/quality.hpp), a markdown table on stdout");
     app.add_option("--quality-points", o.quality_points, "points per quality scenario")
-        ->check(CLI::Range(std::size_t(100), std::size_t(10000000)))
+        ->transform(bs::cli::count_in_range(std::size_t(100), std::size_t(10000000)))
         ->capture_default_str();
     app.callback([&app, &o, quality] {
         if (o.body_name == "chain" && app.count("--capture") > 0)

@@ -9,6 +9,26 @@
 
 namespace bs {
 
+namespace {
+// Inserts `entry` among the `count` entries of `sorted` after every one it does not go `ahead` of (so equal
+// entries keep their order), dropping the last once all N are taken. O(N), no allocation: it runs per
+// point and bone.
+template <class Entry, std::size_t N, class Ahead>
+void insert_bounded(std::array<Entry, N>& sorted, int& count, const Entry& entry, Ahead ahead) {
+    int at = count;
+    while (at > 0 && ahead(entry, sorted[at - 1])) --at;
+    if (at == int(N)) return;
+    count = std::min(count + 1, int(N));
+    for (int i = count - 1; i > at; --i) sorted[i] = sorted[i - 1];
+    sorted[at] = entry;
+}
+
+struct RawWeight {
+    double raw;
+    std::uint32_t bone;
+};
+}  // namespace
+
 // The kMaxInfluences largest raw weights, largest first, ties to the lower bone (a stable sort's order),
 // found in one scan without allocating: this runs per point on every core, and four heap allocations a
 // point (the distances, an order, the raw weights, the sort's buffer) serialised the cores on the
@@ -24,38 +44,23 @@ Influences auto_influences(const Skeleton& skeleton, Vec3<double> p, const AutoW
     // The kMaxInfluences + 1 smallest scaled distances, ascending (infinite where there are fewer bones).
     std::array<double, kMaxInfluences + 1> least;
     least.fill(INFINITY);
-    for (double x : s)
-        if (x < least.back()) {
-            std::size_t at = least.size() - 1;
-            for (; at > 0 && least[at - 1] > x; --at) least[at] = least[at - 1];
-            least[at] = x;
-        }
+    int least_count = 0;
+    for (double x : s) insert_bounded(least, least_count, x, [](double a, double b) { return a < b; });
     const double s_min = least[0];
     // Widened beyond two radii (see the header), but never so far that a fifth bone would weigh: four are
     // kept, and dropping a weighing fifth makes the weights jump where it overtakes the fourth.
     const double band = std::max(options.blend, std::min(options.blend * (s_min - 1), least[kMaxInfluences] - s_min));
-    std::array<double, kMaxInfluences> top_raw{};
-    std::array<std::uint32_t, kMaxInfluences> top_bone{};
+    std::array<RawWeight, kMaxInfluences> top{};
     int kept = 0;
-    for (std::size_t k = 0; k < n; ++k) {
-        const double raw = smoothstep_unit(1 - (s[k] - s_min) / band);
-        int at = kept;  // after every kept weight >= raw: an equal one keeps its place ahead
-        while (at > 0 && top_raw[at - 1] < raw) --at;
-        if (at == kMaxInfluences) continue;
-        kept = std::min(kept + 1, kMaxInfluences);
-        for (int i = kept - 1; i > at; --i) {
-            top_raw[i] = top_raw[i - 1];
-            top_bone[i] = top_bone[i - 1];
-        }
-        top_raw[at] = raw;
-        top_bone[at] = std::uint32_t(k);
-    }
+    for (std::size_t k = 0; k < n; ++k)
+        insert_bounded(top, kept, RawWeight{smoothstep_unit(1 - (s[k] - s_min) / band), std::uint32_t(k)},
+                       [](const RawWeight& a, const RawWeight& b) { return a.raw > b.raw; });
     Influences inf{};
     double total = 0;
-    for (int i = 0; i < kept; ++i) total += top_raw[i];
+    for (int i = 0; i < kept; ++i) total += top[i].raw;
     for (int i = 0; i < kept; ++i) {
-        inf.bone[i] = top_bone[i];
-        inf.weight[i] = float(top_raw[i] / total);
+        inf.bone[i] = top[i].bone;
+        inf.weight[i] = float(top[i].raw / total);
     }
     return inf;
 }

@@ -36,7 +36,7 @@ void add_options(CLI::App& app, Options& o) {
         ->check(CLI::ExistingFile)
         ->excludes(skeleton);
     app.add_option("--demo-points", o.source.demo_points, "points of the built-in demo or of a --capture body")
-        ->check(CLI::Range(std::size_t(1), std::size_t(20000000)))
+        ->transform(bs::cli::count_in_range(std::size_t(1), std::size_t(20000000)))
         ->capture_default_str();
     app.add_option("--method", o.method, "skinning method (default: baseline)")
         ->check(CLI::IsMember({"baseline", "lbs", "dqs", "metaball"}));

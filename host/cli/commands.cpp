@@ -188,7 +188,7 @@ void add_demo_command(CLI::App& app, DemoOptions& o) {
         ->capture_default_str();
     c->add_option("--capture", o.capture, "the human's motion capture (BVH)")->capture_default_str();
     c->add_option("--points", o.points, "number of points (default 1,000,000 human, 200,000 chain)")
-        ->check(CLI::Range(std::size_t(1), kMaxPoints));
+        ->transform(count_in_range(std::size_t(1), kMaxPoints));
     c->add_option("--frames", o.frames, "number of frames (default 6 human, spread over the capture; 24 chain)")
         ->check(CLI::Range(2, 100000));
     add_common(c, o.deform, {"lbs", "dqs", "baseline"});

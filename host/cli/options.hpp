@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdlib>
 #include <string>
 
@@ -28,6 +29,25 @@ inline CLI::Validator finite_number() {
             return finite ? std::string() : "expected a finite number, got " + text;
         },
         "FINITE");
+}
+
+// A count from `low` to `high`, written as a whole number or in scientific notation ("1e6", "2.5e5"):
+// the README and the programs' own messages write point counts so. The text is rewritten as the whole
+// number, for CLI11's integer conversion, which takes no exponent. Use with transform(), in place of
+// CLI::Range, whose message for "1e6" ("not in range") blamed the value's size.
+inline CLI::Validator count_in_range(std::size_t low, std::size_t high) {
+    const std::string range = std::to_string(low) + " to " + std::to_string(high);
+    return CLI::Validator(
+        [low, high, range](std::string& text) {
+            char* end = nullptr;
+            const double value = std::strtod(text.c_str(), &end);
+            const bool number = end != text.c_str() && *end == '\0' && std::isfinite(value);
+            if (!number || value != std::floor(value)) return "expected a whole number (1e6 notation allowed), got " + text;
+            if (!(value >= double(low) && value <= double(high))) return "expected " + range + ", got " + text;
+            text = std::to_string(static_cast<unsigned long long>(value));
+            return std::string();
+        },
+        "COUNT in [" + range + "]");
 }
 
 // A check that an output path is not empty (an empty --out has no file or folder to name in an error).

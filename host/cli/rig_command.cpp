@@ -82,7 +82,7 @@ void add_rig_command(CLI::App& app, RigOptions& o) {
     CLI::App* c = app.add_subcommand("rig", "build a body (sphere-mesh, points, motion) from a BVH capture or a rigged model");
     c->add_option("--model", o.model, "BVH capture, or a rigged model (FBX, Collada, glTF, X, SMD, ...)")->required()->check(CLI::ExistingFile);
     c->add_option("--points", o.points, "points sampled over the body's surface")
-        ->check(CLI::Range(std::size_t(1), kMaxPoints))
+        ->transform(count_in_range(std::size_t(1), kMaxPoints))
         ->capture_default_str();
     c->add_option("--seed", o.seed, "seed of the point sampling")->capture_default_str();
     c->add_option("--out", o.out, "output folder")->required()->check(non_empty_path());

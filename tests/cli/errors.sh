@@ -55,7 +55,10 @@ truncate -s $((256 * 1024 * 1024 + 1)) "$tmp/huge.json"
 expect 2 "huge.json: 268435457 bytes, more than the 268435456 bytes a JSON file may have" -- animate --skeleton "$tmp/huge.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"
 mkfifo "$tmp/fifo.ply"
 expect 3 "fifo.ply: cannot read: not a regular file" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/fifo.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"
-expect 1 "--points" -- demo --body chain --points 100000001 --out "$tmp/demo"
+expect 1 "--points: expected 1 to 100000000, got 100000001" -- demo --body chain --points 100000001 --out "$tmp/demo"
+expect 1 "--points: expected 1 to 100000000, got 1e9" -- rig --model "$tmp/skeleton.json" --points 1e9 --out "$tmp/rig"
+expect 1 "--points: expected a whole number (1e6 notation allowed), got 2.5e3x" -- demo --body chain --points 2.5e3x --out "$tmp/demo"
+expect 1 "--points: expected a whole number (1e6 notation allowed), got 0.5" -- demo --body chain --points 0.5 --out "$tmp/demo"
 # Option values out of their ranges are bad command lines, NaN included (a range check alone passes it).
 expect 1 "--threads: Value -1 not in range 0 to 1024" -- demo --body chain --threads -1 --out "$tmp/demo"
 expect 1 "--threads: Value 4096 not in range 0 to 1024" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --threads 4096
@@ -116,7 +119,8 @@ head -2 "$tmp/posed.ply" | grep -q "format ascii" || fail "ASCII input did not g
 expect 0 "wrote 2 frames of 3 points" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --out "$tmp/frames"
 [ -f "$tmp/frames/frame_00001.ply" ] || fail "motion frames missing"
 expect 0 "wrote 1 frame of 3 points" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1: --out "$tmp/one_frame"
-expect 0 "points/s" -- demo --body chain --points 2000 --frames 3 --out "$tmp/demo"
+# Counts as the README writes them: 2e3 is 2000.
+expect 0 "points/s" -- demo --body chain --points 2e3 --frames 3 --out "$tmp/demo"
 [ -f "$tmp/demo/frame_00002.ply" ] && [ -f "$tmp/demo/skeleton.json" ] || fail "demo files missing"
 # A second run of fewer frames into the same folder says that the earlier run's last frame is still there.
 expect 0 "note: $tmp/demo also holds 1 frame file of an earlier run, left as it was" -- demo --body chain --points 2000 --frames 2 --out "$tmp/demo"
