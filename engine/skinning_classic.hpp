@@ -18,24 +18,6 @@ struct Influences {
     float weight[kMaxInfluences];
 };
 
-// Row-major 3×4 affine matrix [R | t].
-template <class T>
-struct Mat34 {
-    T m[12];
-
-    BS_HD static Mat34 from_rigid(const Rigid<T>& g) {
-        Vec3<T> c0 = rotate(g.rotation, Vec3<T>{T(1), T(0), T(0)});
-        Vec3<T> c1 = rotate(g.rotation, Vec3<T>{T(0), T(1), T(0)});
-        Vec3<T> c2 = rotate(g.rotation, Vec3<T>{T(0), T(0), T(1)});
-        return {{c0.x, c1.x, c2.x, g.translation.x, c0.y, c1.y, c2.y, g.translation.y,
-                 c0.z, c1.z, c2.z, g.translation.z}};
-    }
-    BS_HD Vec3<T> apply(Vec3<T> p) const {
-        return {m[0] * p.x + m[1] * p.y + m[2] * p.z + m[3], m[4] * p.x + m[5] * p.y + m[6] * p.z + m[7],
-                m[8] * p.x + m[9] * p.y + m[10] * p.z + m[11]};
-    }
-};
-
 // LBS with any number of influences: the pairs (bones[i], weights[i]), i < count.
 template <class T>
 BS_HD inline Vec3<T> lbs_point(Vec3<T> p, const std::uint32_t* bones, const float* weights, std::uint32_t count, const Mat34<T>* table) {

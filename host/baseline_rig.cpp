@@ -119,8 +119,12 @@ Attempt segment_code(const std::vector<Bone>& bones, int k, Vec3<double> p, Vec3
     // cone at a sharp rest bend, as a pelvis's toward a hip sphere nearly inside it) puts its points at one
     // base-point whatever their t, and its fan has no plane: they came back up to 0.76 radii away at rest.
     // They ride the rigid field, blended in over sections shorter than empty_section_band local radii
-    // (continuous in the section's length), flagged as clamped.
-    const double empty_blend = 1 - smoothstep_unit(s.length() / (options.empty_section_band * local_radius));
+    // (continuous in the section's length), flagged as clamped — or than that fraction of the bone's
+    // generator, where the bone is shorter than its radius: a bone 1e-4 radii long has whole sections that
+    // short, its points at distinct t, and the field (its bone and the parent blended half and half) took
+    // them onto the axis under a twist of 180°.
+    const double empty_scale = std::min(local_radius, generator_length(bone.cone));
+    const double empty_blend = 1 - smoothstep_unit(s.length() / (options.empty_section_band * empty_scale));
     if (empty_blend > 0) flags |= kCodeClamped;
     BaselineCode code = make_code(k, flags, generator_angle(bone, radial), t, height, std::max({fan_blend, far_blend, empty_blend}));
     const Vec3<double> base = first.point + on_segment * (second.point - first.point);

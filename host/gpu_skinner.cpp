@@ -120,7 +120,7 @@ void GpuSkinner::deform_unchecked(const Pose& pose, PointView<float> out, cuda::
             const std::vector<MetaballJoint<float>> joints = skinner_.metaball()->joint_table(pose);
             uploads_.frame(exec).upload(metaball_frame_, joints);
             return cuda::deform_metaball({{packed_scalars(rest_.data()), 3}, binding_offsets_.data(), binding_joints_.data(), count_,
-                                          metaball_frame_.data(), joints.size(), out},
+                                          metaball_frame_.data(), joints.size(), MetaballSkinner<float>::body_motion(pose), out},
                                          exec);
         }
     }

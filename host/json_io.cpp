@@ -28,53 +28,67 @@ class StructureCheck : public nlohmann::json_sax<json> {
 public:
     explicit StructureCheck(const std::string& source) : source_(source) {}
 
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t) override { return true; }
-    bool number_unsigned(number_unsigned_t) override { return true; }
-    bool number_float(number_float_t, const string_t&) override { return true; }
-    bool string(string_t&) override { return true; }
-    bool binary(binary_t&) override { return true; }
-    bool start_object(std::size_t) override {
-        open();
-        names_.emplace_back();
-        return true;
-    }
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t&) override { return value(); }
+    bool string(string_t&) override { return value(); }
+    bool binary(binary_t&) override { return value(); }
+    bool start_object(std::size_t) override { return open(false); }
     bool key(string_t& name) override {
-        std::vector<std::string>& seen = names_.back();
-        if (std::find(seen.begin(), seen.end(), name) != seen.end())
-            throw InputError(source_ + ": member \"" + name + "\" appears twice in one object");
+        std::vector<std::string>& seen = levels_.back().names;
+        if (std::find(seen.begin(), seen.end(), name) != seen.end()) fail("member \"" + name + "\" appears twice in one object");
         seen.push_back(name);
         return true;
     }
-    bool end_object() override {
-        names_.pop_back();
-        --depth_;
-        return true;
-    }
-    bool start_array(std::size_t) override {
-        open();
-        return true;
-    }
-    bool end_array() override {
-        --depth_;
-        return true;
-    }
+    bool end_object() override { return close(); }
+    bool start_array(std::size_t) override { return open(true); }
+    bool end_array() override { return close(); }
     // Syntax errors, and numbers that overflow a double.
     bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
         throw InputError(source_ + ": not valid JSON: " + e.what());
     }
 
 private:
-    void open() {
-        if (depth_ >= kMaxJsonDepth)
-            throw InputError(source_ + ": arrays and objects nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-        ++depth_;
+    // An open array or object, and where in it the parser is: its element count so far (an array), or the
+    // names of its members so far (an object; the last is the member being read).
+    struct Level {
+        bool array;
+        std::size_t elements = 0;
+        std::vector<std::string> names;
+    };
+
+    bool value() {
+        if (!levels_.empty() && levels_.back().array) ++levels_.back().elements;
+        return true;
+    }
+    bool open(bool array) {
+        if (levels_.size() >= std::size_t(kMaxJsonDepth))
+            fail("arrays and objects nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+        value();
+        levels_.push_back({array, 0, {}});
+        return true;
+    }
+    bool close() {
+        levels_.pop_back();
+        return true;
+    }
+    // The open container's place, as the readers' messages name elements ("frames[3].bones[0]").
+    [[noreturn]] void fail(const std::string& problem) const {
+        std::string place;
+        for (std::size_t i = 0; i + 1 < levels_.size(); ++i) {
+            const Level& level = levels_[i];
+            if (level.array)
+                place += "[" + std::to_string(level.elements - 1) + "]";
+            else
+                place += (place.empty() ? "" : ".") + level.names.back();
+        }
+        Where{source_, place}.fail(problem);
     }
 
     const std::string& source_;
-    int depth_ = 0;
-    std::vector<std::vector<std::string>> names_;
+    std::vector<Level> levels_;
 };
 
 }  // namespace

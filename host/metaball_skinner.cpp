@@ -151,17 +151,19 @@ std::vector<MetaballJoint<T>> MetaballSkinner<T>::joint_table(const std::vector<
 template <class T>
 std::vector<MetaballJoint<T>> MetaballSkinner<T>::joint_table(const Pose& pose) const {
     require_usable_pose(skeleton_, pose);
-    std::vector<Vec3<double>> posed = posed_centres(skeleton_, pose);
+    const std::vector<Vec3<double>> posed = posed_centres(skeleton_, pose);
+    const Rigid<double> body_back{conjugate(pose.root.rotation), rotate(conjugate(pose.root.rotation), -pose.root.translation)};
     std::vector<Vec3<double>> displacements(posed.size());
-    for (std::size_t j = 0; j < posed.size(); ++j) displacements[j] = posed[j] - skeleton_.spheres[j].centre;
+    for (std::size_t j = 0; j < posed.size(); ++j) displacements[j] = body_back.apply(posed[j]) - skeleton_.spheres[j].centre;
     return joint_table(displacements);
 }
 
 template <class T>
-void MetaballSkinner<T>::run(const std::vector<MetaballJoint<T>>& table, PointView<T> out, cpu::Exec exec) const {
+void MetaballSkinner<T>::run(const std::vector<MetaballJoint<T>>& table, const Mat34<T>& body, PointView<T> out,
+                             cpu::Exec exec) const {
     require_output(out, size(), "MetaballSkinner");
     cpu::deform_metaball(MetaballJob<T>{{packed_scalars(rest_.data()), 3}, binding_.offsets.data(), binding_.joints.data(),
-                                        rest_.size(), table.data(), table.size(), out},
+                                        rest_.size(), table.data(), table.size(), body, out},
                          exec);
 }
 
@@ -169,12 +171,13 @@ template <class T>
 void MetaballSkinner<T>::deform(const std::vector<Vec3<double>>& displacements, std::vector<Vec3<T>>& out,
                                 cpu::Exec exec) const {
     const std::vector<MetaballJoint<T>> table = joint_table(displacements);
-    deform_into(out, size(), [&](PointView<T> view) { run(table, view, exec); });
+    deform_into(out, size(), [&](PointView<T> view) { run(table, Mat34<T>::from_rigid(Rigid<T>::identity()), view, exec); });
 }
 
 template <class T>
 void MetaballSkinner<T>::deform(const Pose& pose, PointView<T> out, cpu::Exec exec) const {
-    run(joint_table(pose), out, exec);
+    const std::vector<MetaballJoint<T>> table = joint_table(pose);  // checks the pose first
+    run(table, body_motion(pose), out, exec);
 }
 
 template class MetaballSkinner<float>;

@@ -77,7 +77,10 @@ public:
     // resized to size() (left as it was when refused: deform_into).
     void deform(const std::vector<Vec3<double>>& displacements, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const;
 
-    // d_j = posed centre − rest centre of sphere j under `pose`; into size() points at out.stride
+    // Under `pose`: G = the pose's root transform carries the body, and d_j = G⁻¹(posed centre) − rest
+    // centre of sphere j, the joint's motion in the body's frame (so a pose that moves the root alone moves
+    // every point rigidly: the paper's field only translates, and left each region's edge behind, up to 0.8
+    // of the body's diagonal under a capture that walks); into size() points at out.stride
     // (host/point_output.hpp; InputError for a null pointer or a stride below 3), or into `out` resized
     // (left as it was if the pose is refused).
     void deform(const Pose& pose, PointView<T> out, cpu::Exec exec = {}) const;
@@ -90,9 +93,11 @@ public:
     const std::vector<Vec3<T>>& rest() const { return rest_; }
     std::vector<MetaballJoint<T>> joint_table(const std::vector<Vec3<double>>& displacements) const;
     std::vector<MetaballJoint<T>> joint_table(const Pose& pose) const;
+    // G of a pose (the identity for displacements): what the pass applies after the field.
+    static Mat34<T> body_motion(const Pose& pose) { return Mat34<T>::from_rigid(Rigid<T>(pose.root)); }
 
 private:
-    void run(const std::vector<MetaballJoint<T>>& table, PointView<T> out, cpu::Exec exec) const;
+    void run(const std::vector<MetaballJoint<T>>& table, const Mat34<T>& body, PointView<T> out, cpu::Exec exec) const;
 
     Skeleton skeleton_;
     std::vector<Vec3<T>> rest_;

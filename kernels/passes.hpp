@@ -209,7 +209,8 @@ inline InPlaceTableSizes in_place_table_sizes(std::size_t bone_count, int phi_sa
 // One metaball job (seed 001 §1.3): point i is bound to the joints
 // binding_joints[binding_offsets[i] .. binding_offsets[i + 1]) (offsets: count + 1 entries, starting at 0
 // and non-decreasing; every joint index < joint_count; checked on the host when binding). The joint table
-// holds rest centres, radii of influence and the pose's displacements.
+// holds rest centres, radii of influence and the pose's displacements in the body's frame; `body` carries
+// the displaced points (metaball_point).
 template <class T>
 struct MetaballJob {
     ConstPointView<T> rest;
@@ -218,6 +219,7 @@ struct MetaballJob {
     std::size_t count;
     const MetaballJoint<T>* joints;
     std::size_t joint_count;
+    Mat34<T> body;
     PointView<T> out;
 };
 

@@ -104,7 +104,7 @@ struct MetaballPass {
     BS_HD void operator()(std::size_t i) const {
         const std::uint32_t first = job.binding_offsets[i];
         store_point(job.out, i, metaball_point(load_point(job.rest, i), job.binding_joints + first,
-                                               job.binding_offsets[i + 1] - first, job.joints));
+                                               job.binding_offsets[i + 1] - first, job.joints, job.body));
     }
 };
 

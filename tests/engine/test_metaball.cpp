@@ -11,10 +11,14 @@
 
 #include "kernels/passes.hpp"
 #include "tests/support/cuda_buffers.hpp"
+#include "tests/support/geometry_expect.hpp"
 #include "tests/support/random.hpp"
 
 namespace bs {
 namespace {
+
+// The body not moved: the field alone.
+const Mat34<double> kStill = Mat34<double>::from_rigid(Rigid<double>::identity());
 
 // The field as DESIGN §3 writes it, independently of the engine's Horner form.
 double wyvill_reference(double r, double R) {
@@ -65,7 +69,7 @@ TEST(MetaballField, EmptyRegionGivesNoFieldAndNoNan) {
     EXPECT_EQ(wyvill_field(0.0f, 0.0f), 0.0f);
     const std::uint32_t bound[1] = {0};
     MetaballJoint<double> joint{{1, 2, 3}, 0.0, {5, 5, 5}};
-    Vec3<double> v = metaball_point(Vec3<double>{1, 2, 3}, bound, 1, &joint);
+    Vec3<double> v = metaball_point(Vec3<double>{1, 2, 3}, bound, 1, &joint, kStill);
     EXPECT_EQ(v.x, 1.0);
     EXPECT_EQ(v.y, 2.0);
     EXPECT_EQ(v.z, 3.0);
@@ -77,7 +81,7 @@ TEST(MetaballPoint, VerticesBeyondTheRadiusDoNotMove) {
     testing::Random rng(3);
     for (int i = 0; i < 1000; ++i) {
         Vec3<double> v = rng.uniform(2.0, 5.0) * rng.unit_vector();
-        Vec3<double> moved = metaball_point(v, bound, 2, joints);
+        Vec3<double> moved = metaball_point(v, bound, 2, joints, kStill);
         EXPECT_EQ(moved.x, v.x);
         EXPECT_EQ(moved.y, v.y);
         EXPECT_EQ(moved.z, v.z);
@@ -87,12 +91,12 @@ TEST(MetaballPoint, VerticesBeyondTheRadiusDoNotMove) {
 TEST(MetaballPoint, CentreMovesByTheFullDisplacementAndFieldsAdd) {
     const std::uint32_t bound[2] = {0, 1};
     MetaballJoint<double> joints[2] = {{{0, 0, 0}, 2.0, {1, 0, 0}}, {{1, 0, 0}, 2.0, {0, 1, 0}}};
-    Vec3<double> at_centre = metaball_point(Vec3<double>{0, 0, 0}, bound, 1, joints);
+    Vec3<double> at_centre = metaball_point(Vec3<double>{0, 0, 0}, bound, 1, joints, kStill);
     EXPECT_EQ(at_centre.x, 1.0);
-    Vec3<double> both = metaball_point(Vec3<double>{0, 0, 0}, bound, 2, joints);
+    Vec3<double> both = metaball_point(Vec3<double>{0, 0, 0}, bound, 2, joints, kStill);
     EXPECT_NEAR(both.x, 1.0, 1e-15);
     EXPECT_NEAR(both.y, wyvill_reference(1.0, 2.0), 1e-15);
-    Vec3<double> unbound = metaball_point(Vec3<double>{0, 0, 0}, bound, 0, joints);
+    Vec3<double> unbound = metaball_point(Vec3<double>{0, 0, 0}, bound, 0, joints, kStill);
     EXPECT_EQ(unbound.x, 0.0);
 }
 
@@ -101,8 +105,11 @@ struct Scene {
     std::vector<double> rest;  // xyz packed
     std::vector<std::uint32_t> offsets{0}, bound;
     std::vector<MetaballJoint<double>> joints;
+    Rigid<double> body = Rigid<double>::identity();  // what carries the displaced points
 
     std::size_t size() const { return offsets.size() - 1; }
+    template <class T>
+    Mat34<T> motion() const { return Mat34<T>::from_rigid(Rigid<T>(body)); }
     template <class T>
     std::vector<MetaballJoint<T>> table() const {
         std::vector<MetaballJoint<T>> t;
@@ -123,6 +130,7 @@ Scene random_scene(std::size_t count, int joint_count, unsigned seed) {
         for (int k = 0; k < n; ++k) s.bound.push_back(std::uint32_t(rng.uniform(0, joint_count - 1e-9)));
         s.offsets.push_back(std::uint32_t(s.bound.size()));
     }
+    s.body = {axis_angle(rng.unit_vector(), rng.uniform(0, 3)), rng.in_box(5)};
     return s;
 }
 
@@ -131,12 +139,12 @@ TEST(MetaballPass, CpuPassEqualsTheDirectFormula) {
     std::vector<MetaballJoint<double>> table = s.table<double>();
     std::vector<double> out(s.rest.size());
     cpu::deform_metaball({{s.rest.data(), 3}, s.offsets.data(), s.bound.data(), s.size(), table.data(), table.size(),
-                          {out.data(), 3}},
+                          s.motion<double>(), {out.data(), 3}},
                          {});
     std::vector<float> rest_f(s.rest.begin(), s.rest.end()), out_f(s.rest.size());
     std::vector<MetaballJoint<float>> table_f = s.table<float>();
     cpu::deform_metaball({{rest_f.data(), 3}, s.offsets.data(), s.bound.data(), s.size(), table_f.data(),
-                          table_f.size(), {out_f.data(), 3}},
+                          table_f.size(), s.motion<float>(), {out_f.data(), 3}},
                          {});
     for (std::size_t i = 0; i < s.size(); ++i) {
         Vec3<double> v{s.rest[3 * i], s.rest[3 * i + 1], s.rest[3 * i + 2]};
@@ -145,11 +153,43 @@ TEST(MetaballPass, CpuPassEqualsTheDirectFormula) {
             const MetaballJoint<double>& j = s.joints[s.bound[k]];
             expected += wyvill_reference(norm(v - j.centre), j.radius) * j.displacement;
         }
+        expected = s.body.apply(expected);
         for (int c = 0; c < 3; ++c) {
             EXPECT_NEAR(out[3 * i + c], expected[c], 1e-12) << i;
             EXPECT_NEAR(out_f[3 * i + c], expected[c], 2e-6) << i;
         }
     }
+}
+
+TEST(MetaballPoint, TheBodysMotionCarriesTheDisplacedPoint) {
+    const std::uint32_t bound[1] = {0};
+    MetaballJoint<double> joint{{0, 0, 0}, 2.0, {1, 0, 0}};
+    const Rigid<double> body{axis_angle(Vec3<double>{0, 0, 1}, 1.5707963267948966), {10, 0, 0}};
+    // Displaced along x in the body's frame by f(1, 2), then turned a quarter about z and moved.
+    const Vec3<double> v{1, 0, 0}, displaced = v + wyvill_reference(1.0, 2.0) * joint.displacement;
+    testing::expect_vec_near(metaball_point(v, bound, 1, &joint, Mat34<double>::from_rigid(body)), body.apply(displaced), 1e-14);
+    // Outside every region a point moves with the body alone.
+    testing::expect_vec_near(metaball_point(Vec3<double>{5, 0, 0}, bound, 1, &joint, Mat34<double>::from_rigid(body)), Vec3<double>{10, 5, 0}, 1e-14);
+}
+
+TEST(MetaballPass, TinyBodiesInFloatReadTheUnitBodysField) {
+    // A body 1e-25 units across, in float: the squared distances underflowed (1e-50 is below float's least
+    // subnormal) and its points moved by the wrong field, 60% of the body off at 1e-25.
+    Scene s = random_scene(2000, 5, 8);
+    s.body = Rigid<double>::identity();
+    const double scale = 1e-25;
+    std::vector<float> rest(s.rest.size()), out(s.rest.size()), unit_rest(s.rest.begin(), s.rest.end()), unit_out(s.rest.size());
+    for (std::size_t i = 0; i < rest.size(); ++i) rest[i] = float(s.rest[i] * scale);
+    std::vector<MetaballJoint<float>> unit = s.table<float>(), tiny;
+    for (const MetaballJoint<double>& j : s.joints)
+        tiny.push_back(MetaballJoint<float>(MetaballJoint<double>{scale * j.centre, scale * j.radius, scale * j.displacement}));
+    cpu::deform_metaball({{unit_rest.data(), 3}, s.offsets.data(), s.bound.data(), s.size(), unit.data(), unit.size(),
+                          s.motion<float>(), {unit_out.data(), 3}},
+                         {});
+    cpu::deform_metaball({{rest.data(), 3}, s.offsets.data(), s.bound.data(), s.size(), tiny.data(), tiny.size(),
+                          s.motion<float>(), {out.data(), 3}},
+                         {});
+    for (std::size_t i = 0; i < out.size(); ++i) EXPECT_NEAR(out[i] / scale, unit_out[i], 1e-5) << i;
 }
 
 TEST(MetaballPass, OutputIsIdenticalForAnyThreadCount) {
@@ -159,7 +199,7 @@ TEST(MetaballPass, OutputIsIdenticalForAnyThreadCount) {
     for (int threads : {1, 2, 3, 8}) {
         std::vector<float>& target = threads == 1 ? reference : out;
         cpu::deform_metaball({{rest.data(), 3}, s.offsets.data(), s.bound.data(), s.size(), table.data(), table.size(),
-                              {target.data(), 3}},
+                              s.motion<float>(), {target.data(), 3}},
                              {threads});
         if (threads > 1) {
             EXPECT_EQ(std::memcmp(reference.data(), out.data(), out.size() * sizeof(float)), 0) << threads;
@@ -175,7 +215,7 @@ TEST(MetaballPass, CudaMatchesCpu) {
     std::vector<float> rest(s.rest.begin(), s.rest.end()), cpu_out(s.rest.size()), gpu_out(s.rest.size());
     std::vector<MetaballJoint<float>> table = s.table<float>();
     cpu::deform_metaball({{rest.data(), 3}, s.offsets.data(), s.bound.data(), s.size(), table.data(), table.size(),
-                          {cpu_out.data(), 3}},
+                          s.motion<float>(), {cpu_out.data(), 3}},
                          {});
     float* rest_d = to_device(rest);
     std::uint32_t* offsets_d = to_device(s.offsets);
@@ -183,7 +223,7 @@ TEST(MetaballPass, CudaMatchesCpu) {
     MetaballJoint<float>* table_d = to_device(table);
     float* out_d = nullptr;
     ASSERT_EQ(cudaMalloc(&out_d, rest.size() * sizeof(float)), cudaSuccess);
-    cuda::deform_metaball({{rest_d, 3}, offsets_d, bound_d, s.size(), table_d, table.size(), {out_d, 3}}, {});
+    cuda::deform_metaball({{rest_d, 3}, offsets_d, bound_d, s.size(), table_d, table.size(), s.motion<float>(), {out_d, 3}}, {});
     ASSERT_EQ(cudaMemcpy(gpu_out.data(), out_d, rest.size() * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
     for (std::size_t i = 0; i < rest.size(); ++i) ASSERT_NEAR(gpu_out[i], cpu_out[i], 1e-5f) << i;
     for (void* p : {(void*)rest_d, (void*)offsets_d, (void*)bound_d, (void*)table_d, (void*)out_d}) cudaFree(p);

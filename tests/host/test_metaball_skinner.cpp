@@ -107,6 +107,28 @@ TEST(MetaballSkinner, DisplacementIsScaledByTheFieldOfTheBindingJoint) {
     expect_vec_near(out[3], {0, 0, 0}, 0);      // R_0 = 0: no field, no NaN
 }
 
+TEST(MetaballSkinner, TheRootsMotionCarriesTheWholeBody) {
+    // A pose that moves the root alone moves every point rigidly, wherever the world's origin is: the field
+    // only translates, and had left each region's edge at rest (a capture's walk pulled points 0.8 of the
+    // body's diagonal from LBS's) and turned the body about the origin by displacements, not rotations.
+    Skeleton s = testing::straight_chain();
+    auto points = testing::points_around(s, 3000, 2);
+    MetaballSkinner<double> skinner(s, points, nearest_sphere_binding(s, points), "test");
+    Pose moved = Pose::rest(s);
+    moved.root = {axis_angle(Vec3<double>{1, 2, 3} / std::sqrt(14.0), 2.0), {30, -40, 50}};
+    std::vector<Vec3<double>> out;
+    skinner.deform(moved, out);
+    for (std::size_t i = 0; i < points.size(); ++i) expect_vec_near(out[i], moved.root.apply(points[i]), 1e-12);
+    // With a bend besides, the body's motion carries what the bend alone gives.
+    Pose bent = Pose::rest(s);
+    bent.joints[1].swing = axis_angle(Vec3<double>{0, 0, 1}, kPi / 3);
+    moved.joints = bent.joints;
+    std::vector<Vec3<double>> bent_out;
+    skinner.deform(bent, bent_out);
+    skinner.deform(moved, out);
+    for (std::size_t i = 0; i < points.size(); ++i) expect_vec_near(out[i], moved.root.apply(bent_out[i]), 1e-12);
+}
+
 TEST(MetaballSkinner, JointWithNoBoundVertexHasNoRadiusAndMovesNothing) {
     Skeleton s = testing::straight_chain();
     std::vector<Vec3<double>> points{{0.5, 0, 0}, {4, 0.5, 0}, {4.2, 0, 0}};

@@ -130,6 +130,15 @@ TEST(PoseInvalid, NegativeBoneIndex) { expect_pose_error(R"({"bones": [{"bone": 
 TEST(PoseInvalid, BonePosedTwice) {
     expect_pose_error(R"({"bones": [{"bone": 1}, {"bone": 1}]})", "bones[1].bone: bone 1 already posed by bones[0]");
 }
+TEST(PoseInvalid, AMemberNamedTwiceIsPlaced) {
+    // The message had named no place: a long motion's duplicate could be anywhere in it.
+    expect_pose_error(R"({"bones": [{"bone": 0}, {"bone": 1, "degrees": 3, "axis": [1,0,0], "degrees": 4}]})",
+                      "pose_under_test.json: bones[1]: member \"degrees\" appears twice in one object");
+    expect_pose_error(R"({"root": {"translation": [0,0,0]}, "bones": [], "root": {}})",
+                      "pose_under_test.json: top level: member \"root\" appears twice in one object");
+    expect_pose_error(R"({"bones": [{"bone": 1, "axis": [[1], {"a": 1, "b": [2, {"a": 3, "a": 4}]}], "degrees": 3}]})",
+                      "pose_under_test.json: bones[0].axis[1].b[1]: member \"a\" appears twice in one object");
+}
 TEST(PoseInvalid, QuaternionAndAxisBoth) {
     expect_pose_error(R"({"bones": [{"bone": 1, "rotation": [1,0,0,0], "axis": [1,0,0], "degrees": 3}]})", "not both");
 }
