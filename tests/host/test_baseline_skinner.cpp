@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "host/errors.hpp"
@@ -80,6 +81,42 @@ TEST(BaselineSkinner, ATwistInsideTheSwingDeformsAsTheSplitPose) {
     skinner.deform(joined, from_joined);
     skinner.deform(split, from_split);
     EXPECT_LT(max_error(from_joined, from_split), 1e-9 * testing::diagonal(s));
+}
+
+// A bone far shorter than its radius (here 1e-4 radii, at the end of a straight chain of equal radii):
+// twisting it only turns points about the chain's axis, which is a line of symmetry of the body, so every
+// point near the surface keeps its distance from it (points over half a radius out ride the rigid field
+// in part, which weighs the untwisted parent as much as the tiny bone: docs/ALGORITHM.md, the far band).
+// Until 2026-12-05 its sections (1e-4 long) counted as cropped to nothing (shorter than
+// empty_section_band local radii): its surface points rode that field, and a twist of 180° or 360° put
+// them on the axis (a whole radius off).
+TEST(BaselineSkinner, TwistingABoneShorterThanItsRadiusTurnsItsPointsAboutTheAxis) {
+    const double end = 3.0001;
+    const Skeleton s = make_skeleton({{{0, 0, 0}, 1}, {{3, 0, 0}, 1}, {{end, 0, 0}, 1}}, {{0, 1}, {1, 2}}, {}, "tiny end");
+    std::vector<Vec3<double>> points;
+    for (const Vec3<double>& p : testing::points_around(s, 4000, 6)) {
+        const double off_surface = norm(p - Vec3<double>{std::clamp(p.x, 0.0, end), 0, 0}) - 1;  // the capsule's
+        if (std::fabs(off_surface) < 0.3) points.push_back(p);
+    }
+    ASSERT_GT(points.size(), 1000u);
+    // Few random points fall on the tiny bone's own band (1e-4 wide): rings there.
+    for (int k = 0; k < 60; ++k)
+        for (double x : {3.00002, 3.00005, 3.00008})
+            for (double radial : {0.8, 1.0, 1.2})
+                points.push_back({x, radial * std::cos(k * kPi / 30), radial * std::sin(k * kPi / 30)});
+    BaselineSkinner<double> skinner(s, points, "test");
+    for (double degrees : {90.0, 180.0, 360.0, 540.0}) {
+        Pose pose = Pose::rest(s);
+        pose.joints[1].twist_radians = degrees * kPi / 180;
+        std::vector<Vec3<double>> out;
+        skinner.deform(pose, out);
+        double worst = 0;
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            const double rest_radial = std::hypot(points[i].y, points[i].z), posed_radial = std::hypot(out[i].y, out[i].z);
+            worst = std::max({worst, std::fabs(posed_radial - rest_radial), std::fabs(out[i].x - points[i].x)});
+        }
+        EXPECT_LT(worst, 1e-6) << degrees << "°";  // the codes are float
+    }
 }
 
 // A skeleton whose rest shape folds a chain joint beyond what the method takes (171° between the bone
