@@ -4,6 +4,8 @@
 
 #include <assimp/scene.h>
 
+#include <assimp/Importer.hpp>
+
 #include <string>
 #include <vector>
 
@@ -17,6 +19,11 @@ namespace bs {
 // and lines) and, per vertex, the polygons using it. InputError naming `path` for a non-finite vertex.
 void append_assimp_mesh(const aiMesh& in, const aiMatrix4x4& to_scene, const std::string& path, TriangleMesh& out,
                         std::size_t& skipped, std::vector<int>& polygons_using);
+
+// For a file with a skeleton and no mesh (Collada lights and cameras, CSM captures) assimp draws a mesh
+// of the skeleton itself, which is not a surface: the readers ask it not to, so that such a file has no
+// polygons to sample (it had been rigged as a body of lamps).
+void refuse_skeleton_meshes(Assimp::Importer& importer);
 
 // assimp runs in a child process (host/child_process.hpp), given this long: BASESKIN_ASSIMP_SECONDS from the
 // environment (default kAssimpBaseSeconds) plus one second per MiB of the file at `path`.

@@ -153,12 +153,17 @@ TriangleMesh load_ply_mesh(const std::string& path) {
 }
 
 #if BASESKIN_HAVE_ASSIMP
+void refuse_skeleton_meshes(Assimp::Importer& importer) { importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true); }
+
 double assimp_seconds(const std::string& path) {
     const char* given = std::getenv("BASESKIN_ASSIMP_SECONDS");
     char* end = nullptr;
     const double asked = given ? std::strtod(given, &end) : 0.0;
-    const bool usable = given && end != given && *end == '\0' && std::isfinite(asked) && asked > 0;
-    const double base = usable ? std::min(asked, kMaxChildSeconds) : kAssimpBaseSeconds;
+    const bool usable = end != given && *end == '\0' && std::isfinite(asked) && asked > 0;
+    // A value that is not a time is refused, not replaced by the default behind the user's back.
+    if (given && !usable)
+        throw InputError(std::string("BASESKIN_ASSIMP_SECONDS (environment): expected seconds > 0, got \"") + given + "\"");
+    const double base = given ? std::min(asked, kMaxChildSeconds) : kAssimpBaseSeconds;
     std::error_code ec;
     const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
     return base + (ec ? 0.0 : double(bytes) / double(kMiB));
@@ -180,6 +185,7 @@ namespace {
 // load_triangle_mesh's work in the child process.
 TriangleMesh read_assimp_mesh(const std::string& path) {
     Assimp::Importer importer;
+    refuse_skeleton_meshes(importer);
     // No triangulation step: assimp's asserts abort on some malformed files; fanning is done here.
     const aiScene* scene = importer.ReadFile(path, aiProcess_PreTransformVertices | aiProcess_ValidateDataStructure);
     if (!scene) throw InputError(path + ": cannot read as a mesh: " + importer.GetErrorString());

@@ -221,6 +221,7 @@ void read_animation(const aiScene& scene, const std::vector<const aiNode*>& kept
 // load_rigged_model's work in the child process.
 RiggedModel read_assimp_model(const std::string& path) {
     Assimp::Importer importer;
+    refuse_skeleton_meshes(importer);
     const aiScene* scene = importer.ReadFile(path, aiProcess_ValidateDataStructure);
     if (!scene || !scene->mRootNode) throw InputError(path + ": cannot read as a model: " + importer.GetErrorString());
     RiggedModel model;

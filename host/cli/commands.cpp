@@ -247,6 +247,9 @@ void run_animate(const AnimateOptions& o) {
         write_point_set((folder / frame_name(f)).string(), set, format);
     }
     std::printf("wrote %zu frame%s of %zu points to %s\n", last - first, last - first == 1 ? "" : "s", set.positions.size(), o.out.c_str());
+    if (!o.frames.empty() && frame_bounds(o.frames).second.value_or(0) > motion.frame_count())
+        std::printf("note: --frames %s runs past the motion's %zu frames: wrote frames %zu to %zu\n", o.frames.c_str(),
+                    motion.frame_count(), first, last - 1);
     note_other_frames(folder, first, last);
 }
 

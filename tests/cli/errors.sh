@@ -119,6 +119,8 @@ head -2 "$tmp/posed.ply" | grep -q "format ascii" || fail "ASCII input did not g
 expect 0 "wrote 2 frames of 3 points" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --out "$tmp/frames"
 [ -f "$tmp/frames/frame_00001.ply" ] || fail "motion frames missing"
 expect 0 "wrote 1 frame of 3 points" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1: --out "$tmp/one_frame"
+# A range past the motion's end writes the frames there are, and says so.
+expect 0 "note: --frames 1:9 runs past the motion's 2 frames: wrote frames 1 to 1" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1:9 --out "$tmp/past_end"
 # Counts as the README writes them: 2e3 is 2000.
 expect 0 "points/s" -- demo --body chain --points 2e3 --frames 3 --out "$tmp/demo"
 [ -f "$tmp/demo/frame_00002.ply" ] && [ -f "$tmp/demo/skeleton.json" ] || fail "demo files missing"

@@ -61,6 +61,13 @@ if [ -e "$models/animation_with_skeleton.fbx" ]; then
     [ -s "$tmp/box/points.ply" ] && [ ! -e "$tmp/box/skeleton.json" ] || fail "a model without bones: points.ply alone expected"
     head -c 20000 "$models/animation_with_skeleton.fbx" >"$tmp/cut.fbx"
     expect 2 "cut.fbx" -- rig --model "$tmp/cut.fbx" --out "$tmp/x"
+    # A file of lamps and no geometry: assimp would draw its node tree as a mesh, which had been rigged
+    # into a body of 10 bones.
+    expect 2 "lights.dae: no polygons to sample" -- rig --model "$models/../Collada/lights.dae" --points 100 --out "$tmp/lamps"
+    # A time limit for assimp that is not a time is refused, not replaced by the default.
+    export BASESKIN_ASSIMP_SECONDS=soon
+    expect 2 'BASESKIN_ASSIMP_SECONDS (environment): expected seconds > 0, got "soon"' -- rig --model "$models/box.fbx" --points 100 --out "$tmp/box"
+    unset BASESKIN_ASSIMP_SECONDS
 else
     echo "skipped the model checks: $models missing (assimp-testmodels)"
 fi
