@@ -277,6 +277,20 @@ CapturedBody human_or_chain_hint(const std::string& capture) {
     }
 }
 
+// How baseline deforms the points, as the demo reports it: by the per-frame tables, for the bones that
+// have enough points to repay them (BaselineDeformOptions::min_tabulated_points), or by the direct
+// construction. Empty for the other methods.
+std::string baseline_route(const Skinner& skinner) {
+    const BaselineSkinner<float>* baseline = skinner.baseline();
+    if (!baseline) return "";
+    if (baseline->deform_options().exact) return " (direct)";
+    const std::vector<unsigned char>& tabulated = baseline->tabulated();
+    const std::size_t count = std::size_t(std::count(tabulated.begin(), tabulated.end(), 1));
+    if (count == tabulated.size()) return " (tables)";
+    if (count == 0) return " (direct: too few points a bone for tables)";
+    return " (tables for " + std::to_string(count) + " of " + std::to_string(tabulated.size()) + " bones)";
+}
+
 // A humanoid rigged on the capture (host/demo_body.hpp), posed by `frames` frames spread evenly over it.
 DemoBody human_body(const std::string& capture, int frames) {
     CapturedBody human = human_or_chain_hint(capture);
@@ -318,8 +332,7 @@ void run_demo(const DemoOptions& o) {
     }
     double points_per_second = double(points) * frames / deform_seconds;
     std::printf("baseskin demo: %s, %s%s on %s, %zu points x %d frames (%s)\n", human ? "a human walking" : "a chain",
-                o.deform.method.c_str(), o.deform.method == "baseline" ? (o.deform.exact ? " (direct)" : " (tables)") : "",
-                deformer.backend(), points, frames, body.motion.c_str());
+                o.deform.method.c_str(), baseline_route(skinner).c_str(), deformer.backend(), points, frames, body.motion.c_str());
     std::printf("wrote %s/{skeleton.json, rest.ply, frame_00000.ply ... frame_%05d.ply}\n", o.out.c_str(), frames - 1);
     note_other_frames(folder, 0, std::size_t(frames));
     std::printf("encoding: %.3g points/s; deformation: %.3g points/s (%.2f ms per frame%s)\n", double(points) / encode_seconds,

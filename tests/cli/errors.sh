@@ -121,8 +121,10 @@ expect 0 "wrote 2 frames of 3 points" -- animate --skeleton "$tmp/skeleton.json"
 expect 0 "wrote 1 frame of 3 points" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1: --out "$tmp/one_frame"
 # A range past the motion's end writes the frames there are, and says so.
 expect 0 "note: --frames 1:9 runs past the motion's 2 frames: wrote frames 1 to 1" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1:9 --out "$tmp/past_end"
-# Counts as the README writes them: 2e3 is 2000.
-expect 0 "points/s" -- demo --body chain --points 2e3 --frames 3 --out "$tmp/demo"
+# Counts as the README writes them: 2e3 is 2000. The demo says which bones baseline tabulates (a bone
+# read by fewer than 700 points takes the direct construction; it had said "tables" for a body of none).
+expect 0 "baseline (tables for 1 of 3 bones)" -- demo --body chain --points 2e3 --frames 3 --out "$tmp/demo"
+expect 0 "baseline (direct: too few points a bone for tables)" -- demo --body chain --points 50 --frames 2 --out "$tmp/demo_few"
 [ -f "$tmp/demo/frame_00002.ply" ] && [ -f "$tmp/demo/skeleton.json" ] || fail "demo files missing"
 # A second run of fewer frames into the same folder says that the earlier run's last frame is still there.
 expect 0 "note: $tmp/demo also holds 1 frame file of an earlier run, left as it was" -- demo --body chain --points 2000 --frames 2 --out "$tmp/demo"
