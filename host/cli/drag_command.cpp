@@ -67,7 +67,13 @@ MetaballBinding binding_for(const DragOptions& o, const Skeleton& skeleton, cons
         return nearest_sphere_binding(skeleton, rest);
     }
     std::printf("binding: %s\n", path.c_str());
-    return load_binding(path, rest.size(), skeleton.spheres.size());
+    if (!o.binding.empty()) return load_binding(path, rest.size(), skeleton.spheres.size());
+    try {
+        return load_binding(path, rest.size(), skeleton.spheres.size());
+    } catch (const InputError& e) {  // found, not given: say where it came from and how to pass it by
+        throw InputError(std::string(e.what()) + " (the binding found beside the skeleton, as `skeleton` writes it for the vertices it read; "
+                         "give --binding for these points, or move that file away to bind them to the nearest joint spheres)");
+    }
 }
 
 // The library's drag errors name the joint, the chain length and the target by value; the user gave them
@@ -97,11 +103,11 @@ void add_drag_command(CLI::App& app, DragOptions& o) {
     c->add_option("--joint", o.joint, "index of the sphere to drag")->required();
     c->add_option("--to", o.target, "new position of the joint: x,y,z")->required();
     c->add_option("--chain", o.chain,
-                  "joints moved, the dragged one and the held end included (default 3, or fewer where the chain ends)");
+                  "joints on the chain, the dragged one and the held end (which stays) included (default 3, or fewer where the chain ends)");
     c->add_flag("--keep-lengths", o.keep_lengths, "keep the chain's bone lengths (FABRIK after the paper's propagation)");
     c->add_option("--binding", o.binding,
-                  "vertex-to-node binding JSON {\"binding\": [node per vertex]} (default: S.binding.json beside "
-                  "the skeleton if it exists, as `skeleton` writes it, else the nearest joint sphere)")
+                  "vertex-to-sphere binding JSON {\"binding\": [sphere index per vertex, -1 for none]} (default: "
+                  "S.binding.json beside the skeleton if it exists, as `skeleton` writes it, else the nearest joint sphere)")
         ->check(CLI::ExistingFile);
     c->add_option("--out", o.out, "output PLY")->required()->check(non_empty_path());
     add_threads_option(c, o.threads);

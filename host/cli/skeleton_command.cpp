@@ -76,7 +76,7 @@ void add_skeleton_command(CLI::App& app, SkeletonOptions& o) {
         ->check(finite_number() & CLI::Range(kMinRadiusCoefficient, kMaxRadiusCoefficient))
         ->capture_default_str();
     add_threads_option(c, o.threads);
-    c->add_option("--out", o.out, "skeleton JSON; the binding goes to OUT with .json replaced by .binding.json")
+    c->add_option("--out", o.out, "skeleton JSON; the binding goes to OUT with .json replaced by .binding.json (other names: .binding.json appended)")
         ->required()
         ->check(non_empty_path());
     c->callback([c] {
