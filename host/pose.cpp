@@ -216,7 +216,16 @@ Pose Motion::sample(double seconds) const {
 
 Motion parse_motion(const json& doc, const Skeleton& skeleton, const Where& where) {
     json_io::require_object(doc, where);
-    json_io::only_members(doc, {"fps", "frames"}, where);
+    json_io::only_members(doc, {"fps", "bone_count", "frames"}, where);
+    // Written by save_motion: a motion posing another skeleton's bones by index, which the indices alone
+    // do not always show (a motion of 9 bones read against 45 poses 9 of them), is refused.
+    if (doc.contains("bone_count")) {
+        const json& count = doc["bone_count"];
+        if (!count.is_number_unsigned()) where["bone_count"].fail("expected a whole number >= 0");
+        if (count.get<std::uint64_t>() != skeleton.bone_count())
+            where["bone_count"].fail("the motion is for a skeleton of " + count.dump() + " bones; this one has " +
+                                     std::to_string(skeleton.bone_count()));
+    }
     double fps = json_io::finite_number(json_io::member(doc, "fps", where), where["fps"]);
     if (!(fps > 0)) where["fps"].fail("frames per second must be > 0");
     const json& frames = json_io::member(doc, "frames", where);
@@ -252,7 +261,8 @@ json pose_json(const Pose& pose) {
 void save_motion(const std::string& path, const Motion& motion) {
     // Frame by frame: a long capture never builds its whole document in memory.
     OutputFile out(path);
-    out.write("{\"fps\": " + json(motion.fps()).dump() + ",\n \"frames\": [");
+    out.write("{\"fps\": " + json(motion.fps()).dump() + ", \"bone_count\": " + std::to_string(motion.frame(0).joints.size()) +
+              ",\n \"frames\": [");
     for (std::size_t f = 0; f < motion.frame_count(); ++f) out.write((f ? ",\n  " : "\n  ") + pose_json(motion.frame(f)).dump());
     out.write("\n ]}\n");
     out.commit();

@@ -205,6 +205,23 @@ TEST(MotionInvalid, MissingFps) { expect_motion_error(R"({"frames": [{}]})", "mi
 TEST(MotionInvalid, ZeroFps) { expect_motion_error(R"({"fps": 0, "frames": [{}]})", "fps: frames per second must be > 0"); }
 TEST(MotionInvalid, NoFrames) { expect_motion_error(R"({"fps": 30, "frames": []})", "frames: a motion needs at least one frame"); }
 TEST(MotionInvalid, FramesNotArray) { expect_motion_error(R"({"fps": 30, "frames": 3})", "frames: expected an array"); }
+TEST(MotionInvalid, AMotionForAnotherBoneCount) {
+    // straight_chain() has 3 bones. Its indices alone would have let a 2-bone motion through.
+    expect_motion_error(R"({"fps": 30, "bone_count": 2, "frames": [{}]})",
+                        "motion_under_test.json: bone_count: the motion is for a skeleton of 2 bones; this one has 3");
+    expect_motion_error(R"({"fps": 30, "bone_count": -3, "frames": [{}]})", "bone_count: expected a whole number >= 0");
+    EXPECT_EQ(motion_from(R"({"fps": 30, "bone_count": 3, "frames": [{}]})").frame_count(), 1u);
+}
+TEST(Motion, ASavedMotionCarriesItsBoneCount) {
+    const Skeleton s = testing::straight_chain();
+    const std::string path = testing::write_temp("saved_motion.json", "");
+    save_motion(path, Motion(24, {Pose::rest(s), Pose::rest(s)}));
+    EXPECT_EQ(load_motion(path, s).frame_count(), 2u);
+    // A longer skeleton takes the indices 0..2 as they are: only the count tells the motion is another's.
+    const Skeleton longer = make_skeleton({{{0, 0, 0}, 1}, {{4, 0, 0}, 1}, {{7, 0, 0}, 1}, {{9, 0, 0}, 1}, {{11, 0, 0}, 1}},
+                                          {{0, 1}, {1, 2}, {2, 3}, {3, 4}}, {}, "four bones");
+    EXPECT_THROW(load_motion(path, longer), InputError);
+}
 TEST(MotionInvalid, BadFrameNamesItsIndex) {
     expect_motion_error(R"({"fps": 30, "frames": [{}, {"bones": [{"bone": 9}]}]})", "frames[1].bones[0].bone: index 9 out of range");
 }
