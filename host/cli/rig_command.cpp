@@ -34,12 +34,16 @@ void rig_model_file(const RigOptions& o) {
     RiggedModel model = load_rigged_model(o.model);
     // A model whose bones give no skeleton (none, or all at one place) can still be sampled into points.
     std::string why_no_skeleton =
-        !model.bones_dropped.empty() ? "its bones were dropped (" + model.bones_dropped + ")" : model.nodes.empty() ? "it has no bones" : "";
+        !model.bones_dropped.empty() ? "its bones were dropped (" + model.bones_dropped + ")"
+        : model.nodes.empty()        ? "it has no bones (none that assimp reads)"
+                                     : "";
     ModelRig rig;
     if (why_no_skeleton.empty()) try {
         rig = rig_model(model);
     } catch (const InputError& e) {
-        why_no_skeleton = std::string("its bones give no skeleton (") + e.what() + ")";
+        std::string reason = e.what();  // the model's path is said once, below
+        if (reason.rfind(o.model + ": ", 0) == 0) reason.erase(0, o.model.size() + 2);
+        why_no_skeleton = "its bones give no skeleton (" + reason + ")";
     }
     if (!why_no_skeleton.empty()) {
         ModelPoints points = sample_model(model, nullptr, o.points, o.seed);
