@@ -426,10 +426,13 @@ template <class T>
 void BaselineSkinner<T>::check_folds(const Pose& pose, const std::string& what) const {
     for (std::size_t k = 0; k < bones_.size(); ++k) {
         const double angle = joint_angle_degrees(skeleton_, bones_, pose, k);
-        if (angle > kMaxJointAngleDegrees)
-            throw UnsupportedError(what + " folds a joint to " + number_text(angle, 6) + " degrees between consecutive bones' generators, at " +
+        if (angle > kMaxJointAngleDegrees) {
+            // Six digits, or as many as it takes to tell the angle from the limit (170.0001 read "170").
+            const std::string shown = number_text(angle, 6) != number_text(kMaxJointAngleDegrees) ? number_text(angle, 6) : number_text(angle);
+            throw UnsupportedError(what + " folds a joint to " + shown + " degrees between consecutive bones' generators, at " +
                                    joint_name(skeleton_, bones_, k) + "; the baseline method accepts up to " +
                                    number_text(kMaxJointAngleDegrees) + " (DQS and LBS take it: --method dqs or lbs)");
+        }
     }
     for (std::size_t k = 0; k < bones_.size(); ++k) {
         int parent = bones_[k].previous;

@@ -141,7 +141,7 @@ std::string code_fault(const BaselineCode& c, const Vec3<float>& p, const Skelet
         return "t " + number_text(c.t, 7) + (cap ? " is not a polar angle in [0, pi]" : " is not a ratio in [0, 1]");
     if (!std::isfinite(c.h) || !std::isfinite(c.axis_foot)) return "h or axis_foot is not finite";
     if (!(c.rigid_blend >= 0.0f && c.rigid_blend <= 1.0f)) return "rigid_blend " + number_text(c.rigid_blend, 7) + " is not in [0, 1]";
-    if (!within_input_magnitude(Vec3<double>(p))) return std::string("its rest position is not ") + input_magnitude_text();
+    if (!within_input_magnitude(Vec3<double>(p))) return std::string("its rest position is ") + outside_input_magnitude_text();
     // A deep code lies below its surface, and only a deep code has a side of its foot.
     if (deep && !(c.h < 0.0f)) return "a deep code with h " + number_text(c.h, 7) + " (a deep code lies below its surface)";
     if (!deep && (c.flags & kCodePastAxisFoot)) return "the past-the-axis-foot flag without the deep flag";

@@ -35,7 +35,8 @@ void check_rest_points(const std::vector<Vec3<double>>& rest, const std::string&
     check_point_count(rest.size(), source);
     for (std::size_t i = 0; i < rest.size(); ++i)
         if (!within_input_magnitude(rest[i]))
-            throw InputError(source + ": vertex " + std::to_string(i) + ": a position not " + input_magnitude_text());
+            throw InputError(source + ": vertex " + std::to_string(i) + ": a position " + outside_input_magnitude_text() + ": (" + number_text(rest[i].x) + ", " +
+                             number_text(rest[i].y) + ", " + number_text(rest[i].z) + ")");
 }
 
 template <class T>

@@ -43,6 +43,8 @@ inline bool within_input_magnitude(Vec3<double> p) {
 }
 // What a refusal says of the limit.
 inline const char* input_magnitude_text() { return "finite and within ±1e15"; }
+// The same bound said of a value that breaks it ("a position beyond ±1e15 or not finite").
+inline const char* outside_input_magnitude_text() { return "beyond ±1e15 or not finite"; }
 
 // Opens `path` for binary reading: IoError if it cannot be opened or is not a regular file (a pipe has
 // no size to check); InputError if it is larger than `max_bytes` (`kind` names the format in messages).

@@ -62,7 +62,7 @@ void append_assimp_mesh(const aiMesh& in, const aiMatrix4x4& to_scene, const std
         Vec3<double> p{q.x, q.y, q.z};
         if (!within_input_magnitude(p))  // assimp numbers a mesh's vertices its own way (an OBJ's per corner)
             throw InputError(path + ": mesh \"" + std::string(in.mName.C_Str()) + "\", vertex " + std::to_string(v) +
-                             " as assimp reads it (not the file's numbering): a coordinate not " + input_magnitude_text());
+                             " as assimp reads it (not the file's numbering): a coordinate " + outside_input_magnitude_text());
         out.vertices.push_back(p);
     }
     polygons_using.resize(out.vertices.size(), 0);
@@ -131,7 +131,7 @@ TriangleMesh load_ply_mesh(const std::string& path) {
     mesh.vertices = set.positions;
     for (std::size_t v = 0; v < mesh.vertices.size(); ++v)  // as assimp's meshes (append_assimp_mesh)
         if (!within_input_magnitude(mesh.vertices[v]))
-            throw InputError(path + ": vertex " + std::to_string(v) + ": a coordinate not " + input_magnitude_text());
+            throw InputError(path + ": vertex " + std::to_string(v) + ": a coordinate " + outside_input_magnitude_text());
     const PlyElement* faces = set.file.find("face");
     const PlyProperty* corners = faces ? faces->find("vertex_indices") : nullptr;
     if (faces && !corners) corners = faces->find("vertex_index");

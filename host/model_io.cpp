@@ -54,8 +54,8 @@ Rigid<double> rigid_of(const aiMatrix4x4& m, const std::string& path, const std:
     m.Decompose(scaling, rotation, position);
     Rigid<double> r{normalized(Quat<double>{rotation.w, rotation.x, rotation.y, rotation.z}), {position.x, position.y, position.z}};
     if (!std::isfinite(r.rotation.w + r.rotation.x + r.rotation.y + r.rotation.z) || !within_input_magnitude(r.translation))
-        throw InputError(path + ": " + what + ": a transform whose rotation is not finite or whose translation is not " +
-                         input_magnitude_text());
+        throw InputError(path + ": " + what + ": a transform whose rotation is not finite or whose translation is " +
+                         outside_input_magnitude_text());
     return r;
 }
 

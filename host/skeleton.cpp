@@ -39,7 +39,7 @@ void check_spheres(const std::vector<Sphere<double>>& spheres, const Where& wher
         // Bounded (host/input_limits.hpp), so that no squared distance overflows (found by fuzzing: centres
         // 2e308 apart gave NaN rest axes) and the points, deformed and written as float, stay finite.
         if (!within_input_magnitude(s.centre) || !within_input_magnitude(s.radius))
-            where["spheres"][i].fail(std::string("a coordinate or radius not ") + input_magnitude_text());
+            where["spheres"][i].fail(std::string("a coordinate or radius ") + outside_input_magnitude_text());
         if (s.radius <= 0) where["spheres"][i].fail("radius must be > 0, got " + number_text(s.radius));
     }
 }

@@ -73,6 +73,10 @@ expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply
 echo '{"bones": [{"bone": 1, "axis": [0,0,1], "degrees": 175}]}' >"$tmp/fold.json"
 expect 4 "unsupported: this pose folds a joint to 184.594 degrees between consecutive bones' generators" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/fold.json" --out "$tmp/folded.ply" --method baseline
 expect 4 "at joint \"sphere 1\" (between bones 0 and 1)" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/fold.json" --out "$tmp/folded.ply" --method baseline
+# Just past the limit, the angle is told from it (six digits had read "170").
+echo '{"spheres": [[0,0,0,1],[4,0,0,1],[7,0,0,1]], "bones": [[0,1],[1,2]]}' >"$tmp/even.json"
+echo '{"bones": [{"bone": 1, "axis": [0,0,1], "degrees": 170.0001}]}' >"$tmp/just_past.json"
+expect 4 "folds a joint to 170.0001" -- animate --skeleton "$tmp/even.json" --points "$tmp/points.ply" --pose "$tmp/just_past.json" --out "$tmp/o.ply" --method baseline
 # In a motion, the refused frame is named and no frame is written.
 echo '{"fps": 10, "frames": [{}, {}, {"bones": [{"bone": 1, "axis": [0,0,1], "degrees": 175}]}, {}]}' >"$tmp/fold_motion.json"
 expect 4 "fold_motion.json: frame 2: this pose folds a joint to 184.594" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/fold_motion.json" --out "$tmp/folded_frames" --method baseline

@@ -93,7 +93,7 @@ TEST(InputLimits, ThePointLimitIsExact) {
 TEST(InputLimits, RestPointsBeyondTheInputMagnitudeAreRefused) {
     EXPECT_NO_THROW(check_rest_points({{0, 0, 0}, {0, -kMaxInputMagnitude, 0}}, "API"));
     const std::string message = message_of<InputError>([] { check_rest_points({{0, 0, 0}, {0, 0, 1.5e15}}, "API"); });
-    EXPECT_EQ(message, "API: vertex 1: a position not finite and within ±1e15");
+    EXPECT_EQ(message, "API: vertex 1: a position beyond ±1e15 or not finite: (0, 0, 1.5e+15)");
 }
 
 // A chain of `bones` bones along x.

@@ -132,9 +132,9 @@ TEST(SkeletonInvalid, ExtentBeyondTheRangeOfDirections) {
     // Found by the fuzz target's checks (tests/fuzz): centres 2e308 apart, or a radius of 1e308, overflowed
     // the squared distances, leaving rest axes of NaN or of zero length, and infinite bounds.
     // Since 2026-12-05 every coordinate and radius is bounded by host/input_limits.hpp's 1e15.
-    expect_error(R"({"spheres": [[1e308,0,0,1],[-1e308,0,0,1]], "bones": [[0,1]]})", "spheres[0]: a coordinate or radius not finite and within ±1e15");
-    expect_error(R"({"spheres": [[0,0,0,1e308],[0,0,0,1]], "bones": [[0,1]]})", "spheres[0]: a coordinate or radius not finite and within ±1e15");
-    expect_error(R"({"spheres": [[0,0,0,1],[1.01e15,0,0,1]], "bones": [[0,1]]})", "spheres[1]: a coordinate or radius not finite and within ±1e15");
+    expect_error(R"({"spheres": [[1e308,0,0,1],[-1e308,0,0,1]], "bones": [[0,1]]})", "spheres[0]: a coordinate or radius beyond ±1e15 or not finite");
+    expect_error(R"({"spheres": [[0,0,0,1e308],[0,0,0,1]], "bones": [[0,1]]})", "spheres[0]: a coordinate or radius beyond ±1e15 or not finite");
+    expect_error(R"({"spheres": [[0,0,0,1],[1.01e15,0,0,1]], "bones": [[0,1]]})", "spheres[1]: a coordinate or radius beyond ±1e15 or not finite");
     EXPECT_EQ(load_error(R"({"spheres": [[0,0,0,1],[1e15,0,0,1]], "bones": [[0,1]]})"), "");
     // The fuzzer's own input: the tree seed (tests/fuzz/corpus) with one coordinate turned into 1e308.
     expect_error(R"({
@@ -189,7 +189,7 @@ TEST(SkeletonInvalid, ExtentBeyondTheRangeOfDirections) {
   ]
  ]
 }
-)", "spheres[3]: a coordinate or radius not finite and within ±1e15");
+)", "spheres[3]: a coordinate or radius beyond ±1e15 or not finite");
 }
 TEST(SkeletonInvalid, BoneTooShortForADirection) {
     // Found the same way: 1e-160 apart, the squared distance is subnormal and the rest axis misses unit length.
