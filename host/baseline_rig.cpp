@@ -89,8 +89,20 @@ Attempt segment_code(const std::vector<Bone>& bones, int k, Vec3<double> p, Vec3
     FanProjection<double> fan = fan_projection(first, second, p);
     double x = fan.segment_parameter;
     const double slack = 1e-9;
-    if (may_move && x > 1 + slack && s.child.kind == EndKind::Concave) return {{}, bone.next};
-    if (may_move && x < -slack && s.parent.kind == EndKind::Concave) return {{}, bone.previous};
+    // Past a concave end's crossing the point is the neighbour's — unless that end's construction was
+    // clamped (its belt flagged) and the neighbour's surface lies more than a radius farther from p than
+    // this bone's. There the crossing says little: a cylinder starting inside a nearly degenerate cone (a
+    // sphere all but swallowed by its parent's) has its crease on the cone's tiny generators, half a radius
+    // off its surface, its fan nearly along the segment, and handed points on its own surface, three radii
+    // from the joint, to the parent's far cap (h = 1.1), where its twists left them.
+    auto hands_over = [&](int neighbour, unsigned end_flags) {
+        if (end_flags == 0) return true;
+        const double own = closest_point_on_bone(bone.cone, p).signed_distance;
+        return closest_point_on_bone(bones[neighbour].cone, p).signed_distance - own <= smaller_radius(bone.cone);
+    };
+    if (may_move && x > 1 + slack && s.child.kind == EndKind::Concave && hands_over(bone.next, s.child.flags)) return {{}, bone.next};
+    if (may_move && x < -slack && s.parent.kind == EndKind::Concave && hands_over(bone.previous, s.parent.flags))
+        return {{}, bone.previous};
     const double on_segment = std::clamp(x, 0.0, 1.0);  // the base-point's fraction, clamped to the segment
     double along = on_segment * s.segment_length();
     double t = s.length() > 0 ? (s.parent_length() + along) / s.length() : 0.0;

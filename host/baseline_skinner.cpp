@@ -390,7 +390,7 @@ BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const std::vector<Vec3<do
                                     const EncodeOptions& options)
     : skeleton_(std::move(skeleton)) {
     bones_ = make_baseline_bones(skeleton_);
-    check_folds(Pose::rest(skeleton_), "the skeleton's rest shape");
+    check_rest_shape();
     codes_ = encode_points(bones_, rest, source, options);  // checks the points (host/input_limits.hpp)
     tabulated_ = tabulated_bones(codes_, bones_.size(), options_.min_tabulated_points);
     rest_.reserve(rest.size());
@@ -402,7 +402,7 @@ BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const SavedCodes& saved)
     : skeleton_(std::move(skeleton)), codes_(saved.codes) {
     validate_saved_codes(saved, skeleton_, "saved codes");
     bones_ = make_baseline_bones(skeleton_);
-    check_folds(Pose::rest(skeleton_), "the skeleton's rest shape");
+    check_rest_shape();
     tabulated_ = tabulated_bones(codes_, bones_.size(), options_.min_tabulated_points);
     rest_.reserve(saved.rest.size());
     for (const Vec3<float>& p : saved.rest) rest_.push_back(Vec3<T>(p));
@@ -420,6 +420,21 @@ template <class T>
 void BaselineSkinner<T>::check_pose(const Pose& pose) const {
     require_usable_pose(skeleton_, pose);
     check_folds(pose, "this pose");
+}
+
+template <class T>
+void BaselineSkinner<T>::check_rest_shape() const {
+    for (std::size_t k = 0; k < skeleton_.bone_count(); ++k) {
+        const Sphere<double>& a = skeleton_.spheres[std::size_t(skeleton_.bones[k][0])];
+        const Sphere<double>& b = skeleton_.spheres[std::size_t(skeleton_.bones[k][1])];
+        const double difference = std::fabs(a.radius - b.radius), margin = (norm(b.centre - a.centre) - difference) / difference;
+        if (difference > 0 && margin < kMinConeMargin)
+            throw UnsupportedError("the skeleton's rest shape has bone " + std::to_string(k) + " (spheres " + std::to_string(skeleton_.bones[k][0]) +
+                                   " and " + std::to_string(skeleton_.bones[k][1]) + ") with one sphere all but swallowing the other: their centres " +
+                                   "are farther apart than their radii differ by " + number_text(margin, 3) + " of that difference, and the "
+                                   "baseline method needs " + number_text(kMinConeMargin) + " (DQS and LBS take it: --method dqs or lbs)");
+    }
+    check_folds(Pose::rest(skeleton_), "the skeleton's rest shape");
 }
 
 template <class T>

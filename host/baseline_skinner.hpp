@@ -5,7 +5,8 @@
 // kMaxJointAngleDegrees between consecutive posed bones' generators, or so far that the plane where two cones meet
 // misses their joint sphere (tapered bones reach that first), is refused (UnsupportedError): the
 // separator and pivot-circle construction breaks down there. A skeleton whose rest shape already folds a
-// joint so far is refused when the skinner is built, with the same message about its rest shape.
+// joint so far is refused when the skinner is built, with the same message about its rest shape, and so is
+// one with a bone whose spheres all but swallow one another (kMinConeMargin).
 #pragma once
 
 #include <string>
@@ -22,6 +23,13 @@ namespace bs {
 // Largest angle between consecutive posed bones' generators the baseline method accepts: their axes' angle
 // plus the difference of their cones' half-angles (the axes' angle for cylinders and bones that taper alike).
 constexpr double kMaxJointAngleDegrees = 170.0;
+
+// The least margin the baseline method accepts between a bone's centre distance d and its radius
+// difference |Δr| (skeletons refuse d <= |Δr|: one sphere swallows the other), as (d − |Δr|) / |Δr|. Nearer
+// that, the cone's generators are under 5e-5 of the bone's length and its neighbours' constructions cancel
+// catastrophically: measured on a disc bone (radii 1 and 0.5) before a cylinder, the rest pose came back
+// within 1e-5 at a margin of 1e-9, 1.5e-4 at 1e-11, 1.5e-2 (3% of the radius) at 1e-15.
+constexpr double kMinConeMargin = 1e-9;
 
 // Per-frame table: each bone's posed frame without its own twist, that twist, and its swing with the bend's
 // continuation steps at its chain joint (BendSchedule), for `bones` = make_baseline_bones(skeleton). The pose
@@ -173,6 +181,8 @@ public:
 private:
     // check_pose's folds, the message naming `what` folds them ("this pose", "the skeleton's rest shape").
     void check_folds(const Pose& pose, const std::string& what) const;
+    // The rest shape, when the skinner is built: every bone's cone margin (kMinConeMargin), then its folds.
+    void check_rest_shape() const;
 
     Skeleton skeleton_;
     std::vector<BaselineBone<double>> bones_;

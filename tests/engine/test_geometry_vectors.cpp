@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,9 @@ using nlohmann::json;
 
 const json& geometry_vectors() {
     static const json vectors = [] {
-        std::ifstream file(std::string(BASESKIN_TESTVECTORS_DIR) + "/seed000-geometry.json");
+        const std::string path = std::string(BASESKIN_TESTVECTORS_DIR) + "/seed000-geometry.json";
+        std::ifstream file(path);
+        if (!file) throw std::runtime_error("test vectors not found: " + path + " (../shared/testvectors beside the checkout)");
         return json::parse(file);
     }();
     return vectors;

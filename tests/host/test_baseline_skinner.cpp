@@ -119,6 +119,44 @@ TEST(BaselineSkinner, TwistingABoneShorterThanItsRadiusTurnsItsPointsAboutTheAxi
     }
 }
 
+// A disc-like root bone (radii 1 and 0.5, centres just over 0.5 apart: the small sphere all but inside the
+// big one) before a cylinder of radius 0.5: the cylinder's crease lies on the disc's tiny generators, its
+// construction clamped. Twisting the disc turns the cylinder with it about the body's axis of symmetry.
+// Until 2026-12-05 points on the cylinder's surface, three radii from the joint, were handed to the disc's
+// root cap (h = 1.1), which does not twist: 96% of the radius lost under a twist of 540°.
+TEST(BaselineSkinner, ACylinderAfterANearlyDegenerateConeTwistsWithIt) {
+    const Skeleton s = make_skeleton({{{0, 0, 0}, 1}, {{0.5 * (1 + 1e-6), 0, 0}, 0.5}, {{3, 0, 0}, 0.5}}, {{0, 1}, {1, 2}}, {}, "disc");
+    std::vector<Vec3<double>> points;  // rings over the cylinder, on its surface and 1% out
+    for (int k = 0; k < 48; ++k)
+        for (double x : {1.5, 2.0569, 2.5})
+            for (double radial : {0.5, 0.5041, 0.505})
+                points.push_back({x, radial * std::cos(k * kPi / 24), radial * std::sin(k * kPi / 24)});
+    BaselineSkinner<double> skinner(s, points, "test");
+    Pose pose = Pose::rest(s);
+    pose.joints[0].twist_radians = 3 * kPi;
+    std::vector<Vec3<double>> out;
+    skinner.deform(pose, out);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        EXPECT_NEAR(std::hypot(out[i].y, out[i].z), std::hypot(points[i].y, points[i].z), 1e-6) << i;
+        EXPECT_NEAR(out[i].y, -points[i].y, 1e-6) << i;  // half a turn, modulo whole ones
+    }
+}
+
+// A bone whose spheres all but swallow one another (a margin under kMinConeMargin) is refused when the
+// skinner is built: there its rest pose came back 3% of the radius off (margin 1e-15). Other methods take it.
+TEST(BaselineSkinner, ABoneWhoseSpheresAllButSwallowOneAnotherIsRefusedWhenBuilt) {
+    auto disc = [](double margin) {
+        return make_skeleton({{{0, 0, 0}, 1}, {{0.5 * (1 + margin), 0, 0}, 0.5}, {{3, 0, 0}, 0.5}}, {{0, 1}, {1, 2}}, {}, "disc");
+    };
+    try {
+        BaselineSkinner<float> skinner(disc(1e-12), {{2, 0.5, 0}}, "test");
+        ADD_FAILURE() << "built a skinner on a cone of margin 1e-12";
+    } catch (const UnsupportedError& e) {
+        EXPECT_NE(std::string(e.what()).find("bone 0 (spheres 0 and 1) with one sphere all but swallowing the other"), std::string::npos) << e.what();
+    }
+    EXPECT_NO_THROW(BaselineSkinner<float>(disc(1e-6), {{2, 0.5, 0}}, "test"));
+}
+
 // A skeleton whose rest shape folds a chain joint beyond what the method takes (171° between the bone
 // axes) is refused when the skinner is built, saying so, not later by every pose, its rest pose included,
 // as "this pose".
