@@ -128,6 +128,12 @@ TEST(SkeletonInvalid, NestingUpToTheLimitIsParsed) {
     expect_error(nested(62), "spheres[0]: expected an array of 4 numbers");
     expect_error(nested(63), "nested deeper than 64 levels");
 }
+TEST(SkeletonInvalid, ARadiusBelowTheLeast) {
+    // A body 1e-46 across came out as zeros (its squares underflow in float), at 1e-44 9% off, silently.
+    expect_error(R"({"spheres": [[0,0,0,1e-46],[3e-46,0,0,1e-46]], "bones": [[0,1]]})",
+                 "spheres[0]: radius 1e-46 below the least a sphere may have, 1e-15");
+    EXPECT_EQ(load_error(R"({"spheres": [[0,0,0,1e-15],[3e-15,0,0,1e-15]], "bones": [[0,1]]})"), "");
+}
 TEST(SkeletonInvalid, ExtentBeyondTheRangeOfDirections) {
     // Found by the fuzz target's checks (tests/fuzz): centres 2e308 apart, or a radius of 1e308, overflowed
     // the squared distances, leaving rest axes of NaN or of zero length, and infinite bounds.
