@@ -73,6 +73,27 @@ Pose bvh_frame_pose(const BvhRig& rig, const BvhFile& file, std::size_t f) {
     return hierarchy_pose(rig, rotations, {root.rotation, root.position - rotate(root.rotation, file.joints[0].offset)});
 }
 
+BvhSlide largest_joint_slide(const BvhFile& file) {
+    BvhSlide largest;
+    for (std::size_t f = 0; f < file.frame_count; ++f)
+        for (std::size_t j = 1; j < file.joints.size(); ++j) {
+            const BvhJoint& joint = file.joints[j];
+            Vec3<double> local = joint.offset;
+            for (std::size_t c = 0; c < joint.channels.size(); ++c) {
+                const double value = file.frame(f)[joint.first_channel + c];
+                switch (joint.channels[c]) {
+                    case BvhChannel::x_position: local.x = value; break;
+                    case BvhChannel::y_position: local.y = value; break;
+                    case BvhChannel::z_position: local.z = value; break;
+                    default: break;
+                }
+            }
+            const double distance = norm(local - joint.offset);
+            if (distance > largest.distance) largest = {distance, int(j), f};
+        }
+    return largest;
+}
+
 Motion bvh_motion(const BvhRig& rig, const BvhFile& file, std::size_t first, std::size_t last) {
     last = std::min(last, file.frame_count);
     if (first >= last)

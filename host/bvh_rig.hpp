@@ -42,6 +42,15 @@ Pose bvh_frame_pose(const BvhRig& rig, const BvhFile& file, std::size_t f);
 // Frames [first, last) (clamped to the capture) at the capture's frame rate; InputError when empty.
 Motion bvh_motion(const BvhRig& rig, const BvhFile& file, std::size_t first = 0, std::size_t last = kBvhRest);
 
+// The farthest position channels move a joint other than the root from its offset (in the file's units),
+// which joint and at which frame: what the rig's poses leave out. 0 (joint -1) where no such channel moves one.
+struct BvhSlide {
+    double distance = 0;
+    int joint = -1;
+    std::size_t frame = 0;
+};
+BvhSlide largest_joint_slide(const BvhFile& file);
+
 // A capture as a motion of `skeleton`, which must be the capture's rig (the skeleton `baseskin rig` writes
 // for it: the same bones, and sphere centres within 1e-6 of the body's size; radii may differ). InputError
 // naming the file otherwise.

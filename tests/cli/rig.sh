@@ -50,6 +50,11 @@ expect 0 "wrote 2 frames" -- animate --skeleton "$tmp/body/skeleton.json" --poin
 # The capture and the motion file written from it deform the points alike (frame 2 of both).
 cmp -s "$tmp/from_bvh/frame_00002.ply" "$tmp/from_json/frame_00002.ply" || fail "motion.json and the capture disagree on frame 2"
 [ -e "$tmp/from_json/frame_00000.ply" ] && fail "--frames 1: wrote frame 0"
+# Position channels on a joint other than the root: the poses leave them out, and rig says so.
+awk '/JOINT LeftUpLeg/ {upleg = 1} upleg && /CHANNELS 3/ {sub(/CHANNELS 3/, "CHANNELS 6 Xposition Yposition Zposition"); upleg = 0} {print}' "$tmp/walk.bvh" |
+    awk 'BEGIN {m = 0} /^MOTION/ {m = 1} m && NF == 15 {$7 = "1 -1 0.5 " $7} {print}' >"$tmp/sliding.bvh"
+expect 0 'note: position channels move joint "LeftUpLeg" up to 0.5 from its offset (frame 0)' -- rig --model "$tmp/sliding.bvh" --points 500 --out "$tmp/sliding"
+
 
 # A rigged, animated model and one without bones (Debian's assimp-testmodels, installed by ./run).
 models=/usr/share/assimp/models/FBX
