@@ -152,16 +152,33 @@ Attempt joint_arc_code(const std::vector<Bone>& bones, int k, BoneEnd end, Vec3<
     bool at_child = end == BoneEnd::Child;
     const Cone<double>& incoming = at_child ? bone.cone : bones[bone.previous].cone;
     const Cone<double>& outgoing = at_child ? bones[bone.next].cone : bone.cone;
-    Belt<double> belt;
-    place_generators(incoming, outgoing, sheaf_plane(incoming, outgoing, q.point),
-                     at_child ? ChainBone::Incoming : ChainBone::Outgoing, belt);
-    Vec3<double> radial = at_child ? belt.radial_incoming : belt.radial_outgoing;
-    Section<double> s = bone_section(bones.data(), k, radial);
+    const SheafPlane<double> plane = sheaf_plane(incoming, outgoing, q.point);
+    const double side = side_of_axis(bone.cone, plane.normal, q.point);
+    auto section_on = [&](double on_side) {
+        Belt<double> belt;
+        place_generators_on(incoming, outgoing, plane, on_side, belt);
+        return bone_section(bones.data(), k, at_child ? belt.radial_incoming : belt.radial_outgoing);
+    };
+    const double slack = 1e-9;
+    Section<double> s = section_on(side);
+    if ((at_child ? s.child : s.parent).kind != EndKind::Convex) {
+        // The plane's generator on q's side of the axis ends in a crease, where q would be hidden. But at a
+        // sharp bend the convex arc of the plane's other generator wraps past the sphere's pole onto this
+        // side, and q may lie on it, in the open: a chain bent 141° whose child cone narrows steeply put the
+        // joint's outer points on the crease's fan, pinned off their segment, and its rest pose 37 body
+        // diagonals off.
+        const Section<double> other = section_on(-side);
+        const SectionEnd<double>& o = at_child ? other.child : other.parent;
+        const double on_other = o.kind == EndKind::Convex ? angle_on_arc(o.arc, q.point) : 0.0;
+        // Anywhere on the joint's arc (V to X): the part past the anchor is the neighbour's, as below.
+        const bool on_its_arc = o.kind == EndKind::Convex && on_other >= -slack && on_other <= o.arc.sweep + slack;
+        if (!on_its_arc) return segment_code(bones, k, p, s.radial, may_move, options);  // q: hidden crease
+        s = other;
+    }
     const SectionEnd<double>& e = at_child ? s.child : s.parent;
-    if (e.kind != EndKind::Convex) return segment_code(bones, k, p, radial, may_move, options);  // q: hidden crease
+    const Vec3<double> radial = s.radial;
 
     double angle = angle_on_arc(e.arc, q.point);
-    const double slack = 1e-9;
     if (may_move && at_child && angle > e.arc_end + slack) return {{}, bone.next};
     if (may_move && !at_child && angle < e.arc_begin - slack) return {{}, bone.previous};
     angle = std::clamp(angle, e.arc_begin, e.arc_end);

@@ -89,12 +89,11 @@ BS_HD inline ArcCrossing<T> arc_separator_crossing(const Arc<T>& arc, const Sepa
     return {std::fabs(rising) <= past_end ? T(0) : arc.sweep, false};
 }
 
-// U, V, X, Y and the radial directions of the two generators in the plane on the point's side.
+// U, V, X, Y and the radial directions of the two generators in the plane on side `side` (±1,
+// side_of_axis) of the axes.
 template <class T>
-BS_HD inline void place_generators(const Cone<T>& incoming, const Cone<T>& outgoing, const SheafPlane<T>& plane,
-                                   ChainBone point_bone, Belt<T>& belt) {
-    const Cone<T>& own = point_bone == ChainBone::Incoming ? incoming : outgoing;
-    T side = side_of_axis(own, plane.normal, plane.point);
+BS_HD inline void place_generators_on(const Cone<T>& incoming, const Cone<T>& outgoing, const SheafPlane<T>& plane, T side,
+                                      Belt<T>& belt) {
     Generator<T> g_in = generator_in_plane(incoming, plane.point, plane.normal, side);
     Generator<T> g_out = generator_in_plane(outgoing, plane.point, plane.normal, side);
     belt.U = tangency_point(incoming, BoneEnd::Parent, g_in.radial);
@@ -104,6 +103,14 @@ BS_HD inline void place_generators(const Cone<T>& incoming, const Cone<T>& outgo
     belt.radial_incoming = g_in.radial;
     belt.radial_outgoing = g_out.radial;
     belt.flags = g_in.plane_cuts_cone && g_out.plane_cuts_cone ? 0u : unsigned(kBeltPlaneMissesCone);
+}
+
+// The same on the point's side of its own bone's axis.
+template <class T>
+BS_HD inline void place_generators(const Cone<T>& incoming, const Cone<T>& outgoing, const SheafPlane<T>& plane,
+                                   ChainBone point_bone, Belt<T>& belt) {
+    const Cone<T>& own = point_bone == ChainBone::Incoming ? incoming : outgoing;
+    place_generators_on(incoming, outgoing, plane, side_of_axis(own, plane.normal, plane.point), belt);
 }
 
 // Concave side: crop both segments at their crossing V + λ t_V (λ < 0, from tangent lengths). When the

@@ -60,8 +60,18 @@ TEST(BaselineSkinner, RestPoseReproducesEveryPointInDouble) {
 }
 // The codes are float: on the folded chain a point 2 radii off its surface comes back within 1.6e-6 of the
 // diagonal in double, so the rest shapes that clamp are held to the float budget (DESIGN: 1e-5).
+// A chain bent 141° at rest whose child cone narrows steeply (radii 1.17 → 0.49 over 1.7): the convex arc of
+// the joint wraps past the sphere's outer pole onto the bend's inner side of the axis. Until 2026-12-05 the
+// outer points there took the plane's inner generator, whose end is a crease, and were pinned off its
+// segment: 65 of 3,000 surface points came back wrong at rest, one by 247 (37 body diagonals).
+Skeleton sharply_bent_taper() {
+    const double bend = 141 * kPi / 180;
+    return make_skeleton({{{0, 0, 0}, 1.47}, {{2.56, 0, 0}, 1.17}, {{2.56 + 1.705 * std::cos(bend), 1.705 * std::sin(bend), 0}, 0.49}},
+                         {{0, 1}, {1, 2}}, {}, "sharply bent taper");
+}
+
 TEST(BaselineSkinner, RestPoseReproducesEveryPointInFloat) {
-    expect_rest_reproduced<float>({testing::straight_chain(), testing::bent_chain(), hip_chain(), folded_chain()}, 1e-5, 22);
+    expect_rest_reproduced<float>({testing::straight_chain(), testing::bent_chain(), hip_chain(), folded_chain(), sharply_bent_taper()}, 1e-5, 22);
 }
 
 // Baseline reads a joint's swing (the bend) and twist (the sections' turn) apart: a pose built in code
