@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -83,6 +84,8 @@ void check_options(const AutoRigOptions& o, const std::string& source) {
     if (!(o.min_radius_fraction > 0 && o.min_radius_fraction < 1))
         throw InputError(source + ": minimum radius fraction must be in (0, 1), got " +
                          number_text(o.min_radius_fraction));
+    if (!(o.detached_fraction >= 0 && o.detached_fraction < 0.5))
+        throw InputError(source + ": detached fraction must be in [0, 0.5), got " + number_text(o.detached_fraction));
     if (o.threads < 0) throw InputError(source + ": threads must be >= 0, got " + std::to_string(o.threads));
 }
 
@@ -184,6 +187,44 @@ std::vector<std::array<int, 2>> break_loops(SphereGraph& g) {
     return cut;
 }
 
+// The live nodes of the part (connected set, after loops are cut) holding the most area. A point set's
+// graph can fall apart where no neighbour edge joins one interval's points to the next (a sparse or noisy
+// sampling: a ball of 3,000 points at 8 intervals, 12 random points): parts under `detached_fraction` of the
+// area are left unbound and counted; larger ones are an error naming them (they had built spheres with no
+// bone, refused as "sphere belongs to no bone").
+std::vector<int> largest_part(const SphereGraph& g, const std::vector<int>& live, int intervals, double detached_fraction,
+                              const std::string& source, std::size_t& detached_parts) {
+    std::vector<int> part(g.carrier.size(), -1);
+    std::vector<double> part_area;
+    for (int start : live) {
+        if (part[start] >= 0) continue;
+        const int id = int(part_area.size());
+        part_area.push_back(0);
+        std::vector<int> stack{start};
+        part[start] = id;
+        while (!stack.empty()) {
+            const int n = stack.back();
+            stack.pop_back();
+            part_area[id] += g.area[n];
+            for (int m : g.neighbours[n])
+                if (part[m] < 0) part[m] = id, stack.push_back(m);
+        }
+    }
+    if (part_area.size() < 2) return live;
+    const int main = int(std::max_element(part_area.begin(), part_area.end()) - part_area.begin());
+    const double total = std::accumulate(part_area.begin(), part_area.end(), 0.0), rest = total - part_area[main];
+    if (rest > detached_fraction * total)
+        throw InputError(source + ": the graph falls apart into " + std::to_string(part_area.size()) + " parts at " + std::to_string(intervals) +
+                         " intervals, the largest holding " + number_text(100 * part_area[main] / total, 3) +
+                         "% of the area: the samples' neighbours do not join every interval to the next (a sampling too sparse or "
+                         "noisy for this resolution; fewer --intervals or more points may join them)");
+    detached_parts = part_area.size() - 1;
+    std::vector<int> kept;
+    for (int n : live)
+        if (part[n] == main) kept.push_back(n);
+    return kept;
+}
+
 int choose_root(const SphereGraph& g, const std::vector<int>& live) {
     int root = live.front();
     for (int n : live)
@@ -203,6 +244,7 @@ AutoRig build(const ReebGraph& graph, const std::vector<double>& clearance, doub
     std::vector<int> live;
     for (std::size_t n = 0; n < g.carrier.size(); ++n)
         if (g.carrier[n] == int(n)) live.push_back(int(n));
+    live = largest_part(g, live, graph.intervals, options.detached_fraction, source, rig.detached_parts);
     if (live.size() < 2)
         throw InputError(source + ": the skeleton collapses into a single sphere (a ball-like body at " +
                          std::to_string(graph.intervals) + " intervals; more intervals may separate its parts)");
@@ -227,7 +269,7 @@ AutoRig build(const ReebGraph& graph, const std::vector<double>& clearance, doub
                 bones.push_back({sphere_of_live[queue[next]], sphere_of_live[m]});
             }
     rig.skeleton = make_skeleton(std::move(spheres), std::move(bones), {}, source, SkeletonRules::Tree);
-    for (int carrier : g.carrier) rig.sphere_of_node.push_back(sphere_of_live[carrier]);
+    for (int carrier : g.carrier) rig.sphere_of_node.push_back(sphere_of_live[carrier]);  // -1: a detached part's
     for (int node : graph.node_of_vertex) rig.sphere_of_vertex.push_back(node < 0 ? -1 : rig.sphere_of_node[node]);
     return rig;
 }

@@ -16,6 +16,9 @@
 //   - Loops: the remaining edges are taken by increasing level (higher interval of their two nodes, then the
 //     lower, then the node pair) into a spanning tree; an edge that would close a cycle is cut. So every loop
 //     is cut at its highest level, the point farthest (geodesically) from the body's centre.
+//   - Parts: the graph of a point set can fall apart where no neighbour edge joins one interval's points to
+//     the next. The part holding the most area is kept; parts under detached_fraction of the area are left
+//     unbound (their vertices -1, counted); larger ones are an error.
 //   - Root: the sphere of lowest interval (the body's geodesic centre), largest area on ties, then lowest
 //     index. Bones point away from it; spheres are numbered in node order, bones breadth-first from the root
 //     (children in ascending sphere order). The skeleton is checked with SkeletonRules::Tree.
@@ -37,6 +40,7 @@ namespace bs {
 struct AutoRigOptions {
     double nesting_margin = 0.05;       // see "Nesting" above (fraction of the larger radius)
     double min_radius_fraction = 1e-3;  // radius floor (fraction of the bound vertices' bounding-box diagonal)
+    double detached_fraction = 0.01;    // parts of the graph with less of the area are left unbound (see "Parts")
     int threads = 0;                    // 0: all cores (the result does not depend on it)
 };
 
@@ -45,6 +49,7 @@ struct AutoRig {
     std::vector<int> sphere_of_node;           // per Reeb node: the sphere carrying it
     std::vector<int> sphere_of_vertex;         // per input vertex or point: its sphere, -1 if unbound
     std::vector<std::array<int, 2>> cut_edges; // edges cut to break loops, as pairs of carrying nodes (ascending)
+    std::size_t detached_parts = 0;            // parts of the graph left unbound (see "Parts")
 };
 
 // `mesh` / `points` must be the input the graph was extracted from.

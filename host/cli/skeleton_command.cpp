@@ -102,7 +102,9 @@ void run_skeleton(const SkeletonOptions& o) {
                 "in %.2f s\n",
                 e.rig.skeleton.spheres.size(), e.rig.skeleton.bones.size(), junction_count(e.rig.skeleton), e.samples,
                 e.graph.nodes.size(), e.graph.loops, e.rig.cut_edges.size(), seconds);
-    const std::string note = notes(e.graph.report);
+    std::string note = notes(e.graph.report);
+    if (e.rig.detached_parts > 0)
+        note += (note.empty() ? "" : ", ") + std::to_string(e.rig.detached_parts) + " small detached parts of the graph left unbound";
     if (!note.empty()) std::printf("note: %s\n", note.c_str());
     // An extracted skeleton may fold a joint at rest beyond what baseline skinning takes: say so now, not
     // at the first animate.

@@ -151,6 +151,48 @@ TEST(AutoRigInvalid, BallLikeBodyCollapsesIntoOneSphere) {
     }
 }
 
+// A graph in two parts, as a point set's can fall (no neighbour edge joins one interval's points to the
+// next): a chain of four nodes along a capsule and `far_area` more beyond, unjoined. Vertex i is bound to
+// node i % 6.
+ReebGraph two_part_graph(double far_area, std::size_t vertex_count) {
+    ReebGraph g;
+    g.intervals = 4;
+    for (int i = 0; i < 4; ++i) g.nodes.push_back({i, 1.0, {-3 + 2.0 * i, 0, 0}, {}});
+    for (int i = 0; i < 2; ++i) g.nodes.push_back({i, far_area / 2, {-2.0 + 4.0 * i, 0, 0}, {}});
+    g.edges = {{0, 1}, {1, 2}, {2, 3}, {4, 5}};
+    for (std::size_t v = 0; v < vertex_count; ++v) g.node_of_vertex.push_back(int(v % 6));
+    return g;
+}
+
+TEST(AutoRig, ASmallDetachedPartOfTheGraphIsLeftUnbound) {
+    // Until 2026-12-05 the part the root was not in kept its spheres without bones, and the skeleton was
+    // refused as "sphere belongs to no bone" (a ball of 3,000 points at 8 intervals, below).
+    const std::vector<Vec3<double>> surface = testing::capsule_points(1.0, 4.0, 3000, 5);
+    const AutoRig rig = build_auto_rig(two_part_graph(0.02, surface.size()), surface, "points");
+    EXPECT_EQ(rig.detached_parts, 1u);
+    EXPECT_EQ(rig.skeleton.spheres.size(), 4u);
+    for (std::size_t v = 0; v < surface.size(); ++v) EXPECT_EQ(rig.sphere_of_vertex[v] < 0, v % 6 >= 4) << v;
+}
+
+TEST(AutoRig, ABallOfPointsGivesASkeleton) {
+    testing::Random rng(1);
+    std::vector<Vec3<double>> ball;
+    for (int i = 0; i < 3000; ++i) ball.push_back(rng.unit_vector());
+    const AutoRig rig = build_auto_rig(extract_reeb_graph(ball, {}, "ball"), ball, "ball");
+    EXPECT_GE(rig.skeleton.bone_count(), 1u);
+}
+
+TEST(AutoRigInvalid, ALargeDetachedPartOfTheGraph) {
+    const std::vector<Vec3<double>> surface = testing::capsule_points(1.0, 4.0, 3000, 5);
+    try {
+        build_auto_rig(two_part_graph(1.0, surface.size()), surface, "points.ply");
+        FAIL() << "expected an error";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("points.ply: the graph falls apart into 2 parts at 4 intervals, the largest holding 80% of the area", 0), 0u)
+            << e.what();
+    }
+}
+
 TEST(AutoRigInvalid, OptionsOutOfRange) {
     ReebGraph g = extract_reeb_graph(capsule(), {}, "capsule");
     AutoRigOptions no_margin;
