@@ -221,7 +221,7 @@ std::vector<int> drag_chain(const Skeleton& skeleton, int joint, int length) {
     std::vector<int> walk = walk_from(skeleton, joint);
     if (walk.size() < 2)
         throw InputError("drag: joint " + std::to_string(joint) +
-                         " is a root carrying several bones: it has no single chain to propagate along");
+                         " is a root carrying several bones: it has no single chain to propagate along (drag a joint below it)");
     if (length < 2 || std::size_t(length) > walk.size())
         throw InputError("drag: chain length " + std::to_string(length) + " out of range [2, " +
                          std::to_string(walk.size()) + "] for joint " + std::to_string(joint) +

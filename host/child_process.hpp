@@ -17,6 +17,10 @@ namespace bs {
 
 // The longest a child may be given (a larger or non-finite `seconds` is cut to it).
 constexpr double kMaxChildSeconds = 1e6;
+// The share of the machine's physical memory a child's address space may take (not in sanitized builds).
+constexpr double kChildMemoryShare = 0.5;
+// Whether this build caps a child's memory (sanitized builds do not: they reserve terabytes at start).
+bool child_memory_capped();
 
 // Runs `work` in a child and returns the bytes it returned. The work's InputError, IoError and
 // UnsupportedError are rethrown as the same type and message (messages the work makes start with
@@ -24,7 +28,8 @@ constexpr double kMaxChildSeconds = 1e6;
 // "<source>: <reader>: internal error: ..." (the CLI's exit code 5). InputError "<source>: <reader> did not
 // finish reading it within N s (a malformed file?)" when the child runs longer than `seconds` (it is
 // killed), "... crashed reading it (signal N) ..." when it dies by a signal, "... ended without an answer
-// ..." when it exits without one; IoError if no child can be made. `reader` names the work (e.g. "assimp").
+// ..." when it exits without one, "... needs more memory than it may take ..." when the work's allocation
+// fails at the cap (kChildMemoryShare); IoError if no child can be made. `reader` names the work (e.g. "assimp").
 // The child is killed if the calling process dies, and holds no descriptor of the parent's but its pipe's.
 std::string run_in_child(const std::string& source, const std::string& reader, double seconds,
                          const std::function<std::string()>& work);

@@ -283,7 +283,8 @@ std::vector<double> integrated_geodesics(const SurfaceGraph& graph, const Bases&
 void normalise(std::vector<double>& mu, const std::string& source) {
     auto [lo, hi] = std::minmax_element(mu.begin(), mu.end());
     const double min = *lo, range = *hi - *lo;
-    if (!(range > 0)) fail(source, "μ is constant over the surface: it has no extent to build a graph on");
+    if (!(range > 0)) fail(source, "μ is constant over the surface (every vertex as far, on average, from the rest: a shape that symmetric, "
+                                  "like a regular polyhedron, has no extent along which to cut it)");
     for (double& m : mu) m = (m - min) / range;
 }
 

@@ -130,8 +130,11 @@ void run_drag(const DragOptions& o) {
     MetaballSkinner<double> skinner(skeleton, set.positions, binding_for(o, skeleton, set.positions), input.source);
     std::vector<Vec3<double>> displacements(centres.size());
     for (std::size_t j = 0; j < centres.size(); ++j) displacements[j] = centres[j] - skeleton.spheres[j].centre;
+    const std::vector<Vec3<double>> before = set.positions;
     skinner.deform(displacements, set.positions, {o.threads});
     write_point_set(o.out, set, input.format);
+    std::size_t moved = 0;
+    for (std::size_t i = 0; i < before.size(); ++i) moved += norm(set.positions[i] - before[i]) > 0;
 
     const std::vector<int> chain = drag_chain(skeleton, o.joint, length);
     std::printf("dragged joint %d along %d joints:", o.joint, length);
@@ -150,6 +153,16 @@ void run_drag(const DragOptions& o) {
         if (now < 1e-6 * rest)
             std::printf("\nnote: joints %zu and %zu now meet (their bone's length %.3g, %.6g at rest); --keep-lengths keeps it", a, b, now,
                         rest);
+    }
+    // A region moves nothing at its farthest vertex, and a skeleton extracted from a coarse mesh has spheres
+    // that hold no vertex: a drag can leave every point where it was.
+    if (moved == 0) {
+        std::size_t bound = 0;
+        const MetaballBinding& binding = skinner.binding();
+        for (std::uint32_t j : binding.joints) bound += norm(displacements[j]) > 0;
+        std::printf("\nnote: no point moved: the moved joints' regions hold %zu point%s, and a region's farthest point stays "
+                    "(a skeleton from a coarse mesh has spheres that hold none)",
+                    bound, bound == 1 ? "" : "s");
     }
     std::printf("\nwrote %zu points to %s\n", set.positions.size(), o.out.c_str());
 }

@@ -73,6 +73,9 @@ cp "$tmp/skeleton.json" "$tmp/rigged.json"
 echo '{"binding": [0, 1, 2, -1, 3, 3], "reeb": {}}' >"$tmp/rigged.binding.json"
 expect 0 "binding: $tmp/rigged.binding.json" -- drag --skeleton "$tmp/rigged.json" --points "$tmp/points.ply" --joint 3 --to 10,4,0 --out "$tmp/rigged.ply"
 [ "$(rows "$tmp/rigged.ply" | sed -n 4p)" = "10 0 0" ] || fail "the binding file's unbound vertex moved"
+# A drag that moves no point (the moved joint's region holds one point, its farthest) says so.
+echo '{"binding": [-1, -1, 2, 3, -1, -1]}' >"$tmp/lonely.json"
+expect 0 "note: no point moved: the moved joints' regions hold 1 point," -- "${drag[@]}" --joint 3 --to 10,4,0 --chain 2 --binding "$tmp/lonely.json" --out "$tmp/lonely.ply"
 # That file is for the vertices `skeleton` read: other points are refused with the way around it.
 printf 'ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nend_header\n1 0 0\n4 0 1\n' >"$tmp/two.ply"
 expect 2 "expected one node index per vertex (2), got 6 (the binding found beside the skeleton" -- drag --skeleton "$tmp/rigged.json" --points "$tmp/two.ply" --joint 3 --to 10,4,0 --out "$tmp/two_out.ply"
