@@ -29,22 +29,35 @@ template <class T> BS_HD inline T wyvill_field_of_square(T s) {
 }
 template <class T> BS_HD inline T wyvill_field(T r, T R) { return r < R ? wyvill_field_of_square((r / R) * (r / R)) : T(0); }
 
-// The field at offset v − c_j from a joint of radius R: the offset is scaled by 1/R before it is squared,
-// so that a body of any size within float's range reads the same field (|v − c|² in float underflows for
-// bodies under about 1e-19 units: their points moved by 12% of the body at 1e-22).
-template <class T> BS_HD inline T wyvill_field_at(Vec3<T> offset, T R) {
-    if (!(R > T(0))) return T(0);
-    const Vec3<T> scaled = offset * (T(1) / R);
+// 1 / R for a region of radius R, 0 for an empty one (R <= 0) or one too small for T to invert (1 / R
+// beyond T's range): such a region moves nothing.
+template <class T> BS_HD inline T inverse_radius(T R) {
+    const T inverse = T(1) / R;
+    return R > T(0) && inverse * T(0) == T(0) ? inverse : T(0);
+}
+
+// The field at offset v − c_j from a joint of inverse radius 1/R (inverse_radius): the offset is scaled by
+// 1/R before it is squared, so that a body of any size within float's range reads the same field
+// (|v − c|² in float underflows for bodies under about 1e-19 units: their points moved by 12% of the body
+// at 1e-22).
+template <class T> BS_HD inline T wyvill_field_at(Vec3<T> offset, T inverse_R) {
+    if (!(inverse_R > T(0))) return T(0);
+    const Vec3<T> scaled = offset * inverse_R;
     return wyvill_field_of_square(dot(scaled, scaled));
 }
 
-// One joint as the per-point pass reads it: rest centre c_j, radius of influence R_j (>= 0) and the
-// pose's displacement d_j (posed centre − rest centre). 7 scalars.
+// One joint as the per-point pass reads it: rest centre c_j, radius of influence R_j (>= 0), the pose's
+// displacement d_j (posed centre − rest centre), and 1/R_j, computed when the joint is made rather than
+// divided per point and joint. 8 scalars.
 template <class T>
 struct MetaballJoint {
     Vec3<T> centre;
     T radius;
     Vec3<T> displacement;
+    T inverse = T(0);  // inverse_radius(radius)
+
+    MetaballJoint() = default;
+    BS_HD MetaballJoint(Vec3<T> c, T R, Vec3<T> d) : centre(c), radius(R), displacement(d), inverse(inverse_radius(R)) {}
 
     template <class U>
     BS_HD explicit operator MetaballJoint<U>() const { return {Vec3<U>(centre), U(radius), Vec3<U>(displacement)}; }
@@ -58,7 +71,7 @@ BS_HD inline Vec3<T> metaball_point(Vec3<T> v, const std::uint32_t* bound, std::
     Vec3<T> moved = v;
     for (std::uint32_t k = 0; k < bound_count; ++k) {
         const MetaballJoint<T>& joint = joints[bound[k]];
-        moved += wyvill_field_at(v - joint.centre, joint.radius) * joint.displacement;
+        moved += wyvill_field_at(v - joint.centre, joint.inverse) * joint.displacement;
     }
     return body.apply(moved);
 }
