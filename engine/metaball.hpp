@@ -47,7 +47,7 @@ template <class T> BS_HD inline T wyvill_field_at(Vec3<T> offset, T inverse_R) {
 }
 
 // One joint as the per-point pass reads it: rest centre c_j, radius of influence R_j (>= 0), the pose's
-// displacement d_j (posed centre − rest centre), and 1/R_j, computed when the joint is made rather than
+// displacement d_j in the body's frame (above), and 1/R_j, computed when the joint is made rather than
 // divided per point and joint. 8 scalars.
 template <class T>
 struct MetaballJoint {

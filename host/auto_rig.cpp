@@ -189,9 +189,9 @@ std::vector<std::array<int, 2>> break_loops(SphereGraph& g) {
 
 // The live nodes of the part (connected set, after loops are cut) holding the most area. A point set's
 // graph can fall apart where no neighbour edge joins one interval's points to the next (a sparse or noisy
-// sampling: a ball of 3,000 points at 8 intervals, 12 random points): parts under `detached_fraction` of the
-// area are left unbound and counted; larger ones are an error naming them (they had built spheres with no
-// bone, refused as "sphere belongs to no bone").
+// sampling: a ball of 3,000 points at 8 intervals, 12 random points): the other parts, together under
+// `detached_fraction` of the area, are left unbound and counted; more is an error naming them (they had
+// built spheres with no bone, refused as "sphere belongs to no bone").
 std::vector<int> largest_part(const SphereGraph& g, const std::vector<int>& live, int intervals, double detached_fraction,
                               const std::string& source, std::size_t& detached_parts) {
     std::vector<int> part(g.carrier.size(), -1);
@@ -207,7 +207,10 @@ std::vector<int> largest_part(const SphereGraph& g, const std::vector<int>& live
             stack.pop_back();
             part_area[id] += g.area[n];
             for (int m : g.neighbours[n])
-                if (part[m] < 0) part[m] = id, stack.push_back(m);
+                if (part[m] < 0) {
+                    part[m] = id;
+                    stack.push_back(m);
+                }
         }
     }
     if (part_area.size() < 2) return live;
@@ -216,8 +219,8 @@ std::vector<int> largest_part(const SphereGraph& g, const std::vector<int>& live
     if (rest > detached_fraction * total)
         throw InputError(source + ": the graph falls apart into " + std::to_string(part_area.size()) + " parts at " + std::to_string(intervals) +
                          " intervals, the largest holding " + number_text(100 * part_area[main] / total, 3) +
-                         "% of the area: the samples' neighbours do not join every interval to the next (a sampling too sparse or "
-                         "noisy for this resolution; fewer --intervals or more points may join them)");
+                         "% of the area: its nodes do not join every interval to the next (for a point set, a sampling too sparse or "
+                         "noisy for this resolution: fewer --intervals or more points may join them)");
     detached_parts = part_area.size() - 1;
     std::vector<int> kept;
     for (int n : live)

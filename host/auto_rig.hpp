@@ -17,8 +17,8 @@
 //     lower, then the node pair) into a spanning tree; an edge that would close a cycle is cut. So every loop
 //     is cut at its highest level, the point farthest (geodesically) from the body's centre.
 //   - Parts: the graph of a point set can fall apart where no neighbour edge joins one interval's points to
-//     the next. The part holding the most area is kept; parts under detached_fraction of the area are left
-//     unbound (their vertices -1, counted); larger ones are an error.
+//     the next. The part holding the most area is kept; the others, together under detached_fraction of
+//     the area, are left unbound (their vertices and nodes -1, counted); more is an error.
 //   - Root: the sphere of lowest interval (the body's geodesic centre), largest area on ties, then lowest
 //     index. Bones point away from it; spheres are numbered in node order, bones breadth-first from the root
 //     (children in ascending sphere order). The skeleton is checked with SkeletonRules::Tree.
@@ -40,13 +40,14 @@ namespace bs {
 struct AutoRigOptions {
     double nesting_margin = 0.05;       // see "Nesting" above (fraction of the larger radius)
     double min_radius_fraction = 1e-3;  // radius floor (fraction of the bound vertices' bounding-box diagonal)
-    double detached_fraction = 0.01;    // parts of the graph with less of the area are left unbound (see "Parts")
     int threads = 0;                    // 0: all cores (the result does not depend on it)
+    double detached_fraction = 0.01;    // the graph's parts beside the largest, together under this share of the
+                                        // area, are left unbound (see "Parts")
 };
 
 struct AutoRig {
     Skeleton skeleton;                         // SkeletonRules::Tree
-    std::vector<int> sphere_of_node;           // per Reeb node: the sphere carrying it
+    std::vector<int> sphere_of_node;           // per Reeb node: the sphere carrying it, -1 in a detached part
     std::vector<int> sphere_of_vertex;         // per input vertex or point: its sphere, -1 if unbound
     std::vector<std::array<int, 2>> cut_edges; // edges cut to break loops, as pairs of carrying nodes (ascending)
     std::size_t detached_parts = 0;            // parts of the graph left unbound (see "Parts")

@@ -47,16 +47,35 @@ constexpr bool kSanitized = false;
 constexpr bool kSanitized = false;
 #endif
 
-// Caps the child's address space at kChildMemoryShare of the machine's memory (nothing where that is
-// unknown, or in a sanitized build): a malformed header can make a reader ask for all of it (assimp 5.2
-// took 15 GB of a 23 GB machine for a 309-byte OFF file declaring 3.5e9 vertices), and the system's
-// out-of-memory killer may then pick another process. Past the cap the reader's allocation fails.
-void cap_memory() {
-    if (kSanitized) return;
+// The machine's physical memory in bytes, 0 where it is unknown.
+double physical_memory() {
     const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || page <= 0) return;
-    const rlim_t cap = rlim_t(double(pages) * double(page) * kChildMemoryShare);
-    const rlimit limit{cap, cap};
+    return pages > 0 && page > 0 ? double(pages) * double(page) : 0.0;
+}
+
+// The address space the process holds now (what a child inherits from its parent), 0 where unknown.
+double address_space_now() {
+    std::FILE* statm = std::fopen("/proc/self/statm", "r");
+    if (!statm) return 0;
+    unsigned long pages = 0;
+    const bool read = std::fscanf(statm, "%lu", &pages) == 1;
+    std::fclose(statm);
+    return read ? double(pages) * double(::sysconf(_SC_PAGE_SIZE)) : 0.0;
+}
+
+// Caps the child's address space at what it holds when forked (its parent's: an embedder's CUDA context,
+// its arrays) plus kChildMemoryShare of the machine's memory, never above a limit already set: a
+// malformed header can make a reader ask for all of it (assimp 5.2 took 15 GB of a 23 GB machine for a
+// 309-byte OFF file declaring 3.5e9 vertices), and the system's out-of-memory killer may then pick
+// another process. Past the cap the reader's allocation fails. (A container's own memory limit is not
+// read: the machine's is.)
+void cap_memory() {
+    if (!child_memory_capped()) return;
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_AS, &limit) != 0) return;
+    const double wanted = address_space_now() + kChildMemoryShare * physical_memory();
+    const rlim_t cap = wanted < double(limit.rlim_cur) ? rlim_t(wanted) : limit.rlim_cur;
+    limit.rlim_cur = cap;
     ::setrlimit(RLIMIT_AS, &limit);
 }
 
@@ -73,7 +92,7 @@ void cap_memory() {
     try {
         answer = char(kResult) + work();
     } catch (const std::bad_alloc&) {
-        answer = char(kInput) + source + ": " + reader + " needs more memory than it may take to read it (half the machine's): a malformed file?";
+        answer = char(kInput) + source + ": " + out_of_memory_reason(reader);
     } catch (const InputError& e) {
         answer = char(kInput) + std::string(e.what());
     } catch (const IoError& e) {
@@ -106,7 +125,12 @@ bool read_until(int fd, std::chrono::steady_clock::time_point deadline, std::str
 
 }  // namespace
 
-bool child_memory_capped() { return !kSanitized && ::sysconf(_SC_PHYS_PAGES) > 0 && ::sysconf(_SC_PAGE_SIZE) > 0; }
+
+bool child_memory_capped() { return !kSanitized && physical_memory() > 0; }
+
+std::string out_of_memory_reason(const std::string& reader) {
+    return reader + " needs more memory than it may take to read it (half the machine's): a malformed file?";
+}
 
 std::string run_in_child(const std::string& source, const std::string& reader, double seconds,
                          const std::function<std::string()>& work) {

@@ -21,6 +21,9 @@ constexpr double kMaxChildSeconds = 1e6;
 constexpr double kChildMemoryShare = 0.5;
 // Whether this build caps a child's memory (sanitized builds do not: they reserve terabytes at start).
 bool child_memory_capped();
+// What run_in_child says, after the source, when the work's allocation fails at the cap; a reader that
+// catches its own std::bad_alloc (assimp reports "std::bad_alloc" in its error string) says the same.
+std::string out_of_memory_reason(const std::string& reader);
 
 // Runs `work` in a child and returns the bytes it returned. The work's InputError, IoError and
 // UnsupportedError are rethrown as the same type and message (messages the work makes start with

@@ -155,6 +155,11 @@ TriangleMesh load_ply_mesh(const std::string& path) {
 #if BASESKIN_HAVE_ASSIMP
 void refuse_skeleton_meshes(Assimp::Importer& importer) { importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true); }
 
+std::string assimp_failure(const Assimp::Importer& importer) {
+    const std::string error = importer.GetErrorString();
+    return error.find("bad_alloc") != std::string::npos ? out_of_memory_reason("assimp") : error;
+}
+
 double assimp_seconds(const std::string& path) {
     const char* given = std::getenv("BASESKIN_ASSIMP_SECONDS");
     char* end = nullptr;
@@ -188,7 +193,7 @@ TriangleMesh read_assimp_mesh(const std::string& path) {
     refuse_skeleton_meshes(importer);
     // No triangulation step: assimp's asserts abort on some malformed files; fanning is done here.
     const aiScene* scene = importer.ReadFile(path, aiProcess_PreTransformVertices | aiProcess_ValidateDataStructure);
-    if (!scene) throw InputError(path + ": cannot read as a mesh: " + importer.GetErrorString());
+    if (!scene) throw InputError(path + ": cannot read as a mesh: " + assimp_failure(importer));
     TriangleMesh mesh;
     std::size_t skipped = 0;
     std::vector<int> polygons_using;

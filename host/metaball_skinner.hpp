@@ -8,8 +8,9 @@
 //   - otherwise from the nearest joint sphere: the sphere j with the smallest |v − c_j| − r_j (distance to
 //     its surface, negative inside), ties to the lowest index.
 // R_j is the distance from c_j to the farthest vertex bound to j (paper §1.3 step 3); a joint with no bound
-// vertex has R_j = 0 and moves nothing. Per pose, d_j is the displacement of sphere j's centre, and
-//     v' = v + Σ_{j binding v} d_j · f(|v − c_j|, R_j)        (engine/metaball.hpp).
+// vertex has R_j = 0 and moves nothing. Per pose, with G the pose's root transform (the identity for
+// displacements given directly, as a drag's), d_j = G⁻¹(posed centre of sphere j) − its rest centre, and
+//     v' = G (v + Σ_{j binding v} d_j · f(|v − c_j|, R_j))        (engine/metaball.hpp).
 // Units are the input's. Rest data and radii are computed in double; the pass runs in T.
 #pragma once
 

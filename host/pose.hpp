@@ -3,7 +3,8 @@
 // Pose file:   {"root": {"rotation": [w,x,y,z], "translation": [x,y,z]},
 //               "bones": [{"bone": k, "rotation": [w,x,y,z] | "axis": [x,y,z], "degrees": a,
 //                          "twist_degrees": tau}, ...]}
-// Motion file: {"fps": f, "frames": [pose, ...]}
+// Motion file: {"fps": f, "bone_count": n, "frames": [pose, ...]}; bone_count optional (save_motion writes
+//              it; another skeleton's count is refused)
 // Every member is optional; a missing entry is the identity. Bone k's rotation is local (in its parent's
 // posed frame, about its parent sphere's centre); it is split into swing and twist about the bone's rest
 // axis, and twist_degrees (unwrapped) is added to that twist.

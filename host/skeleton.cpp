@@ -42,7 +42,8 @@ void check_spheres(const std::vector<Sphere<double>>& spheres, const Where& wher
             where["spheres"][i].fail(std::string("a coordinate or radius ") + outside_input_magnitude_text());
         if (s.radius <= 0) where["spheres"][i].fail("radius must be > 0, got " + number_text(s.radius));
         if (s.radius < kMinRadius)
-            where["spheres"][i].fail("radius " + number_text(s.radius) + " below the least a sphere may have, 1e-15 (README, \"Input limits\"): scale the body up");
+            where["spheres"][i].fail("radius " + number_text(s.radius) + " below the least a sphere may have, " + number_text(kMinRadius) +
+                                     " (README, \"Input limits\"): scale the body up");
     }
 }
 

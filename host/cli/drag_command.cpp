@@ -130,11 +130,10 @@ void run_drag(const DragOptions& o) {
     MetaballSkinner<double> skinner(skeleton, set.positions, binding_for(o, skeleton, set.positions), input.source);
     std::vector<Vec3<double>> displacements(centres.size());
     for (std::size_t j = 0; j < centres.size(); ++j) displacements[j] = centres[j] - skeleton.spheres[j].centre;
-    const std::vector<Vec3<double>> before = set.positions;
     skinner.deform(displacements, set.positions, {o.threads});
     write_point_set(o.out, set, input.format);
-    std::size_t moved = 0;
-    for (std::size_t i = 0; i < before.size(); ++i) moved += norm(set.positions[i] - before[i]) > 0;
+    std::size_t moved = 0;  // against the skinner's rest points (the input's, in double)
+    for (std::size_t i = 0; i < set.positions.size(); ++i) moved += norm(set.positions[i] - skinner.rest()[i]) > 0;
 
     const std::vector<int> chain = drag_chain(skeleton, o.joint, length);
     std::printf("dragged joint %d along %d joints:", o.joint, length);
@@ -157,7 +156,7 @@ void run_drag(const DragOptions& o) {
     // A region moves nothing at its farthest vertex, and a skeleton extracted from a coarse mesh has spheres
     // that hold no vertex: a drag can leave every point where it was.
     if (moved == 0) {
-        std::size_t bound = 0;
+        std::size_t bound = 0;  // points bound to a moved joint (a point has one joint here)
         const MetaballBinding& binding = skinner.binding();
         for (std::uint32_t j : binding.joints) bound += norm(displacements[j]) > 0;
         std::printf("\nnote: no point moved: the moved joints' regions hold %zu point%s, and a region's farthest point stays "

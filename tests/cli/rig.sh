@@ -68,7 +68,9 @@ if [ -e "$models/animation_with_skeleton.fbx" ]; then
     expect 2 "cut.fbx" -- rig --model "$tmp/cut.fbx" --out "$tmp/x"
     # A file of lamps and no geometry: assimp would draw its node tree as a mesh, which had been rigged
     # into a body of 10 bones.
-    expect 2 "lights.dae: no polygons to sample" -- rig --model "$models/../Collada/lights.dae" --points 100 --out "$tmp/lamps"
+    if [ -e "$models/../Collada/lights.dae" ]; then
+        expect 2 "lights.dae: no polygons to sample" -- rig --model "$models/../Collada/lights.dae" --points 100 --out "$tmp/lamps"
+    fi
     # A time limit for assimp that is not a time is refused, not replaced by the default.
     export BASESKIN_ASSIMP_SECONDS=soon
     expect 2 'BASESKIN_ASSIMP_SECONDS (environment): expected seconds > 0, got "soon"' -- rig --model "$models/box.fbx" --points 100 --out "$tmp/box"
