@@ -63,17 +63,18 @@ struct MetaballJoint {
     BS_HD explicit operator MetaballJoint<U>() const { return {Vec3<U>(centre), U(radius), Vec3<U>(displacement)}; }
 };
 
-// v' for a vertex bound to `bound_count` joints, whose indices into `joints` are bound[0 .. bound_count),
-// then carried by the body's motion. A vertex bound to no joint moves with the body alone.
+// v + Σ d_j f for a vertex bound to `bound_count` joints, whose indices into `joints` are
+// bound[0 .. bound_count), in the body's frame; the pass then applies the body's motion G
+// (kernels/passes.hpp, MetaballJob::body). A vertex bound to no joint is not displaced.
 template <class T>
 BS_HD inline Vec3<T> metaball_point(Vec3<T> v, const std::uint32_t* bound, std::uint32_t bound_count,
-                                    const MetaballJoint<T>* joints, const Mat34<T>& body) {
+                                    const MetaballJoint<T>* joints) {
     Vec3<T> moved = v;
     for (std::uint32_t k = 0; k < bound_count; ++k) {
         const MetaballJoint<T>& joint = joints[bound[k]];
         moved += wyvill_field_at(v - joint.centre, joint.inverse) * joint.displacement;
     }
-    return body.apply(moved);
+    return moved;
 }
 
 }  // namespace bs

@@ -34,6 +34,12 @@ struct Mat34 {
         return {m[0] * p.x + m[1] * p.y + m[2] * p.z + m[3], m[4] * p.x + m[5] * p.y + m[6] * p.z + m[7],
                 m[8] * p.x + m[9] * p.y + m[10] * p.z + m[11]};
     }
+    // Exactly [I | 0] (from_rigid of the identity is).
+    BS_HD bool is_identity() const {
+        for (int i = 0; i < 12; ++i)
+            if (m[i] != (i % 5 == 0 ? T(1) : T(0))) return false;
+        return true;
+    }
 };
 
 // (a ∘ b)(x) = a(b(x)).

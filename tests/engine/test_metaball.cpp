@@ -17,9 +17,6 @@
 namespace bs {
 namespace {
 
-// The body not moved: the field alone.
-const Mat34<double> kStill = Mat34<double>::from_rigid(Rigid<double>::identity());
-
 // The field as DESIGN §3 writes it, independently of the engine's Horner form.
 double wyvill_reference(double r, double R) {
     if (r >= R) return 0;
@@ -69,7 +66,7 @@ TEST(MetaballField, EmptyRegionGivesNoFieldAndNoNan) {
     EXPECT_EQ(wyvill_field(0.0f, 0.0f), 0.0f);
     const std::uint32_t bound[1] = {0};
     MetaballJoint<double> joint{{1, 2, 3}, 0.0, {5, 5, 5}};
-    Vec3<double> v = metaball_point(Vec3<double>{1, 2, 3}, bound, 1, &joint, kStill);
+    Vec3<double> v = metaball_point(Vec3<double>{1, 2, 3}, bound, 1, &joint);
     EXPECT_EQ(v.x, 1.0);
     EXPECT_EQ(v.y, 2.0);
     EXPECT_EQ(v.z, 3.0);
@@ -81,7 +78,7 @@ TEST(MetaballPoint, VerticesBeyondTheRadiusDoNotMove) {
     testing::Random rng(3);
     for (int i = 0; i < 1000; ++i) {
         Vec3<double> v = rng.uniform(2.0, 5.0) * rng.unit_vector();
-        Vec3<double> moved = metaball_point(v, bound, 2, joints, kStill);
+        Vec3<double> moved = metaball_point(v, bound, 2, joints);
         EXPECT_EQ(moved.x, v.x);
         EXPECT_EQ(moved.y, v.y);
         EXPECT_EQ(moved.z, v.z);
@@ -91,12 +88,12 @@ TEST(MetaballPoint, VerticesBeyondTheRadiusDoNotMove) {
 TEST(MetaballPoint, CentreMovesByTheFullDisplacementAndFieldsAdd) {
     const std::uint32_t bound[2] = {0, 1};
     MetaballJoint<double> joints[2] = {{{0, 0, 0}, 2.0, {1, 0, 0}}, {{1, 0, 0}, 2.0, {0, 1, 0}}};
-    Vec3<double> at_centre = metaball_point(Vec3<double>{0, 0, 0}, bound, 1, joints, kStill);
+    Vec3<double> at_centre = metaball_point(Vec3<double>{0, 0, 0}, bound, 1, joints);
     EXPECT_EQ(at_centre.x, 1.0);
-    Vec3<double> both = metaball_point(Vec3<double>{0, 0, 0}, bound, 2, joints, kStill);
+    Vec3<double> both = metaball_point(Vec3<double>{0, 0, 0}, bound, 2, joints);
     EXPECT_NEAR(both.x, 1.0, 1e-15);
     EXPECT_NEAR(both.y, wyvill_reference(1.0, 2.0), 1e-15);
-    Vec3<double> unbound = metaball_point(Vec3<double>{0, 0, 0}, bound, 0, joints, kStill);
+    Vec3<double> unbound = metaball_point(Vec3<double>{0, 0, 0}, bound, 0, joints);
     EXPECT_EQ(unbound.x, 0.0);
 }
 
@@ -161,15 +158,18 @@ TEST(MetaballPass, CpuPassEqualsTheDirectFormula) {
     }
 }
 
-TEST(MetaballPoint, TheBodysMotionCarriesTheDisplacedPoint) {
-    const std::uint32_t bound[1] = {0};
-    MetaballJoint<double> joint{{0, 0, 0}, 2.0, {1, 0, 0}};
+TEST(MetaballPass, TheBodysMotionCarriesTheDisplacedPoint) {
+    // One point displaced along x in the body's frame by f(1, 2), then turned a quarter about z and moved;
+    // one outside every region moves with the body alone.
+    const std::vector<double> rest{1, 0, 0, 5, 0, 0};
+    const std::vector<std::uint32_t> offsets{0, 1, 2}, bound{0, 0};
+    const MetaballJoint<double> joint{{0, 0, 0}, 2.0, {1, 0, 0}};
     const Rigid<double> body{axis_angle(Vec3<double>{0, 0, 1}, 1.5707963267948966), {10, 0, 0}};
-    // Displaced along x in the body's frame by f(1, 2), then turned a quarter about z and moved.
-    const Vec3<double> v{1, 0, 0}, displaced = v + wyvill_reference(1.0, 2.0) * joint.displacement;
-    testing::expect_vec_near(metaball_point(v, bound, 1, &joint, Mat34<double>::from_rigid(body)), body.apply(displaced), 1e-14);
-    // Outside every region a point moves with the body alone.
-    testing::expect_vec_near(metaball_point(Vec3<double>{5, 0, 0}, bound, 1, &joint, Mat34<double>::from_rigid(body)), Vec3<double>{10, 5, 0}, 1e-14);
+    std::vector<double> out(6);
+    cpu::deform_metaball({{rest.data(), 3}, offsets.data(), bound.data(), 2, &joint, 1, Mat34<double>::from_rigid(body), {out.data(), 3}}, {});
+    const Vec3<double> displaced = Vec3<double>{1, 0, 0} + wyvill_reference(1.0, 2.0) * joint.displacement;
+    testing::expect_vec_near({out[0], out[1], out[2]}, body.apply(displaced), 1e-14);
+    testing::expect_vec_near({out[3], out[4], out[5]}, Vec3<double>{10, 5, 0}, 1e-14);
 }
 
 TEST(MetaballPass, TinyBodiesInFloatReadTheUnitBodysField) {
