@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -194,34 +193,26 @@ std::vector<std::array<int, 2>> break_loops(SphereGraph& g) {
 // built spheres with no bone, refused as "sphere belongs to no bone").
 std::vector<int> largest_part(const SphereGraph& g, const std::vector<int>& live, int intervals, double detached_fraction,
                               const std::string& source, std::size_t& detached_parts) {
-    std::vector<int> part(g.carrier.size(), -1);
-    std::vector<double> part_area;
-    for (int start : live) {
-        if (part[start] >= 0) continue;
-        const int id = int(part_area.size());
-        part_area.push_back(0);
-        std::vector<int> stack{start};
-        part[start] = id;
-        while (!stack.empty()) {
-            const int n = stack.back();
-            stack.pop_back();
-            part_area[id] += g.area[n];
-            for (int m : g.neighbours[n])
-                if (part[m] < 0) {
-                    part[m] = id;
-                    stack.push_back(m);
-                }
-        }
-    }
-    if (part_area.size() < 2) return live;
+    std::vector<std::array<int, 2>> edges;
+    for (int n : live)
+        for (int m : g.neighbours[n])
+            if (n < m) edges.push_back({n, m});
+    // Numbered in order of their smallest node: a part holding a live node holds the smallest of them.
+    const std::vector<int> part = connected_components(g.carrier.size(), edges);
+    std::vector<double> part_area(g.carrier.size(), -1.0);  // -1: no live node
+    for (int n : live) part_area[std::size_t(part[n])] = std::max(part_area[std::size_t(part[n])], 0.0) + g.area[n];
+    const std::size_t parts = std::size_t(std::count_if(part_area.begin(), part_area.end(), [](double a) { return a >= 0; }));
+    if (parts < 2) return live;
     const int main = int(std::max_element(part_area.begin(), part_area.end()) - part_area.begin());
-    const double total = std::accumulate(part_area.begin(), part_area.end(), 0.0), rest = total - part_area[main];
+    double total = 0;
+    for (double a : part_area) total += std::max(a, 0.0);
+    const double rest = total - part_area[std::size_t(main)];
     if (rest > detached_fraction * total)
-        throw InputError(source + ": the graph falls apart into " + std::to_string(part_area.size()) + " parts at " + std::to_string(intervals) +
+        throw InputError(source + ": the graph falls apart into " + std::to_string(parts) + " parts at " + std::to_string(intervals) +
                          " intervals, the largest holding " + number_text(100 * part_area[main] / total, 3) +
                          "% of the area: its nodes do not join every interval to the next (for a point set, a sampling too sparse or "
                          "noisy for this resolution: fewer --intervals or more points may join them)");
-    detached_parts = part_area.size() - 1;
+    detached_parts = parts - 1;
     std::vector<int> kept;
     for (int n : live)
         if (part[n] == main) kept.push_back(n);
