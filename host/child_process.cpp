@@ -9,12 +9,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 #include <chrono>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 
 #include "host/errors.hpp"
 
@@ -53,6 +57,25 @@ double physical_memory() {
     return pages > 0 && page > 0 ? double(pages) * double(page) : 0.0;
 }
 
+// The number a control group's limit file holds, +inf where it cannot be read or says "max".
+double limit_in_file(const std::string& path) {
+    std::ifstream file(path);
+    std::string text;
+    if (!(file >> text) || text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return INFINITY;
+    return std::strtod(text.c_str(), nullptr);
+}
+
+// The lowest limit in `file` of the group at `path` under `root` and of every group above it (a group's
+// memory is bounded by its ancestors' limits too).
+double lowest_limit_along(const std::string& root, std::string path, const std::string& file) {
+    double lowest = INFINITY;
+    for (;;) {
+        lowest = std::min(lowest, limit_in_file(root + path + (path.empty() || path.back() == '/' ? "" : "/") + file));
+        const std::size_t slash = path.find_last_of('/');
+        if (slash == std::string::npos || path.size() <= 1) return lowest;
+        path.erase(slash == 0 ? 1 : slash);
+    }
+}
 // The address space the process holds now (what a child inherits from its parent), 0 where unknown.
 double address_space_now() {
     std::FILE* statm = std::fopen("/proc/self/statm", "r");
@@ -64,16 +87,16 @@ double address_space_now() {
 }
 
 // Caps the child's address space at what it holds when forked (its parent's: an embedder's CUDA context,
-// its arrays) plus kChildMemoryShare of the machine's memory, never above a limit already set: a
-// malformed header can make a reader ask for all of it (assimp 5.2 took 15 GB of a 23 GB machine for a
-// 309-byte OFF file declaring 3.5e9 vertices), and the system's out-of-memory killer may then pick
-// another process. Past the cap the reader's allocation fails. (A container's own memory limit is not
-// read: the machine's is.)
+// its arrays) plus kChildMemoryShare of the memory the process may use (usable_memory: a container's
+// limit where it is below the machine's), never above a limit already set: a malformed header can make a
+// reader ask for all of it (assimp 5.2 took 15 GB of a 23 GB machine for a 309-byte OFF file declaring
+// 3.5e9 vertices), and the system's out-of-memory killer may then pick another process. Past the cap the
+// reader's allocation fails.
 void cap_memory() {
     if (!child_memory_capped()) return;
     rlimit limit{};
     if (::getrlimit(RLIMIT_AS, &limit) != 0) return;
-    const double wanted = address_space_now() + kChildMemoryShare * physical_memory();
+    const double wanted = address_space_now() + kChildMemoryShare * usable_memory();
     const rlim_t cap = wanted < double(limit.rlim_cur) ? rlim_t(wanted) : limit.rlim_cur;
     limit.rlim_cur = cap;
     ::setrlimit(RLIMIT_AS, &limit);
@@ -126,10 +149,37 @@ bool read_until(int fd, std::chrono::steady_clock::time_point deadline, std::str
 }  // namespace
 
 
-bool child_memory_capped() { return !kSanitized && physical_memory() > 0; }
+double cgroup_memory_limit(const std::string& cgroup_root, const std::string& self_cgroup) {
+    double lowest = INFINITY;
+    std::istringstream lines(self_cgroup);
+    for (std::string line; std::getline(lines, line);) {
+        // "hierarchy-id:controllers:path"; the path may itself hold colons.
+        const std::size_t first = line.find(':'), second = first == std::string::npos ? first : line.find(':', first + 1);
+        if (second == std::string::npos) continue;
+        const std::string controllers = line.substr(first + 1, second - first - 1), path = line.substr(second + 1);
+        if (path.empty() || path[0] != '/') continue;
+        if (line.compare(0, first, "0") == 0 && controllers.empty())
+            lowest = std::min(lowest, lowest_limit_along(cgroup_root, path, "memory.max"));
+        else if (("," + controllers + ",").find(",memory,") != std::string::npos)
+            lowest = std::min(lowest, lowest_limit_along(cgroup_root + "/memory", path, "memory.limit_in_bytes"));
+    }
+    return lowest;
+}
+
+double usable_memory() {
+    std::ifstream file("/proc/self/cgroup");
+    const std::string self((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    // Inside a container the group's path in /proc/self/cgroup may not be mounted as such: its limit is
+    // then the mount's root's, which lowest_limit_along reads too.
+    const double group = cgroup_memory_limit("/sys/fs/cgroup", self), machine = physical_memory();
+    if (machine <= 0) return group < INFINITY ? group : 0.0;
+    return std::min(machine, group);
+}
+
+bool child_memory_capped() { return !kSanitized && usable_memory() > 0; }
 
 std::string out_of_memory_reason(const std::string& reader) {
-    return reader + " needs more memory than it may take to read it (half the machine's): a malformed file?";
+    return reader + " needs more memory than it may take to read it (half of what this process may use): a malformed file?";
 }
 
 std::string run_in_child(const std::string& source, const std::string& reader, double seconds,

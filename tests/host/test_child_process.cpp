@@ -6,9 +6,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <new>
+#include <utility>
+#include <vector>
 
 #include "host/child_process.hpp"
 #include "host/errors.hpp"
@@ -82,7 +86,7 @@ TEST(ChildProcess, AReaderAskingForMostOfTheMachinesMemoryIsRefused) {
     // address space is capped at half the memory: a request for three quarters fails there (untouched, it
     // would have been granted by the kernel's overcommit).
     if (!child_memory_capped()) GTEST_SKIP() << "a sanitized build: the child's memory is not capped";
-    const double memory = double(::sysconf(_SC_PHYS_PAGES)) * double(::sysconf(_SC_PAGE_SIZE));
+    const double memory = usable_memory();
     const std::string message = message_of<InputError>([&] {
         run_in_child("big.off", "test", 30, [&] {
             void* volatile block = std::malloc(std::size_t(0.75 * memory));  // volatile: the pair is not elided
@@ -91,7 +95,33 @@ TEST(ChildProcess, AReaderAskingForMostOfTheMachinesMemoryIsRefused) {
             return std::string("granted");
         });
     });
-    EXPECT_EQ(message, "big.off: test needs more memory than it may take to read it (half the machine's): a malformed file?");
+    EXPECT_EQ(message, "big.off: test needs more memory than it may take to read it (half of what this process may use): a malformed file?");
+}
+
+// A fake /sys/fs/cgroup tree: each entry a file below `root` and its text.
+std::string cgroup_tree(const std::vector<std::pair<std::string, std::string>>& files) {
+    const std::string root = testing::temp_path("cgroup");
+    for (const auto& [path, text] : files) {
+        std::filesystem::create_directories(std::filesystem::path(root + path).parent_path());
+        std::ofstream(root + path) << text;
+    }
+    return root;
+}
+
+TEST(ChildProcess, AContainersMemoryLimitBoundsTheChildsShare) {
+    // A container's limit below the machine's memory: half the machine's could be more than the container
+    // has, and its out-of-memory killer would end the program instead of the reader failing.
+    const std::string v2 = cgroup_tree({{"/memory.max", "max\n"}, {"/box/memory.max", "4294967296\n"}, {"/box/job/memory.max", "max\n"}});
+    EXPECT_EQ(cgroup_memory_limit(v2, "0::/box/job\n"), 4294967296.0);  // an ancestor's limit bounds the group
+    EXPECT_EQ(cgroup_memory_limit(v2, "0::/\n"), INFINITY);              // "max": no limit
+    const std::string v1 = cgroup_tree({{"/memory/memory.limit_in_bytes", "9223372036854771712\n"},
+                                        {"/memory/a:b/memory.limit_in_bytes", "1073741824\n"}});
+    EXPECT_EQ(cgroup_memory_limit(v1, "9:pids:/\n4:cpu,memory:/a:b\n0::/\n"), 1073741824.0);  // a colon in the path
+    EXPECT_EQ(cgroup_memory_limit(v1, "4:memory:/elsewhere\n"), 9223372036854771712.0);       // the mount's root's
+    EXPECT_EQ(cgroup_memory_limit(v1, "4:cpu:/a:b\ngarbage\n"), INFINITY);                  // no memory controller
+    EXPECT_EQ(cgroup_memory_limit(testing::temp_path("absent"), "0::/box\n"), INFINITY);
+    EXPECT_GT(usable_memory(), 0.0);
+    EXPECT_LE(usable_memory(), double(::sysconf(_SC_PHYS_PAGES)) * double(::sysconf(_SC_PAGE_SIZE)));
 }
 
 TEST(ChildProcess, AMeshThatMadeAssimpAskForAllTheMemoryIsRefusedAtOnce) {
