@@ -35,7 +35,8 @@ struct EncodeOptions {
     // The same band where the codes of two bones that nothing links meet off their surfaces, in the
     // smaller of the two bones' mean radii (docs/ALGORITHM.md "Junctions": measured against 0.5 and 2).
     double unlinked_band = 1.0;
-    // Sections shorter than this (in local radii) at rest blend toward the rigid field, wholly at length 0
+    // Sections shorter than this (in local radii, or in the bone's generator length where that is shorter) at
+    // rest blend toward the rigid field, wholly at length 0
     // (segment_code in host/baseline_rig.cpp: a section cropped to nothing tells its points nothing).
     double empty_section_band = 0.01;
 };

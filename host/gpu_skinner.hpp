@@ -28,7 +28,7 @@
 // a caller alternating streams orders them itself (or keeps one GpuSkinner per stream).
 // Construction throws CudaUnavailable where the CUDA backend is not built or no device is usable (a
 // caller choosing the backend "auto" falls back to the CPU then). Metaball uploads its rest points and
-// binding once and its joint table (joints × 28 bytes) per frame; LBS of any number of influences a point
+// binding once and its joint table (joints × 32 bytes) per frame; LBS of any number of influences a point
 // (Skinner's sparse form) its rest points and rows (16 bytes a point and 8 a pair) once and the LBS table
 // per frame. The Skinner must outlive the GpuSkinner.
 #pragma once

@@ -44,7 +44,7 @@ struct BaselineCode {
     float phi;            // generator angle about the bone's axis (radians), or the cap azimuth
     float t;              // curvilinear ratio of the base-point in its section, or the cap polar angle
     float h;              // signed height of the point over its base-point (input units)
-    float rigid_blend;    // weight in [0, 1] of the bone's rigid motion (fallback bands); 0 elsewhere
+    float rigid_blend;    // weight in [0, 1] of the rigid field (rigid_motion: fallback bands, junctions, empty sections); 0 elsewhere
     float axis_foot;      // kCodeDeep: where the rest detail line meets the axis, as the distance from the
                           // parent sphere's centre along the axis (input units); 0 otherwise
 };

@@ -37,7 +37,7 @@
 //
 // All tables are in bone k's frame F⁰_k, in double (the per-point pass's geometry precision). Sizes: a
 // section sample is sizeof(PosedSection<double>) (832 bytes) plus its extent (sizeof(SectionExtent<double>),
-// 136 bytes), a fan sample 120 bytes, a local chain 1,152 bytes, a cell index 4 bytes; per bone and frame.
+// 136 bytes), a fan sample 128 bytes, a local chain 1,152 bytes, a cell index 4 bytes; per bone and frame.
 // Besides, the fan grid's cos and sin, 16 bytes a sample (the same for every bone).
 #pragma once
 
