@@ -287,6 +287,12 @@ AutoRig build_auto_rig(const ReebGraph& graph, const std::vector<Vec3<double>>& 
 }
 
 void save_binding(const std::string& path, const AutoRig& rig, const ReebGraph& graph) {
+    OutputFile out(path);
+    write_binding(out, rig, graph);
+    out.commit();
+}
+
+void write_binding(OutputFile& out, const AutoRig& rig, const ReebGraph& graph) {
     using json_io::json;
     json nodes = json::array();
     for (std::size_t n = 0; n < graph.nodes.size(); ++n) {
@@ -303,7 +309,7 @@ void save_binding(const std::string& path, const AutoRig& rig, const ReebGraph& 
                    {"nodes", nodes},
                    {"edges", graph.edges},
                    {"cut_edges", rig.cut_edges}};
-    json_io::save(path, doc);
+    json_io::write(out, doc);
 }
 
 std::string binding_path_for(const std::string& skeleton_path) {

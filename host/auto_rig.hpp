@@ -63,6 +63,8 @@ AutoRig build_auto_rig(const ReebGraph& graph, const std::vector<Vec3<double>>& 
 // "reeb": {"intervals", "loops", "nodes": [{"interval", "area", "centroid", "sphere"}], "edges",
 // "cut_edges"}}. IoError if the file cannot be written.
 void save_binding(const std::string& path, const AutoRig& rig, const ReebGraph& graph);
+// The binding file's text into `out`, not committed (the skeleton command commits it with its skeleton).
+void write_binding(OutputFile& out, const AutoRig& rig, const ReebGraph& graph);
 
 // The binding's file name for a skeleton file: "S.json" → "S.binding.json", other names get ".binding.json"
 // appended.

@@ -109,9 +109,11 @@ json load(const std::string& path) {
     return parse(in, path);
 }
 
+void write(OutputFile& out, const json& value) { out.write(value.dump(1) + "\n"); }
+
 void save(const std::string& path, const json& value) {
     OutputFile out(path);
-    out.write(value.dump(1) + "\n");
+    write(out, value);
     out.commit();
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/vec.hpp"
+#include "host/output_file.hpp"
 
 namespace bs::json_io {
 
@@ -23,6 +24,8 @@ json parse(std::istream& in, const std::string& source);
 // Parses a whole file as parse() does; IoError if it can't be opened.
 json load(const std::string& path);
 void save(const std::string& path, const json& value);
+// The document's text into `out`, not committed (files that belong together are committed together).
+void write(OutputFile& out, const json& value);
 
 // Context for messages: "<file>: <element>: <problem>".
 struct Where {

@@ -63,7 +63,54 @@ int create_temporary(const fs::path& target, mode_t mode, std::string& name) {
     return -1;
 }
 
+// A temporary in the system's temporary folder (TMPDIR), for a target whose own folder takes none.
+int create_temporary_elsewhere(const fs::path& target, std::string& name) {
+    std::error_code error;
+    const fs::path folder = fs::temp_directory_path(error);
+    if (error) {
+        errno = error.value();
+        return -1;
+    }
+    return create_temporary(folder / target.filename(), 0600, name);
+}
+
 }  // namespace
+
+void copy_over(const std::string& source, const std::string& target) {
+    auto failed = [&](int error) { throw IoError(target + ": cannot write the new content over it (" + reason(error) + ")"); };
+    const int in = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
+    if (in < 0) failed(errno);
+    struct stat written {};
+    if (::fstat(in, &written) != 0) {
+        const int error = errno;
+        ::close(in);
+        failed(error);
+    }
+    const int out = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
+    int error = out < 0 ? errno : 0;
+    // The space first: where the disk cannot hold the new content, the old one is left whole. (glibc's
+    // emulation, where a file system has no fallocate, writes zeros only into blocks that read as zero.)
+    if (!error && written.st_size > 0) error = ::posix_fallocate(out, 0, written.st_size);
+    char buffer[1 << 16];
+    for (off_t at = 0; !error && at < written.st_size;) {
+        const ssize_t n = ::pread(in, buffer, sizeof buffer, at);
+        if (n <= 0) {
+            error = n < 0 ? errno : EIO;
+            break;
+        }
+        for (ssize_t done = 0; !error && done < n;) {
+            const ssize_t w = ::pwrite(out, buffer + done, std::size_t(n - done), at + done);
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) error = w < 0 ? errno : EIO;
+            else done += w;
+        }
+        at += n;
+    }
+    if (!error && ::ftruncate(out, written.st_size) != 0) error = errno;
+    if (out >= 0 && ::close(out) != 0 && !error) error = errno;
+    ::close(in);
+    if (error) failed(error);
+}
 
 OutputFile::OutputFile(const std::string& path) : path_(path) {
     const Resolved resolved = resolve_links(path);
@@ -83,9 +130,13 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
             (void)::fchown(fd, existing.st_uid, existing.st_gid);
         }
         if (fd < 0) {
-            temporary_.clear();
-            // A folder this process may not write (a writable file in it) falls back to writing in place.
+            // A folder this process may not write (a writable file in it): the bytes go to a temporary
+            // elsewhere and are copied over the file at commit (copy_over), so that until then it keeps its
+            // content.
             if (!exists || (created != EACCES && created != EPERM && created != EROFS)) cannot_open(path_, created);
+            fd = create_temporary_elsewhere(resolved.target, temporary_);
+            if (fd < 0) cannot_open(path_, created);
+            copy_over_ = true;
         }
     }
     if (fd < 0) {
@@ -112,7 +163,7 @@ void OutputFile::discard() {
 }
 
 void OutputFile::write(const char* data, std::size_t size) {
-    if (!file_) throw IoError(path_ + ": written after it was committed or after a failed write");
+    if (!file_ || finished_) throw IoError(path_ + ": written after it was committed or after a failed write");
     if (size > 0 && std::fwrite(data, 1, size, file_) != size) {
         const int failed = errno;
         discard();
@@ -120,7 +171,8 @@ void OutputFile::write(const char* data, std::size_t size) {
     }
 }
 
-void OutputFile::commit() {
+void OutputFile::finish() {
+    if (finished_) return;
     if (!file_) throw IoError(path_ + ": committed twice, or after a failed write");
     const bool flushed = std::fflush(file_) == 0;
     const int flush_error = errno;
@@ -130,21 +182,32 @@ void OutputFile::commit() {
         discard();
         throw IoError(path_ + ": write failed (" + reason(flushed ? close_error : flush_error) + ")");
     }
+    finished_ = true;
+}
+
+void OutputFile::commit() {
+    finish();
+    if (committed_) throw IoError(path_ + ": committed twice, or after a failed write");
+    committed_ = true;
     if (temporary_.empty()) return;  // written in place
-    if (std::rename(temporary_.c_str(), target_.c_str()) == 0) {
+    if (!copy_over_ && std::rename(temporary_.c_str(), target_.c_str()) == 0) {
         temporary_.clear();
         return;
     }
     // A target the folder's rules keep from being replaced (another user's file in a sticky folder, a
     // file mounted on its own) is written over instead: the whole file, copied from the temporary.
     const int failed = errno;
-    std::error_code error;
-    if (failed == EPERM || failed == EBUSY || failed == EXDEV)
-        fs::copy_file(temporary_, target_, fs::copy_options::overwrite_existing, error);
-    else
-        error.assign(failed, std::generic_category());
+    if (!copy_over_ && failed != EPERM && failed != EBUSY && failed != EXDEV) {
+        discard();
+        throw IoError(path_ + ": cannot replace it with the written file (" + reason(failed) + ")");
+    }
+    try {
+        copy_over(temporary_, target_);
+    } catch (const IoError& e) {
+        discard();
+        throw IoError(path_ + ": cannot replace it with the written file (" + e.what() + ")");
+    }
     discard();
-    if (error) throw IoError(path_ + ": cannot replace it with the written file (" + error.message() + ")");
 }
 
 }  // namespace bs

@@ -9,12 +9,14 @@
 // the same run. A target that is a symbolic link is followed (the link keeps pointing at the new file;
 // a dangling one gets its file).
 //
-// Written in place instead, without that guarantee: a target that exists and is not a regular file (a
-// FIFO), a stream under /dev or /proc (/dev/stdout, appended to: it may lead to a file a shell appends to),
-// a writable file in a folder the process may not write (no temporary can be made there), and a file the
-// folder's rules keep from being replaced (another user's file in a sticky folder, a file mounted on its
-// own: the temporary is copied over it). A read-only target is refused, as opening it would be. Hard links
-// to a replaced file keep the old content.
+// A writable file in a folder the process may not write (no temporary can be made beside it) gets its
+// temporary in the system's temporary folder, and a file the folder's rules keep from being replaced
+// (another user's file in a sticky folder, a file mounted on its own) is not renamed over: in both the
+// temporary is copied over the file at commit (copy_over: its space reserved first, so a full disk leaves
+// the old content whole; an error part way through the copy itself can leave it mixed). Written in place,
+// without that guarantee: a target that exists and is not a regular file (a FIFO) and a stream under /dev
+// or /proc (/dev/stdout, appended to: it may lead to a file a shell appends to). A read-only target is
+// refused, as opening it would be. Hard links to a replaced file keep the old content.
 #pragma once
 
 #include <cstdio>
@@ -34,8 +36,12 @@ public:
     // IoError naming the target (with the system's reason) when the bytes cannot be written.
     void write(const char* data, std::size_t size);
     void write(const std::string& bytes) { write(bytes.data(), bytes.size()); }
-    // Flushes, closes and puts the file in place; IoError naming the target where any of it fails (the
-    // temporary is removed then). Nothing may be written after.
+    // Flushes and closes the temporary without putting it in place: files that belong together are all
+    // finished before any is committed, so that a full disk or a failed write changes none of them.
+    // IoError naming the target where it fails (the temporary is removed then). Nothing may be written after.
+    void finish();
+    // Finishes (if not yet) and puts the file in place; IoError naming the target where any of it fails
+    // (the temporary is removed then).
     void commit();
 
     const std::string& path() const { return path_; }
@@ -46,7 +52,15 @@ private:
     std::string path_;       // the target, as given (for messages)
     std::string target_;     // the target, symbolic links resolved
     std::string temporary_;  // where the bytes go; empty when the target is written in place
+    bool copy_over_ = false; // commit copies the temporary over the target instead of renaming it
+    bool finished_ = false, committed_ = false;
     std::FILE* file_ = nullptr;
 };
+
+// Writes the content of file `source` over file `target` in place (the target keeps its inode, owner and
+// mode): the target's space for the new content is reserved first (posix_fallocate), so that where it cannot
+// be had (a full disk, a file-size limit) the target is left as it was; then the bytes are copied and the
+// target cut to their length. IoError naming `target` with the system's reason.
+void copy_over(const std::string& source, const std::string& target);
 
 }  // namespace bs

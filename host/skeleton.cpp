@@ -222,6 +222,12 @@ Skeleton load_skeleton(const std::string& path, SkeletonRules rules) {
 }
 
 void save_skeleton(const std::string& path, const Skeleton& skeleton) {
+    OutputFile out(path);
+    write_skeleton(out, skeleton);
+    out.commit();
+}
+
+void write_skeleton(OutputFile& out, const Skeleton& skeleton) {
     json doc;
     doc["spheres"] = json::array();
     for (const Sphere<double>& s : skeleton.spheres)
@@ -229,7 +235,7 @@ void save_skeleton(const std::string& path, const Skeleton& skeleton) {
     doc["bones"] = skeleton.bones;
     if (!skeleton.names.empty()) doc["names"] = skeleton.names;
     if (!skeleton.bridges.empty()) doc["bridges"] = skeleton.bridges;
-    json_io::save(path, doc);
+    json_io::write(out, doc);
 }
 
 std::array<Vec3<double>, 2> bounds(const Skeleton& skeleton) {

@@ -23,6 +23,7 @@
 #include "engine/geometry/primitives.hpp"
 #include "engine/kinematics.hpp"
 #include "engine/vec.hpp"
+#include "host/output_file.hpp"
 
 namespace bs {
 
@@ -73,6 +74,8 @@ bool is_chain(const Skeleton& skeleton);
 Skeleton parse_skeleton(const nlohmann::json& doc, const std::string& source, SkeletonRules rules = SkeletonRules::Tree);
 Skeleton load_skeleton(const std::string& path, SkeletonRules rules = SkeletonRules::Tree);
 void save_skeleton(const std::string& path, const Skeleton& skeleton);
+// The skeleton file's text into `out`, not committed.
+void write_skeleton(OutputFile& out, const Skeleton& skeleton);
 
 // Axis-aligned bounds of the spheres (min, max); their diagonal scales tolerances.
 std::array<Vec3<double>, 2> bounds(const Skeleton& skeleton);

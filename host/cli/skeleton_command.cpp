@@ -11,6 +11,7 @@
 #include "host/cli/options.hpp"
 #include "host/errors.hpp"
 #include "host/mesh_io.hpp"
+#include "host/output_file.hpp"
 #include "host/ply.hpp"
 #include "host/reeb_graph.hpp"
 
@@ -89,11 +90,19 @@ void run_skeleton(const SkeletonOptions& o) {
     Extraction e = extract(o);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string binding = binding_path_for(o.out);
-    save_skeleton(o.out, e.rig.skeleton);
+    // Both files are written whole before either replaces what was there: a file that cannot be written
+    // (read-only, a full disk) leaves the earlier pair as it was.
+    OutputFile skeleton_file(o.out), binding_file(binding);
+    write_skeleton(skeleton_file, e.rig.skeleton);
+    write_binding(binding_file, e.rig, e.graph);
+    skeleton_file.finish();
+    binding_file.finish();
+    skeleton_file.commit();
     try {
-        save_binding(binding, e.rig, e.graph);
+        binding_file.commit();
     } catch (const IoError&) {
-        // A binding of an earlier skeleton must not stay beside the new one: drag reads it by default.
+        // Only the replacement itself failed (rare: a rename refused): the binding there belongs to the
+        // skeleton just replaced, and drag reads it by default.
         std::error_code ignored;
         std::filesystem::remove(binding, ignored);
         throw;

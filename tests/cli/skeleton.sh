@@ -46,6 +46,19 @@ fi
 out=$("$bin" skeleton --mesh "$tmp/capsule.off" --out "$tmp/s2.json" 2>&1)
 grep -q "baseline skinning refuses" <<<"$out" && fail "a capsule's skeleton was noted as refused: $out"
 
+# A binding that cannot be written whole (here: beyond a file-size limit, as a full disk would) leaves the
+# earlier skeleton and binding as they were: both are written before either replaces its file (the
+# binding used to be removed, and the new skeleton put beside nothing).
+cp "$tmp/s.json" "$tmp/pair.json"; cp "$tmp/s.binding.json" "$tmp/pair.binding.json"
+skeleton_kb=$(( ($(stat -c %s "$tmp/s.json") + 1023) / 1024 ))
+(( $(stat -c %s "$tmp/s.binding.json") > (skeleton_kb + 1) * 1024 )) || fail "the binding is not larger than the limit"
+out=$( (trap '' XFSZ; ulimit -f $((skeleton_kb + 1)); "$bin" skeleton --points "$tmp/capsule_points.ply" --intervals 6 \
+    --radius-coeff 0.01 --out "$tmp/pair.json") 2>&1)
+code=$?
+[ "$code" -eq 3 ] && grep -q "pair.binding.json: write failed (File too large)" <<<"$out" || fail "binding beyond the limit: exit $code: $out"
+cmp -s "$tmp/s.json" "$tmp/pair.json" || fail "the skeleton was replaced though its binding could not be written"
+cmp -s "$tmp/s.binding.json" "$tmp/pair.binding.json" || fail "the earlier binding was not kept"
+
 expect 1 "--mesh or --points" -- skeleton --out "$tmp/x.json"
 expect 1 "excludes" -- skeleton --mesh "$tmp/capsule.off" --points "$tmp/capsule_points.ply" --out "$tmp/x.json"
 expect 1 "--intervals" -- skeleton --mesh "$tmp/capsule.off" --intervals 1 --out "$tmp/x.json"

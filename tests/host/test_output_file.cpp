@@ -9,6 +9,8 @@
 #include <iterator>
 #include <string>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "host/errors.hpp"
 #include "host/json_io.hpp"
@@ -127,6 +129,60 @@ TEST(OutputFile, ADeviceIsWrittenInPlaceAndKept) {
     });
     EXPECT_NE(message.find("/dev/full: write failed (No space left on device)"), std::string::npos) << message;
     EXPECT_TRUE(fs::is_character_file("/dev/full"));
+}
+
+// Written over in place (a file mounted on its own, a writable file in a folder the process may not
+// write): the new content's space is reserved first, so a disk that cannot hold it leaves the old content
+// whole. (Copied by std::filesystem::copy_file, the file was cut to nothing, then written up to the limit:
+// a bind-mounted input points file lost its rows.)
+TEST(OutputFile, ACopyOverThatCannotHaveItsSpaceLeavesTheOldContent) {
+    const std::string target = testing::write_temp("mounted.ply", "old content");
+    const std::string bytes = testing::write_temp("new.ply", std::string(1 << 16, 'x'));
+    const std::string message = message_of_a_write_beyond_4kB([&] { copy_over(bytes, target); });
+    EXPECT_NE(message.find(target + ": cannot write the new content over it (File too large)"), std::string::npos) << message;
+    EXPECT_EQ(content_of(target), "old content");
+    copy_over(testing::write_temp("short.ply", "new"), target);  // a shorter content: the file is cut to it
+    EXPECT_EQ(content_of(target), "new");
+}
+
+// A writable file in a folder the process may not write: its bytes go to a temporary elsewhere, so the
+// file keeps its content until the commit, and an abandoned write leaves it as it was (it was opened
+// and cut at once: bench emptied its old results at start, a failed write cut an input in the same folder).
+// Run as another user when the test runs as root, whom every folder lets write.
+TEST(OutputFile, AFileInAFolderThatTakesNoTemporaryKeepsItsContentUntilTheCommit) {
+    const std::string folder = testing::temp_path("locked");
+    fs::create_directories(folder);
+    const std::string path = folder + "/results.json";
+    std::ofstream(path) << "old";
+    fs::permissions(path, fs::perms::all & ~(fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec));
+    fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read | fs::perms::group_exec |
+                                fs::perms::others_read | fs::perms::others_exec);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(10);
+        int stage = 1;
+        try {
+            {
+                OutputFile abandoned(path);
+                abandoned.write("half of it");
+                if (content_of(path) != "old") ::_exit(11);
+            }
+            if (content_of(path) != "old") ::_exit(12);
+            stage = 2;
+            write_whole(path, "new");
+            ::_exit(content_of(path) == "new" ? 0 : 13);
+        } catch (const std::exception&) {
+            ::_exit(20 + stage);
+        }
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    fs::permissions(folder, fs::perms::owner_all);
+    ASSERT_TRUE(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 10) GTEST_SKIP() << "no other user to run as";
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "11: cut at once, 12: cut when abandoned, 13: not written, 21/22: refused";
+    EXPECT_EQ(content_of(path), "new");
 }
 
 TEST(OutputFile, ASymbolicLinkKeepsPointingAtTheNewFile) {
