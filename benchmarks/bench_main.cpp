@@ -584,6 +584,8 @@ int main(int argc, char** argv) {
                                        "--min-tabulated-points", "--body", "--capture"})
                 if (app.count(option) > 0)
                     throw CLI::ValidationError(option, "not with --quality (its scenarios are fixed; it takes --quality-points and --threads)");
+        for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--json", o.json_path}, {"--csv", o.csv_path}})
+            if (!path.empty()) bs::cli::refuse_output_over_input(option, path, {{"--capture", o.capture}, {"--peer-python", o.peer_python}});
         if (!o.json_path.empty() && o.json_path == o.csv_path)
             throw CLI::ValidationError("--csv", "the same file as --json (" + o.json_path + "): one would replace the other");
     });

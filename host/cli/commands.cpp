@@ -149,6 +149,10 @@ std::filesystem::path prepare_folder(const std::string& folder) {
     return folder;
 }
 
+std::vector<NamedInput> animate_inputs(const AnimateOptions& o) {
+    return {{"--skeleton", o.skeleton}, {"--points", o.points}, {"--pose", o.pose}, {"--motion", o.motion}};
+}
+
 void add_animate_command(CLI::App& app, AnimateOptions& o) {
     CLI::App* c = app.add_subcommand("animate", "deform a point set by a pose (one PLY) or a motion (a folder of PLYs)");
     c->add_option("--skeleton", o.skeleton, "skeleton JSON file")->required()->check(CLI::ExistingFile);
@@ -174,8 +178,9 @@ void add_animate_command(CLI::App& app, AnimateOptions& o) {
     c->add_flag("--auto-weights", o.auto_weights,
                 "ignore the file's weights (LBS and DQS compute them from the sphere-mesh; baseline and metaball use none)");
     add_common(c, o.deform, {"lbs", "dqs", "baseline", "metaball"});
-    c->callback([c] {
+    c->callback([c, &o] {
         if (c->count("--pose") + c->count("--motion") != 1) throw CLI::RequiredError("--pose or --motion");
+        refuse_output_over_input("--out", o.out, animate_inputs(o));
     });
 }
 
@@ -241,6 +246,11 @@ void run_animate(const AnimateOptions& o) {
         }
     }
     std::filesystem::path folder = prepare_folder(o.out);
+    // A frame file there may be a link to an input (a folder of links): refused before any frame is written.
+    for (std::size_t f = first; f < last; ++f) {
+        const std::string why = output_over_input((folder / frame_name(f)).string(), animate_inputs(o));
+        if (!why.empty()) throw IoError(why + " (a link in the --out folder?)");
+    }
     for (std::size_t f = first; f < last; ++f) {
         deformer.deform(motion.frame(f), deformed);
         store_positions(deformed, set);

@@ -113,6 +113,8 @@ void add_drag_command(CLI::App& app, DragOptions& o) {
     add_threads_option(c, o.threads);
     c->callback([c, &o] {
         if (c->count("--points") + c->count("--mesh") != 1) throw CLI::RequiredError("--points or --mesh");
+        refuse_output_over_input("--out", o.out,
+                                 {{"--skeleton", o.skeleton}, {"--points", o.points}, {"--mesh", o.mesh}, {"--binding", o.binding}});
         o.chain_given = c->count("--chain") > 0;
         parse_target(o.target);
     });

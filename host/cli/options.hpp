@@ -7,7 +7,11 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
 
 namespace bs::cli {
 
@@ -54,6 +58,26 @@ inline CLI::Validator count_in_range(std::size_t low, std::size_t high) {
 inline CLI::Validator non_empty_path() {
     return CLI::Validator([](std::string& text) { return text.empty() ? std::string("expected a path, got an empty one") : std::string(); },
                           "PATH");
+}
+
+// An input of a run, as a command line names it: the option and the path ("--points", "body.ply").
+using NamedInput = std::pair<std::string, std::string>;
+
+// Empty where the file `output` is none of `inputs`, else what to say: the output names one of the run's
+// input files (by the same name, through a symbolic link or as a hard link) and would replace it.
+inline std::string output_over_input(const std::string& output, const std::vector<NamedInput>& inputs) {
+    for (const auto& [option, path] : inputs) {
+        std::error_code error;  // either missing: not the same file
+        if (!path.empty() && std::filesystem::equivalent(output, path, error))
+            return output + " is the " + option + " file" + (path == output ? "" : " " + path) + ": writing it would replace that input";
+    }
+    return std::string();
+}
+
+// CLI::ValidationError for `option` where output_over_input has something to say.
+inline void refuse_output_over_input(const char* option, const std::string& output, const std::vector<NamedInput>& inputs) {
+    const std::string why = output_over_input(output, inputs);
+    if (!why.empty()) throw CLI::ValidationError(option, why);
 }
 
 }  // namespace bs::cli

@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
 
 #include "host/bvh_rig.hpp"
 #include "host/cli/commands.hpp"
@@ -19,6 +22,26 @@
 namespace bs::cli {
 
 namespace {
+
+// The files a rig writes in its folder: a model without bones gets points.ply alone, one without an
+// animation no motion.json.
+constexpr const char* kRigFiles[] = {"skeleton.json", "points.ply", "motion.json"};
+
+// Removes the files of kRigFiles that this run did not write (`written`) from `folder`, saying so: they
+// belong to an earlier rig, and animate would read them with this one's points (a capture's skeleton
+// with a box's points).
+void remove_earlier_rig_files(const std::filesystem::path& folder, const std::vector<std::string>& written) {
+    for (const char* file : kRigFiles) {
+        std::error_code error;
+        if (std::find(written.begin(), written.end(), file) != written.end() || !std::filesystem::is_regular_file(folder / file, error))
+            continue;
+        if (std::filesystem::remove(folder / file, error))
+            std::printf("note: removed %s of an earlier rig (it does not belong to this body)\n", (folder / file).string().c_str());
+        else
+            std::printf("note: %s of an earlier rig could not be removed (%s): it does not belong to this body\n",
+                        (folder / file).string().c_str(), error.message().c_str());
+    }
+}
 
 // The body a rig builds is read back by animate, whose readers bound every coordinate (host/input_limits.hpp):
 // a body beyond the bound (a capture whose offsets are near it, with the body's radii around them) is
@@ -52,6 +75,7 @@ void rig_model_file(const RigOptions& o) {
         write_point_set((folder / "points.ply").string(), make_point_set(points.positions), PlyFormat::BinaryLittleEndian);
         std::printf("rig: %s: %s: wrote %s/points.ply (%zu points over its mesh) only\n", o.model.c_str(), why_no_skeleton.c_str(),
                     o.out.c_str(), points.positions.size());
+        remove_earlier_rig_files(folder, {"points.ply"});
         return;
     }
     ModelPoints points = sample_model(model, &rig, o.points, o.seed);
@@ -66,6 +90,7 @@ void rig_model_file(const RigOptions& o) {
                 rig.rig.skeleton.spheres.size(), rig.rig.skeleton.bone_count(), rig.rig.skeleton.bridges.size(), junction_count(rig.rig.skeleton));
     if (model.frames.empty()) {
         std::printf("the model has no animation: wrote %s/{skeleton.json, points.ply}\n", o.out.c_str());
+        remove_earlier_rig_files(folder, {"skeleton.json", "points.ply"});
         return;
     }
     std::optional<Motion> motion;
@@ -73,6 +98,7 @@ void rig_model_file(const RigOptions& o) {
         motion = model_motion(rig, model);
     } catch (const UnsupportedError& e) {
         std::printf("no motion.json: %s\nwrote %s/{skeleton.json, points.ply}\n", e.what(), o.out.c_str());
+        remove_earlier_rig_files(folder, {"skeleton.json", "points.ply"});
         return;
     }
     save_motion((folder / "motion.json").string(), *motion);
@@ -90,6 +116,9 @@ void add_rig_command(CLI::App& app, RigOptions& o) {
         ->capture_default_str();
     c->add_option("--seed", o.seed, "seed of the point sampling")->capture_default_str();
     c->add_option("--out", o.out, "output folder")->required()->check(non_empty_path());
+    c->callback([&o] {
+        for (const char* file : kRigFiles) refuse_output_over_input("--out", (std::filesystem::path(o.out) / file).string(), {{"--model", o.model}});
+    });
 }
 
 // A slide noted by `rig`: over this fraction of the capture's rest extent (smaller ones are rounding in

@@ -80,8 +80,11 @@ void add_skeleton_command(CLI::App& app, SkeletonOptions& o) {
     c->add_option("--out", o.out, "skeleton JSON; the binding goes to OUT with .json replaced by .binding.json (other names: .binding.json appended)")
         ->required()
         ->check(non_empty_path());
-    c->callback([c] {
+    c->callback([c, &o] {
         if (c->count("--mesh") + c->count("--points") != 1) throw CLI::RequiredError("--mesh or --points");
+        const std::vector<NamedInput> inputs{{"--mesh", o.mesh}, {"--points", o.points}};
+        refuse_output_over_input("--out", o.out, inputs);
+        refuse_output_over_input("--out", binding_path_for(o.out), inputs);
     });
 }
 

@@ -39,6 +39,11 @@ expect 0 "dragged joint 3 along 3 joints: 1 -> (4, 0, 0) 2 -> (7, 2, 0) 3 -> (10
 [ "$(rows "$tmp/dragged.ply" | sed -n 7p)" = "3 0 1 2" ] || fail "the face was not kept"
 head -2 "$tmp/dragged.ply" | grep -q "format ascii" || fail "ASCII input did not give ASCII output"
 
+# An --out that is an input (here through a link) is refused: the drag would replace the points it read.
+ln -s "$tmp/points.ply" "$tmp/points_link.ply"
+expect 1 "--out: $tmp/points_link.ply is the --points file $tmp/points.ply: writing it would replace that input" -- \
+    "${drag[@]}" --joint 3 --to 10,4,0 --out "$tmp/points_link.ply"
+
 # The default chain is 3 joints, or as many as the walk holds: joint 1 has only the root above it.
 expect 0 "dragged joint 1 along 2 joints" -- "${drag[@]}" --joint 1 --to 4,1,0 --out "$tmp/short.ply"
 # From the root the chain walks towards the tip.

@@ -47,6 +47,18 @@ expect 0 "6 spheres, 5 bones" -- rig --model "$tmp/walk.bvh" --points 3000 --out
 for f in skeleton.json points.ply motion.json; do [ -s "$tmp/body/$f" ] || fail "rig wrote no $f"; done
 expect 0 "wrote 3 frames" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/walk.bvh" --method dqs --out "$tmp/from_bvh"
 expect 0 "wrote 2 frames" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/body/motion.json" --frames 1: --method dqs --out "$tmp/from_json"
+# An output that is one of the run's inputs is refused before anything is written: by name, or through a
+# link in the output folder (animate wrote frame 0 over the points; rig replaced a model named points.ply).
+cp "$tmp/body/points.ply" "$tmp/points_before.ply"
+expect 1 "--out: $tmp/body/points.ply is the --points file: writing it would replace that input" -- \
+    animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/body/motion.json" --out "$tmp/body/points.ply"
+mkdir -p "$tmp/linked"; ln -s "$tmp/body/points.ply" "$tmp/linked/frame_00001.ply"
+expect 3 "$tmp/linked/frame_00001.ply is the --points file $tmp/body/points.ply" -- \
+    animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/body/motion.json" --method dqs --out "$tmp/linked"
+[ ! -e "$tmp/linked/frame_00000.ply" ] || fail "a frame was written before the link to an input was refused"
+cmp -s "$tmp/body/points.ply" "$tmp/points_before.ply" || fail "the input points were written over"
+cp "$tmp/walk.bvh" "$tmp/linked/points.ply"
+expect 1 "--out: $tmp/linked/points.ply is the --model file" -- rig --model "$tmp/linked/points.ply" --out "$tmp/linked"
 # The capture and the motion file written from it deform the points alike (frame 2 of both).
 cmp -s "$tmp/from_bvh/frame_00002.ply" "$tmp/from_json/frame_00002.ply" || fail "motion.json and the capture disagree on frame 2"
 [ -e "$tmp/from_json/frame_00000.ply" ] && fail "--frames 1: wrote frame 0"
@@ -64,6 +76,12 @@ if [ -e "$models/animation_with_skeleton.fbx" ]; then
     expect 0 "wrote 26 frames" -- animate --skeleton "$tmp/tube/skeleton.json" --points "$tmp/tube/points.ply" --motion "$tmp/tube/motion.json" --method lbs --out "$tmp/tube_frames"
     expect 0 "it has no bones" -- rig --model "$models/box.fbx" --points 100 --out "$tmp/box"
     [ -s "$tmp/box/points.ply" ] && [ ! -e "$tmp/box/skeleton.json" ] || fail "a model without bones: points.ply alone expected"
+    # Into the folder of an earlier rig: its skeleton and motion do not belong to the box's points (animate
+    # took them together), so they are removed, and said.
+    cp -r "$tmp/body" "$tmp/reused"
+    expect 0 "note: removed $tmp/reused/motion.json of an earlier rig" -- rig --model "$models/box.fbx" --points 100 --out "$tmp/reused"
+    [ -s "$tmp/reused/points.ply" ] && [ ! -e "$tmp/reused/skeleton.json" ] && [ ! -e "$tmp/reused/motion.json" ] ||
+        fail "the earlier rig's files stayed beside the box's points"
     head -c 20000 "$models/animation_with_skeleton.fbx" >"$tmp/cut.fbx"
     expect 2 "cut.fbx" -- rig --model "$tmp/cut.fbx" --out "$tmp/x"
     # A file of lamps and no geometry: assimp would draw its node tree as a mesh, which had been rigged

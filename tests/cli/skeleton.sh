@@ -60,6 +60,9 @@ cmp -s "$tmp/s.json" "$tmp/pair.json" || fail "the skeleton was replaced though 
 cmp -s "$tmp/s.binding.json" "$tmp/pair.binding.json" || fail "the earlier binding was not kept"
 
 expect 1 "--mesh or --points" -- skeleton --out "$tmp/x.json"
+expect 1 "--out: $tmp/capsule_points.ply is the --points file" -- skeleton --points "$tmp/capsule_points.ply" --out "$tmp/capsule_points.ply"
+cp "$tmp/capsule.off" "$tmp/c.binding.json"
+expect 1 "--out: $tmp/c.binding.json is the --mesh file" -- skeleton --mesh "$tmp/c.binding.json" --out "$tmp/c.json"
 expect 1 "excludes" -- skeleton --mesh "$tmp/capsule.off" --points "$tmp/capsule_points.ply" --out "$tmp/x.json"
 expect 1 "--intervals" -- skeleton --mesh "$tmp/capsule.off" --intervals 1 --out "$tmp/x.json"
 expect 1 "--radius-coeff" -- skeleton --mesh "$tmp/capsule.off" --radius-coeff 0 --out "$tmp/x.json"

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# baseskin-bench refuses a --json or --csv that is one of its inputs (the capture, here through a link):
+# exit code 1 before any measurement, the input untouched (the CSV replaced the capture).
+# usage: output_over_input.sh BENCH_BINARY
+bench=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf 'HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Zrotation Yrotation Xrotation\n  End Site\n  {\n    OFFSET 0 1 0\n  }\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0\n' >"$tmp/capture.bvh"
+cp "$tmp/capture.bvh" "$tmp/before.bvh"
+ln -s "$tmp/capture.bvh" "$tmp/results.csv"
+out=$("$bench" --body human --capture "$tmp/capture.bvh" --sizes 1000 --repeats 1 --methods lbs --csv "$tmp/results.csv" 2>&1)
+rc=$?
+if [ "$rc" -ne 1 ] || ! grep -qF -- "--csv: $tmp/results.csv is the --capture file $tmp/capture.bvh" <<<"$out" ||
+    ! cmp -s "$tmp/capture.bvh" "$tmp/before.bvh"; then
+    echo "FAIL: exit $rc (want 1, the capture untouched): $out"
+    exit 1
+fi
+echo "an output that is the capture is refused"
