@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "host/errors.hpp"
+#include "kernels/passes.hpp"
 #include "host/json_io.hpp"
 #include "host/surface_graph.hpp"
 
@@ -85,7 +86,8 @@ void check_options(const AutoRigOptions& o, const std::string& source) {
                          number_text(o.min_radius_fraction));
     if (!(o.detached_fraction >= 0 && o.detached_fraction < 0.5))
         throw InputError(source + ": detached fraction must be in [0, 0.5), got " + number_text(o.detached_fraction));
-    if (o.threads < 0) throw InputError(source + ": threads must be >= 0, got " + std::to_string(o.threads));
+    if (o.threads < 0 || o.threads > cpu::kMaxThreads)
+        throw InputError(source + ": threads must be in [0, " + std::to_string(cpu::kMaxThreads) + "], got " + std::to_string(o.threads));
 }
 
 void check_matches(const ReebGraph& graph, std::size_t sample_count, const std::string& source) {

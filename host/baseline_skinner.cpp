@@ -389,6 +389,7 @@ template <class T>
 BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest, const std::string& source,
                                     const EncodeOptions& options)
     : skeleton_(std::move(skeleton)) {
+    check_skeleton(skeleton_, skeleton_source(source));
     bones_ = make_baseline_bones(skeleton_);
     check_rest_shape();
     codes_ = encode_points(bones_, rest, source, options);  // checks the points (host/input_limits.hpp)
@@ -400,6 +401,7 @@ BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const std::vector<Vec3<do
 template <class T>
 BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const SavedCodes& saved)
     : skeleton_(std::move(skeleton)), codes_(saved.codes) {
+    check_skeleton(skeleton_, "saved codes' skeleton");
     validate_saved_codes(saved, skeleton_, "saved codes");
     bones_ = make_baseline_bones(skeleton_);
     check_rest_shape();

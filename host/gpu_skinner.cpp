@@ -23,12 +23,13 @@ GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinn
         sparse_offsets_ = cuda::DeviceArray<std::uint32_t>(sparse->influences().offsets, exec);
         sparse_bones_ = cuda::DeviceArray<std::uint32_t>(sparse->influences().bones, exec);
         sparse_weights_ = cuda::DeviceArray<float>(sparse->influences().weights, exec);
+    } else if (const MetaballSkinner<float>* metaball = skinner.metaball()) {
+        count_ = metaball->size();
+        rest_ = cuda::DeviceArray<Vec3<float>>(metaball->rest(), exec);
+        binding_offsets_ = cuda::DeviceArray<std::uint32_t>(metaball->binding().offsets, exec);
+        binding_joints_ = cuda::DeviceArray<std::uint32_t>(metaball->binding().joints, exec);
     } else {
-        const MetaballSkinner<float>& metaball = *skinner.metaball();
-        count_ = metaball.size();
-        rest_ = cuda::DeviceArray<Vec3<float>>(metaball.rest(), exec);
-        binding_offsets_ = cuda::DeviceArray<std::uint32_t>(metaball.binding().offsets, exec);
-        binding_joints_ = cuda::DeviceArray<std::uint32_t>(metaball.binding().joints, exec);
+        throw InputError(kMovedFromSkinner);
     }
     cuda::synchronize(exec);  // the host copies above are temporaries
 }

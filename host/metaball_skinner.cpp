@@ -129,6 +129,7 @@ template <class T>
 MetaballSkinner<T>::MetaballSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest, MetaballBinding binding,
                                     const std::string& source)
     : skeleton_(std::move(skeleton)), binding_(std::move(binding)) {
+    check_skeleton(skeleton_, skeleton_source(source));
     check_binding(binding_, rest.size(), skeleton_.spheres.size(), source);
     rest_ = checked_rest_points<T>(rest, source);
     radii_ = influence_radii(rest_centres(skeleton_), rest, binding_);
@@ -141,8 +142,9 @@ std::vector<MetaballJoint<T>> MetaballSkinner<T>::joint_table(const std::vector<
                          std::to_string(skeleton_.spheres.size()) + " joints");
     std::vector<MetaballJoint<T>> table(displacements.size());
     for (std::size_t j = 0; j < table.size(); ++j) {
-        if (!all_finite(displacements[j]))
-            throw InputError("metaball deformation: joint " + std::to_string(j) + ": non-finite displacement");
+        // Bounded as every coordinate read is (host/input_limits.hpp): a finite 1e300 overflowed float.
+        if (!within_input_magnitude(displacements[j]))
+            throw InputError("metaball deformation: joint " + std::to_string(j) + ": a displacement component " + outside_input_magnitude_text());
         table[j] = MetaballJoint<T>(MetaballJoint<double>{skeleton_.spheres[j].centre, radii_[j], displacements[j]});
     }
     return table;

@@ -3,6 +3,8 @@
 // attributes). The caller gives room for count × stride elements; the pointer and stride are checked.
 #pragma once
 
+#include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -11,12 +13,16 @@
 
 namespace bs {
 
-// InputError naming `who` for a null pointer or a stride below 3 (nothing is checked for no points).
+// InputError naming `who` for a null pointer, a stride below 3, or count × stride beyond what an address
+// can span (the offsets would wrap: every point written over the first) (nothing is checked for no points).
 template <class T>
 void require_output(PointView<T> out, std::size_t count, const std::string& who) {
     if (count == 0) return;
     if (out.stride < 3) throw InputError(who + ": an output stride of " + std::to_string(out.stride) + " elements; xyz needs at least 3");
     if (!out.data) throw InputError(who + ": the output is a null pointer");
+    if (out.stride > std::numeric_limits<std::ptrdiff_t>::max() / sizeof(T) / count)
+        throw InputError(who + ": an output stride of " + std::to_string(out.stride) + " elements for " + std::to_string(count) +
+                         " points spans more than an address can");
 }
 
 // Runs `pass` (a skinner's deform into a PointView<T>, which checks its input before it writes) into

@@ -158,6 +158,17 @@ void set_bridges(Skeleton& skeleton, std::vector<int> bones, const std::string& 
     skeleton.bridges = std::move(bones);
 }
 
+void check_skeleton(const Skeleton& skeleton, const std::string& source) {
+    Skeleton derived = make_skeleton(skeleton.spheres, skeleton.bones, skeleton.names, source);
+    if (!skeleton.bridges.empty()) {
+        set_bridges(derived, skeleton.bridges, source);
+        if (derived.bridges != skeleton.bridges) Where{source, "bridges"}.fail("not in ascending order (set_bridges sorts them)");
+    }
+    if (derived.root_sphere != skeleton.root_sphere || derived.parent_bone != skeleton.parent_bone || derived.bone_order != skeleton.bone_order)
+        throw InputError(source + ": the skeleton's root_sphere, parent_bone and bone_order are not those of its spheres and bones "
+                                  "(build it with make_skeleton)");
+}
+
 int junction_count(const Skeleton& skeleton) {
     std::vector<int> degree(skeleton.spheres.size(), 0);
     for (std::size_t k = 0; k < skeleton.bone_count(); ++k)

@@ -56,6 +56,15 @@ Skeleton make_skeleton(std::vector<Sphere<double>> spheres, std::vector<std::arr
                        std::vector<std::string> names, const std::string& source,
                        SkeletonRules rules = SkeletonRules::Tree);
 
+// Checks a skeleton handed to a skinner (its fields are public) as make_skeleton and set_bridges made it:
+// InputError naming `source` where its spheres, bones, names or bridges break their rules (a bone index
+// out of range or a radius ≤ 0 set afterwards), or where root_sphere, parent_bone and bone_order are not
+// those its spheres and bones derive (a Skeleton filled in by hand: the skinners index by them). Every
+// skinner calls it when built.
+void check_skeleton(const Skeleton& skeleton, const std::string& source);
+// How a skinner names the skeleton of points named `points` in check_skeleton's messages.
+inline std::string skeleton_source(const std::string& points) { return "the skeleton of " + points; }
+
 // Marks `bones` as bridges: links of the tree that no part of the body follows, such as a rigged model's
 // bone from an unweighted armature node to a second chain, which runs inside the first chain
 // (docs/ALGORITHM.md "Rigged models"). A bridge still carries the pose to the bones beyond it, but no

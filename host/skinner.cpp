@@ -28,6 +28,7 @@ Skinner::Skinner(Method method, const Skeleton& skeleton, const std::vector<Vec3
                  std::vector<Influences> influences, const std::string& source,
                  const BaselineDeformOptions& baseline_options)
     : method_(method) {
+    check_skeleton(skeleton, skeleton_source(source));  // before the weights or the binding are made from it
     // Weights given with the points are checked by every method, used or not: weights naming bones the
     // skeleton lacks mean the points were made for another skeleton (LBS and DQS refused such a file,
     // baseline and metaball took it silently).
@@ -61,13 +62,14 @@ std::size_t Skinner::size() const {
     if (baseline_) return baseline_->size();
     if (metaball_) return metaball_->size();
     if (sparse_) return sparse_->size();
-    return classic_->size();
+    return classic_ ? classic_->size() : 0;  // moved from
 }
 
 void Skinner::deform(const Pose& pose, PointView<float> out, cpu::Exec exec, BaselineTableCache* cache) const {
     if (baseline_) return baseline_->deform(pose, out, exec, cache);
     if (metaball_) return metaball_->deform(pose, out, exec);
     if (sparse_) return sparse_->deform(pose, out, exec);
+    if (!classic_) throw InputError(kMovedFromSkinner);
     classic_->deform(pose, method_ == Method::lbs ? ClassicMethod::lbs : ClassicMethod::dqs, out, exec);
 }
 

@@ -19,6 +19,11 @@ enum class Method { lbs, dqs, baseline, metaball };
 Method parse_method(const std::string& name);
 const char* method_name(Method method);
 
+// What a moved-from Skinner says when it is asked to deform (InputError; its size() is 0).
+constexpr const char* kMovedFromSkinner = "Skinner: moved from, it holds no skinner (assign one to it)";
+
+// Movable, not copyable. A moved-from Skinner holds no method's skinner: size() 0, its accessors below
+// null, deform and GpuSkinner refuse it (kMovedFromSkinner); another Skinner may be assigned to it.
 class Skinner {
 public:
     // `influences` are used by LBS and DQS (computed from the sphere-mesh when empty); baseline

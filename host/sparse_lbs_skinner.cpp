@@ -10,6 +10,7 @@ template <class T>
 SparseLbsSkinner<T>::SparseLbsSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest, SparseInfluences influences,
                                       const std::string& source)
     : skeleton_(std::move(skeleton)), influences_(std::move(influences)) {
+    check_skeleton(skeleton_, skeleton_source(source));
     validate_influences(influences_, rest.size(), skeleton_.bone_count(), source);
     rest_ = checked_rest_points<T>(rest, source);
 }

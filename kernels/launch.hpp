@@ -120,11 +120,14 @@ void for_each_point_split(std::size_t count, const F& f, SplitScratch scratch, E
 #define BS_BACKEND cpu
 namespace bs::cpu {
 
+// Exec::threads for OpenMP's num_threads: at most kMaxThreads.
+inline int team_size(Exec exec) { return exec.threads < kMaxThreads ? exec.threads : kMaxThreads; }
+
 template <class F>
 void for_each_point(std::size_t count, const F& f, Exec exec) {
     const long long n = static_cast<long long>(count);
     if (exec.threads > 0) {
-#pragma omp parallel for schedule(static) num_threads(exec.threads)
+#pragma omp parallel for schedule(static) num_threads(team_size(exec))
         for (long long i = 0; i < n; ++i) f(std::size_t(i));
     } else {
 #pragma omp parallel for schedule(static)
@@ -148,7 +151,7 @@ template <class F>
 void for_each_sample(std::size_t count, const F& f, Exec exec) {
     const long long n = static_cast<long long>(count);
     if (exec.threads > 0) {
-#pragma omp parallel for schedule(dynamic, 4) num_threads(exec.threads)
+#pragma omp parallel for schedule(dynamic, 4) num_threads(team_size(exec))
         for (long long i = 0; i < n; ++i) f(std::size_t(i));
     } else {
 #pragma omp parallel for schedule(dynamic, 4)

@@ -241,8 +241,11 @@ struct BodiesJob {
 };
 
 namespace cpu {
+// The most threads a pass runs on: a larger Exec::threads is taken as this (OpenMP would try to allocate
+// a team of any size asked for, and end the process where it cannot).
+constexpr int kMaxThreads = 1024;
 struct Exec {
-    int threads = 0;  // above 0: that many; 0 or below: OpenMP's default (all cores)
+    int threads = 0;  // above 0: that many, at most kMaxThreads; 0 or below: OpenMP's default (all cores)
 };
 void deform_lbs(const LbsJob<float>& job, Exec exec);
 void deform_lbs(const LbsJob<double>& job, Exec exec);

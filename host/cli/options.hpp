@@ -13,10 +13,12 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/passes.hpp"
+
 namespace bs::cli {
 
-// --threads N on `command`: 0 (all cores) to kMaxThreads.
-constexpr int kMaxThreads = 1024;
+// --threads N on `command`: 0 (all cores) to kMaxThreads (the passes' own bound).
+constexpr int kMaxThreads = cpu::kMaxThreads;
 inline void add_threads_option(CLI::App* command, int& threads,
                                const char* help = "CPU threads (0: all cores); output is the same for any count") {
     command->add_option("--threads", threads, help)

@@ -9,6 +9,7 @@
 #include "host/errors.hpp"
 #include "host/skinner.hpp"
 #include "tests/support/chains.hpp"
+#include "tests/support/message_of.hpp"
 #include "tests/support/geometry_expect.hpp"
 #include "tests/support/points.hpp"
 #include "tests/support/temp_file.hpp"
@@ -216,6 +217,15 @@ TEST(MetaballSkinner, NonFinitePointsAndDisplacementsAreRefused) {
     std::vector<Vec3<float>> out;
     EXPECT_THROW(skinner.deform(std::vector<Vec3<double>>(4, {0, 0, INFINITY}), out), InputError);
     EXPECT_THROW(skinner.deform(std::vector<Vec3<double>>(3, {0, 0, 0}), out), InputError);
+    // Finite but beyond what float holds once scaled by the field (198 of 500 points came out inf or
+    // NaN): bounded as every coordinate read is.
+    std::vector<Vec3<double>> far(4, {0, 0, 0});
+    far[2].x = 1e300;
+    EXPECT_EQ(testing::message_of<InputError>([&] { skinner.deform(far, out); }),
+              "metaball deformation: joint 2: a displacement component beyond ±1e15 or not finite");
+    far[2].x = 1e15;
+    skinner.deform(far, out);
+    for (const Vec3<float>& p : out) EXPECT_TRUE(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z));
 }
 
 TEST(MetaballSkinner, IsAMethodOfTheSkinnerFront) {

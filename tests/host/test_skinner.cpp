@@ -6,12 +6,16 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "host/errors.hpp"
 #include "host/skinner.hpp"
 #include "host/weights.hpp"
 #include "tests/support/chains.hpp"
+#include "tests/support/message_of.hpp"
 #include "tests/support/points.hpp"
 
 namespace bs {
@@ -62,6 +66,73 @@ TEST(Skinner, RefusesANullOutputOrAStrideBelowThree) {
 
 // A vector shorter or longer than the points, given a pose of another bone count: as it was, size and
 // contents (it used to be resized first, which cut a longer one's tail).
+// A stride so large that count × stride wraps an address: every point was written over the first.
+TEST(Skinner, RefusesAStrideWhoseSpanWrapsTheAddress) {
+    const Skeleton s = testing::bent_chain();
+    const std::vector<Vec3<double>> points = testing::points_around(s, 200, 19);
+    std::vector<float> out(3 * points.size(), 7.0f);
+    const Skinner skinner(Method::lbs, s, points, {}, "test");
+    const std::string message = testing::message_of<InputError>([&] { skinner.deform(bent(s), PointView<float>{out.data(), std::size_t(1) << 62}); });
+    EXPECT_NE(message.find(": an output stride of 4611686018427387904 elements for 200 points spans more than an address can"),
+              std::string::npos) << message;
+    for (float v : out) ASSERT_EQ(v, 7.0f);
+}
+
+// A moved-from Skinner holds none: it said method() baseline and crashed on size() and deform().
+TEST(Skinner, AMovedFromSkinnerHoldsNoPointsAndRefusesToDeform) {
+    const Skeleton s = testing::bent_chain();
+    const std::vector<Vec3<double>> points = testing::points_around(s, 200, 19);
+    for (Method method : {Method::lbs, Method::dqs, Method::baseline, Method::metaball}) {
+        Skinner moved_from(method, s, points, {}, "test");
+        const Skinner taker(std::move(moved_from));
+        EXPECT_EQ(taker.size(), points.size());
+        EXPECT_EQ(moved_from.size(), 0u) << method_name(method);
+        std::vector<Vec3<float>> out;
+        EXPECT_EQ(testing::message_of<InputError>([&] { moved_from.deform(bent(s), out); }), kMovedFromSkinner) << method_name(method);
+        moved_from = Skinner(method, s, points, {}, "test");  // assigned again, it deforms
+        moved_from.deform(bent(s), out);
+        EXPECT_EQ(out.size(), points.size());
+    }
+}
+
+// More threads than a pass takes (the API's Exec is not bounded by the CLI's --threads): OpenMP tried to
+// allocate a team of 2^31 and ended the process.
+TEST(Skinner, ATeamLargerThanThePassesTakeIsCutToTheirBound) {
+    const Skeleton s = testing::bent_chain();
+    const std::vector<Vec3<double>> points = testing::points_around(s, 300, 23);
+    const Skinner skinner(Method::baseline, s, points, {}, "test");
+    std::vector<Vec3<float>> one, many;
+    skinner.deform(bent(s), one, cpu::Exec{1});
+    skinner.deform(bent(s), many, cpu::Exec{std::numeric_limits<int>::max()});
+    ASSERT_EQ(one.size(), many.size());
+    EXPECT_EQ(std::memcmp(one.data(), many.data(), one.size() * sizeof(Vec3<float>)), 0);
+}
+
+// A Skeleton is a struct with public fields: one filled in by hand (its derived fields empty) or edited
+// after make_skeleton was taken unchecked, and every method crashed or wrote past a block in deform.
+TEST(Skinner, EveryMethodRefusesASkeletonNotAsMakeSkeletonMadeIt) {
+    const Skeleton made = testing::bent_chain();
+    const std::vector<Vec3<double>> points = testing::points_around(made, 200, 19);
+    Skeleton by_hand;
+    by_hand.spheres = made.spheres;
+    by_hand.bones = made.bones;
+    Skeleton bad_bone = made;
+    bad_bone.bones[1] = {1, 9};
+    Skeleton bad_radius = made;
+    bad_radius.spheres[0].radius = -1;
+    const std::pair<const Skeleton*, std::string> cases[] = {
+        {&by_hand, "the skeleton of test: the skeleton's root_sphere, parent_bone and bone_order are not those of its spheres and bones"},
+        {&bad_bone, "the skeleton of test: bones[1]"},
+        {&bad_radius, "the skeleton of test: spheres[0]"}};
+    for (const auto& [skeleton, expected] : cases)
+        for (Method method : {Method::lbs, Method::dqs, Method::baseline, Method::metaball}) {
+            const std::string message = testing::message_of<InputError>([&] { Skinner(method, *skeleton, points, {}, "test"); });
+            EXPECT_EQ(message.rfind(expected, 0), 0u) << method_name(method) << ": " << message;
+        }
+    const std::string sparse = testing::message_of<InputError>([&] { Skinner(by_hand, points, to_sparse(auto_influences(made, points)), "test"); });
+    EXPECT_EQ(sparse.rfind(std::get<1>(cases[0]), 0), 0u) << sparse;
+}
+
 TEST(Skinner, ARefusedPoseLeavesTheCallersVectorAsItWas) {
     const Skeleton s = testing::bent_chain();
     const std::vector<Vec3<double>> points = testing::points_around(s, 200, 20);
