@@ -13,20 +13,14 @@
 #include <utility>
 #include <vector>
 
+#include "host/system_memory.hpp"
+
 namespace bs {
 
 // The longest a child may be given (a larger or non-finite `seconds` is cut to it).
 constexpr double kMaxChildSeconds = 1e6;
 // The share of usable_memory() a child's address space may take beyond its parent's (not in sanitized builds).
 constexpr double kChildMemoryShare = 0.5;
-// The memory this process may use, in bytes: the machine's physical memory, or its control group's limit
-// where that is lower (a container's: cgroup_memory_limit), 0 where neither is known.
-double usable_memory();
-// The lowest memory limit of the control groups named in `self_cgroup` (the text of /proc/self/cgroup) and
-// of every group above them, read from the files under `cgroup_root` (normally /sys/fs/cgroup): cgroup
-// v2's `memory.max` (line "0::PATH"), v1's `memory/.../memory.limit_in_bytes` (a line whose controllers
-// include "memory"). +inf where no such file holds a number ("max", missing, unreadable).
-double cgroup_memory_limit(const std::string& cgroup_root, const std::string& self_cgroup);
 // Whether this build caps a child's memory (sanitized builds do not: they reserve terabytes at start).
 bool child_memory_capped();
 // What run_in_child says, after the source, when the work's allocation fails at the cap; a reader that

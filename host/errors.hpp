@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -55,6 +56,9 @@ int run_reporting_errors(const char* program, Run run) {
         return report("I/O error", e, kExitIo);
     } catch (const UnsupportedError& e) {
         return report("unsupported", e, kExitUnsupported);
+    } catch (const std::bad_alloc&) {
+        // Said as what it is, not as "internal error: std::bad_alloc".
+        return report("out of memory", std::runtime_error("the run needs more memory than this process may use (fewer points?)"), kExitInternal);
     } catch (const std::exception& e) {
         return report("internal error", e, kExitInternal);
     }

@@ -42,6 +42,11 @@ struct DemoOptions {
 void add_animate_command(CLI::App& app, AnimateOptions& options);
 void add_demo_command(CLI::App& app, DemoOptions& options);
 
+// Refuses (UnsupportedError, exit code 4) `--points N` where N points at `bytes_per_point` (the command's
+// peak, measured: benchmarks/RESULTS.md) need more memory than this process may use (memory_shortfall),
+// before anything is made.
+void require_memory_for_points(std::size_t points, double bytes_per_point);
+
 // Creates `folder` (and its parents) if needed; IoError naming it otherwise.
 std::filesystem::path prepare_folder(const std::string& folder);
 

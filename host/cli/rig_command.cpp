@@ -53,6 +53,9 @@ void require_readable_body(const std::vector<Vec3<double>>& points, const std::s
                              number_text(p.z, 6) + "), beyond what the point readers take (" + input_magnitude_text() + "): scale it down");
 }
 
+// rig's peak memory a point (2026-12-06, CMU 01_01 at 1e6 points: 204 MB).
+constexpr double kRigBytesPerPoint = 210;
+
 void rig_model_file(const RigOptions& o) {
     RiggedModel model = load_rigged_model(o.model);
     // A model whose bones give no skeleton (none, or all at one place) can still be sampled into points.
@@ -126,6 +129,7 @@ void add_rig_command(CLI::App& app, RigOptions& o) {
 constexpr double kSlideNoted = 1e-3;
 
 void run_rig(const RigOptions& o) {
+    require_memory_for_points(o.points, kRigBytesPerPoint);
     if (!is_bvh_path(o.model)) return rig_model_file(o);
     BvhFile capture = load_bvh(o.model);
     BvhRig rig = rig_bvh(capture);

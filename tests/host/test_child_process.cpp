@@ -98,32 +98,6 @@ TEST(ChildProcess, AReaderAskingForMostOfTheMachinesMemoryIsRefused) {
     EXPECT_EQ(message, "big.off: test needs more memory than it may take to read it (half of what this process may use): a malformed file?");
 }
 
-// A fake /sys/fs/cgroup tree: each entry a file below `root` and its text.
-std::string cgroup_tree(const std::vector<std::pair<std::string, std::string>>& files) {
-    const std::string root = testing::temp_path("cgroup");
-    for (const auto& [path, text] : files) {
-        std::filesystem::create_directories(std::filesystem::path(root + path).parent_path());
-        std::ofstream(root + path) << text;
-    }
-    return root;
-}
-
-TEST(ChildProcess, AContainersMemoryLimitBoundsTheChildsShare) {
-    // A container's limit below the machine's memory: half the machine's could be more than the container
-    // has, and its out-of-memory killer would end the program instead of the reader failing.
-    const std::string v2 = cgroup_tree({{"/memory.max", "max\n"}, {"/box/memory.max", "4294967296\n"}, {"/box/job/memory.max", "max\n"}});
-    EXPECT_EQ(cgroup_memory_limit(v2, "0::/box/job\n"), 4294967296.0);  // an ancestor's limit bounds the group
-    EXPECT_EQ(cgroup_memory_limit(v2, "0::/\n"), INFINITY);              // "max": no limit
-    const std::string v1 = cgroup_tree({{"/memory/memory.limit_in_bytes", "9223372036854771712\n"},
-                                        {"/memory/a:b/memory.limit_in_bytes", "1073741824\n"}});
-    EXPECT_EQ(cgroup_memory_limit(v1, "9:pids:/\n4:cpu,memory:/a:b\n0::/\n"), 1073741824.0);  // a colon in the path
-    EXPECT_EQ(cgroup_memory_limit(v1, "4:memory:/elsewhere\n"), 9223372036854771712.0);       // the mount's root's
-    EXPECT_EQ(cgroup_memory_limit(v1, "4:cpu:/a:b\ngarbage\n"), INFINITY);                  // no memory controller
-    EXPECT_EQ(cgroup_memory_limit(testing::temp_path("absent"), "0::/box\n"), INFINITY);
-    EXPECT_GT(usable_memory(), 0.0);
-    EXPECT_LE(usable_memory(), double(::sysconf(_SC_PHYS_PAGES)) * double(::sysconf(_SC_PAGE_SIZE)));
-}
-
 TEST(ChildProcess, AMeshThatMadeAssimpAskForAllTheMemoryIsRefusedAtOnce) {
     // Debian's assimp-testmodels' invalid/OutOfMemory.off, a cube whose header declares 353,535,235,358
     // vertices: assimp took 15 GB of a 23 GB machine in 36 s before it gave up.
