@@ -545,6 +545,7 @@ int run_bench(BenchOptions o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    bs::remove_temporaries_on_signals();
     CLI::App app{"baseskin-bench: encoding and deformation throughput per method and backend, as ratios to LBS"};
     BenchOptions o;
     app.add_option("--sizes", o.sizes, "point counts")->transform(bs::cli::count_in_range(std::size_t(1), bs::kMaxPoints))->capture_default_str();

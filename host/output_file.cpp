@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <csignal>
 #include <fcntl.h>
 #include <filesystem>
 #include <sys/stat.h>
@@ -49,6 +50,45 @@ Resolved resolve_links(const std::string& path) {
     return r;
 }
 
+// The temporaries of the OutputFiles alive now, for remove_temporaries_on_signals' handler: fixed slots
+// (a handler may neither allocate nor lock), each claimed by an atomic flag. More at once than slots
+// (a program writes one or two files at a time) are simply not removed by the handler.
+constexpr int kTemporarySlots = 16;
+constexpr std::size_t kTemporaryPathBytes = 4096;
+struct TemporarySlot {
+    std::atomic<bool> claimed{false};
+    std::atomic<bool> filled{false};
+    char path[kTemporaryPathBytes];
+};
+TemporarySlot temporary_slots[kTemporarySlots];
+
+// The slot holding `path` from now on, or -1 where none is free or the path is too long.
+int remember_temporary(const std::string& path) {
+    if (path.size() >= kTemporaryPathBytes) return -1;
+    for (int s = 0; s < kTemporarySlots; ++s) {
+        bool free = false;
+        if (!temporary_slots[s].claimed.compare_exchange_strong(free, true)) continue;
+        std::memcpy(temporary_slots[s].path, path.c_str(), path.size() + 1);
+        temporary_slots[s].filled.store(true);
+        return s;
+    }
+    return -1;
+}
+
+void forget_temporary(int slot) {
+    if (slot < 0) return;
+    temporary_slots[slot].filled.store(false);
+    temporary_slots[slot].claimed.store(false);
+}
+
+// Removes every remembered temporary, then lets the signal end the process as it would have.
+extern "C" void remove_temporaries_and_reraise(int signal) {
+    for (TemporarySlot& slot : temporary_slots)
+        if (slot.filled.load()) ::unlink(slot.path);
+    ::signal(signal, SIG_DFL);
+    ::raise(signal);
+}
+
 // A temporary beside `target`, created exclusively (never an existing file or a planted link), with a
 // short name (a long target name must not push it past the file system's limit) made unique by this
 // process's id and a count. The file descriptor, or -1 with errno set.
@@ -75,6 +115,15 @@ int create_temporary_elsewhere(const fs::path& target, std::string& name) {
 }
 
 }  // namespace
+
+void remove_temporaries_on_signals() {
+    for (int signal : {SIGINT, SIGTERM, SIGHUP}) {
+        struct sigaction action {};
+        action.sa_handler = remove_temporaries_and_reraise;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(signal, &action, nullptr);
+    }
+}
 
 void copy_over(const std::string& source, const std::string& target) {
     auto failed = [&](int error) { throw IoError(target + ": cannot write the new content over it (" + reason(error) + ")"); };
@@ -146,6 +195,7 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
         fd = ::open(path.c_str(), flags | O_CLOEXEC, 0666);
         if (fd < 0) cannot_open(path_, errno);
     }
+    if (!temporary_.empty()) temporary_slot_ = remember_temporary(temporary_);
     file_ = ::fdopen(fd, "wb");
     if (!file_) {
         const int opened = errno;
@@ -160,6 +210,7 @@ OutputFile::~OutputFile() { discard(); }
 void OutputFile::discard() {
     if (file_) std::fclose(std::exchange(file_, nullptr));
     if (!temporary_.empty()) std::remove(std::exchange(temporary_, std::string()).c_str());
+    forget_temporary(std::exchange(temporary_slot_, -1));
 }
 
 void OutputFile::write(const char* data, std::size_t size) {
@@ -192,6 +243,7 @@ void OutputFile::commit() {
     if (temporary_.empty()) return;  // written in place
     if (!copy_over_ && std::rename(temporary_.c_str(), target_.c_str()) == 0) {
         temporary_.clear();
+        forget_temporary(std::exchange(temporary_slot_, -1));
         return;
     }
     // A target the folder's rules keep from being replaced (another user's file in a sticky folder, a

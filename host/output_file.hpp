@@ -54,8 +54,15 @@ private:
     std::string temporary_;  // where the bytes go; empty when the target is written in place
     bool copy_over_ = false; // commit copies the temporary over the target instead of renaming it
     bool finished_ = false, committed_ = false;
+    int temporary_slot_ = -1;  // where remove_temporaries_on_signals finds the temporary
     std::FILE* file_ = nullptr;
 };
+
+// Installs handlers for SIGINT, SIGTERM and SIGHUP that remove the temporaries of the OutputFiles open
+// at that moment, then end the process by the signal as before (a run stopped with Ctrl-C left hidden
+// ".NAME.PID-N.part" files of megabytes behind). For programs (the CLI and the bench call it first);
+// a library embedding the project keeps its own handlers.
+void remove_temporaries_on_signals();
 
 // Writes the content of file `source` over file `target` in place (the target keeps its inode, owner and
 // mode): the target's space for the new content is reserved first (posix_fallocate), so that where it cannot

@@ -2,8 +2,10 @@
 // the exit codes documented in the README (host/errors.hpp).
 #include "host/cli/command_line.hpp"
 #include "host/errors.hpp"
+#include "host/output_file.hpp"
 
 int main(int argc, char** argv) {
+    bs::remove_temporaries_on_signals();
     bs::cli::CommandLine command_line;
     try {
         command_line.parse(argc, argv);

@@ -32,7 +32,9 @@ int files_named_like(const std::string& path) {
     const fs::path p(path);
     int count = 0;
     for (const auto& entry : fs::directory_iterator(p.parent_path()))
-        if (entry.path().filename().string().rfind(p.filename().string(), 0) == 0) ++count;
+        // A temporary is ".NAME.PID-N.part", NAME cut to 64 characters.
+        for (const std::string& start : {p.filename().string(), "." + p.filename().string().substr(0, 64)})
+            if (entry.path().filename().string().rfind(start, 0) == 0) ++count;
     return count;
 }
 
@@ -183,6 +185,32 @@ TEST(OutputFile, AFileInAFolderThatTakesNoTemporaryKeepsItsContentUntilTheCommit
     if (WEXITSTATUS(status) == 10) GTEST_SKIP() << "no other user to run as";
     EXPECT_EQ(WEXITSTATUS(status), 0) << "11: cut at once, 12: cut when abandoned, 13: not written, 21/22: refused";
     EXPECT_EQ(content_of(path), "new");
+}
+
+// A run stopped by a signal (Ctrl-C, a kill) while it writes leaves no temporary behind: `animate` left
+// hidden ".frame_00036.ply.PID-N.part" files of megabytes. The process still ends by that signal.
+TEST(OutputFile, ASignalRemovesTheTemporariesAndStillEndsTheProcess) {
+    const std::string folder = testing::temp_path("stopped");
+    fs::create_directories(folder);
+    const std::string path = folder + "/frame.ply", other_path = folder + "/other.ply";
+    std::ofstream(path) << "old";
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        remove_temporaries_on_signals();
+        OutputFile out(path), other(other_path);
+        out.write("half of it");
+        if (files_named_like(path) != 2) ::_exit(1);  // the target and its temporary
+        ::raise(SIGTERM);
+        ::_exit(2);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "exit " << WEXITSTATUS(status);
+    EXPECT_EQ(WTERMSIG(status), SIGTERM);
+    EXPECT_EQ(content_of(path), "old");
+    EXPECT_EQ(files_named_like(path), 1);
+    EXPECT_EQ(files_named_like(other_path), 0);
 }
 
 TEST(OutputFile, ASymbolicLinkKeepsPointingAtTheNewFile) {
