@@ -44,7 +44,7 @@ Vec3<double> closest_point_on_triangle(const Vec3<double>& p, const Vec3<double>
 std::vector<double> distances_to_mesh(const TriangleMesh& mesh, const std::vector<Vec3<double>>& queries,
                                       int threads) {
     std::vector<double> distance(queries.size(), std::numeric_limits<double>::infinity());
-#pragma omp parallel for num_threads(threads > 0 ? threads : omp_get_max_threads()) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(threads > 0 ? std::min(threads, cpu::kMaxThreads) : omp_get_max_threads()) schedule(dynamic, 1)
     for (std::ptrdiff_t q = 0; q < std::ptrdiff_t(queries.size()); ++q)
         for (const auto& t : mesh.triangles) {
             const Vec3<double>& p = queries[q];
@@ -86,8 +86,7 @@ void check_options(const AutoRigOptions& o, const std::string& source) {
                          number_text(o.min_radius_fraction));
     if (!(o.detached_fraction >= 0 && o.detached_fraction < 0.5))
         throw InputError(source + ": detached fraction must be in [0, 0.5), got " + number_text(o.detached_fraction));
-    if (o.threads < 0 || o.threads > cpu::kMaxThreads)
-        throw InputError(source + ": threads must be in [0, " + std::to_string(cpu::kMaxThreads) + "], got " + std::to_string(o.threads));
+    if (o.threads < 0) throw InputError(source + ": threads must be >= 0, got " + std::to_string(o.threads));
 }
 
 void check_matches(const ReebGraph& graph, std::size_t sample_count, const std::string& source) {

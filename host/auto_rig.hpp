@@ -40,7 +40,7 @@ namespace bs {
 struct AutoRigOptions {
     double nesting_margin = 0.05;       // see "Nesting" above (fraction of the larger radius)
     double min_radius_fraction = 1e-3;  // radius floor (fraction of the bound vertices' bounding-box diagonal)
-    int threads = 0;                    // 0: all cores (the result does not depend on it)
+    int threads = 0;                    // 0: all cores, at most cpu::kMaxThreads (the result does not depend on it)
     double detached_fraction = 0.01;    // the graph's parts beside the largest, together under this share of the
                                         // area, are left unbound (see "Parts")
 };

@@ -142,9 +142,11 @@ std::vector<MetaballJoint<T>> MetaballSkinner<T>::joint_table(const std::vector<
                          std::to_string(skeleton_.spheres.size()) + " joints");
     std::vector<MetaballJoint<T>> table(displacements.size());
     for (std::size_t j = 0; j < table.size(); ++j) {
-        // Bounded as every coordinate read is (host/input_limits.hpp): a finite 1e300 overflowed float.
-        if (!within_input_magnitude(displacements[j]))
-            throw InputError("metaball deformation: joint " + std::to_string(j) + ": a displacement component " + outside_input_magnitude_text());
+        // Bounded by twice what a coordinate read may be (host/input_limits.hpp; a displacement runs between two
+        // such points, as drag's from a centre to its --to): a finite 1e300 overflowed float.
+        if (!within_input_magnitude(0.5 * displacements[j]))
+            throw InputError("metaball deformation: joint " + std::to_string(j) +
+                             ": a displacement component beyond ±2e15 (twice the input bound) or not finite");
         table[j] = MetaballJoint<T>(MetaballJoint<double>{skeleton_.spheres[j].centre, radii_[j], displacements[j]});
     }
     return table;

@@ -74,8 +74,9 @@ public:
     const MetaballBinding& binding() const { return binding_; }
     const std::vector<double>& radii() const { return radii_; }  // R_j, one per sphere
 
-    // Deforms every point for one displacement d_j per sphere (finite and within ±1e15, as input coordinates
-    // are: host/input_limits.hpp; InputError otherwise); `out` is
+    // Deforms every point for one displacement d_j per sphere (finite and within ±2e15, twice the bound of
+    // input coordinates, host/input_limits.hpp: a displacement runs between two points; InputError
+    // otherwise); `out` is
     // resized to size() (left as it was when refused: deform_into).
     void deform(const std::vector<Vec3<double>>& displacements, std::vector<Vec3<T>>& out, cpu::Exec exec = {}) const;
 

@@ -118,6 +118,9 @@ int create_temporary_elsewhere(const fs::path& target, std::string& name) {
 
 void remove_temporaries_on_signals() {
     for (int signal : {SIGINT, SIGTERM, SIGHUP}) {
+        struct sigaction before {};
+        // A signal the run was started to ignore (nohup, a script's background job) stays ignored.
+        if (::sigaction(signal, nullptr, &before) != 0 || before.sa_handler == SIG_IGN) continue;
         struct sigaction action {};
         action.sa_handler = remove_temporaries_and_reraise;
         sigemptyset(&action.sa_mask);
@@ -135,11 +138,18 @@ void copy_over(const std::string& source, const std::string& target) {
         ::close(in);
         failed(error);
     }
-    const int out = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
+    // Read and write where the process may: glibc's posix_fallocate, where a file system has no fallocate
+    // of its own (NFSv3, FUSE), emulates it by reading each block (and writing zeros only into blocks that
+    // read as zero), which a write-only descriptor cannot.
+    int out = ::open(target.c_str(), O_RDWR | O_CLOEXEC);
+    if (out < 0) out = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
     int error = out < 0 ? errno : 0;
-    // The space first: where the disk cannot hold the new content, the old one is left whole. (glibc's
-    // emulation, where a file system has no fallocate, writes zeros only into blocks that read as zero.)
-    if (!error && written.st_size > 0) error = ::posix_fallocate(out, 0, written.st_size);
+    // The space first: where the disk cannot hold the new content, the old one is left whole. Where it
+    // cannot be reserved at all (no fallocate and a write-only descriptor), the copy goes on without.
+    if (!error && written.st_size > 0) {
+        error = ::posix_fallocate(out, 0, written.st_size);
+        if (error == EBADF || error == EOPNOTSUPP || error == EINVAL) error = 0;
+    }
     char buffer[1 << 16];
     for (off_t at = 0; !error && at < written.st_size;) {
         const ssize_t n = ::pread(in, buffer, sizeof buffer, at);
@@ -184,8 +194,8 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
             // content.
             if (!exists || (created != EACCES && created != EPERM && created != EROFS)) cannot_open(path_, created);
             fd = create_temporary_elsewhere(resolved.target, temporary_);
-            if (fd < 0) cannot_open(path_, created);
-            copy_over_ = true;
+            if (fd >= 0) copy_over_ = true;
+            else temporary_.clear();  // nor there: written in place (below)
         }
     }
     if (fd < 0) {
@@ -255,9 +265,9 @@ void OutputFile::commit() {
     }
     try {
         copy_over(temporary_, target_);
-    } catch (const IoError& e) {
+    } catch (const IoError&) {
         discard();
-        throw IoError(path_ + ": cannot replace it with the written file (" + e.what() + ")");
+        throw;
     }
     discard();
 }

@@ -14,8 +14,9 @@
 // (another user's file in a sticky folder, a file mounted on its own) is not renamed over: in both the
 // temporary is copied over the file at commit (copy_over: its space reserved first, so a full disk leaves
 // the old content whole; an error part way through the copy itself can leave it mixed). Written in place,
-// without that guarantee: a target that exists and is not a regular file (a FIFO) and a stream under /dev
-// or /proc (/dev/stdout, appended to: it may lead to a file a shell appends to). A read-only target is
+// without that guarantee: a target that exists and is not a regular file (a FIFO), a stream under /dev
+// or /proc (/dev/stdout, appended to: it may lead to a file a shell appends to), and a file in a folder
+// the process may not write where the temporary folder takes no temporary either. A read-only target is
 // refused, as opening it would be. Hard links to a replaced file keep the old content.
 #pragma once
 

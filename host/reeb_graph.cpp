@@ -42,7 +42,7 @@ std::string number(double value) {
     return text;
 }
 
-int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
+int thread_count(int threads) { return threads > 0 ? std::min(threads, cpu::kMaxThreads) : omp_get_max_threads(); }
 
 void check_options(const ReebOptions& o, const std::string& source) {
     auto require = [&](bool ok, const char* name, const std::string& range, double value) {
@@ -58,7 +58,7 @@ void check_options(const ReebOptions& o, const std::string& source) {
     require(o.tiny_node_fraction >= 0 && o.tiny_node_fraction < 0.5, "tiny node fraction", "[0, 0.5)",
             o.tiny_node_fraction);
     require(o.debris_fraction >= 0 && o.debris_fraction < 0.5, "debris fraction", "[0, 0.5)", o.debris_fraction);
-    require(o.threads >= 0 && o.threads <= cpu::kMaxThreads, "threads", "[0, " + std::to_string(cpu::kMaxThreads) + "]", o.threads);
+    require(o.threads >= 0, "threads", "[0, ∞)", o.threads);
 }
 
 void check_finite(const std::vector<Vec3<double>>& positions, const char* what, const std::string& source) {

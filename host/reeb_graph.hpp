@@ -60,7 +60,7 @@ struct ReebOptions {
     int neighbours = 10;               // point sets: neighbours per point in the geodesic graph
     double tiny_node_fraction = 0.002; // nodes with less of the total area are merged into a neighbour
     double debris_fraction = 0.01;     // connected parts with less of the total area are left unbound
-    int threads = 0;                   // 0: all cores
+    int threads = 0;                   // 0: all cores; above cpu::kMaxThreads taken as that
 };
 
 struct ReebNode {

@@ -11,6 +11,8 @@
 #include <queue>
 #include <tuple>
 
+#include "kernels/passes.hpp"
+
 namespace bs {
 
 namespace {
@@ -32,7 +34,7 @@ void sort_unique(std::vector<std::array<int, 2>>& pairs) {
     pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
 }
 
-int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
+int thread_count(int threads) { return threads > 0 ? std::min(threads, cpu::kMaxThreads) : omp_get_max_threads(); }
 
 }  // namespace
 

@@ -59,9 +59,12 @@ DragInput read_input(const DragOptions& o) {
     return {std::move(set), PlyFormat::BinaryLittleEndian, o.mesh};
 }
 
+// The binding file drag reads: --binding, else the extraction's beside the skeleton (where it exists).
+std::string binding_file(const DragOptions& o) { return o.binding.empty() ? binding_path_for(o.skeleton) : o.binding; }
+
 // --binding, else the extraction's binding file beside the skeleton, else the nearest joint sphere.
 MetaballBinding binding_for(const DragOptions& o, const Skeleton& skeleton, const std::vector<Vec3<double>>& rest) {
-    std::string path = o.binding.empty() ? binding_path_for(o.skeleton) : o.binding;
+    const std::string path = binding_file(o);
     if (o.binding.empty() && !std::filesystem::exists(path)) {
         std::printf("binding: nearest joint sphere\n");
         return nearest_sphere_binding(skeleton, rest);
@@ -113,8 +116,9 @@ void add_drag_command(CLI::App& app, DragOptions& o) {
     add_threads_option(c, o.threads);
     c->callback([c, &o] {
         if (c->count("--points") + c->count("--mesh") != 1) throw CLI::RequiredError("--points or --mesh");
+        // Without --binding, the binding beside the skeleton is an input too (where there is one).
         refuse_output_over_input("--out", o.out,
-                                 {{"--skeleton", o.skeleton}, {"--points", o.points}, {"--mesh", o.mesh}, {"--binding", o.binding}});
+                                 {{"--skeleton", o.skeleton}, {"--points", o.points}, {"--mesh", o.mesh}, {"--binding", binding_file(o)}});
         o.chain_given = c->count("--chain") > 0;
         parse_target(o.target);
     });

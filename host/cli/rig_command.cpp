@@ -15,6 +15,7 @@
 #include "host/demo_body.hpp"
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
+#include "host/json_io.hpp"
 #include "host/model_io.hpp"
 #include "host/ply.hpp"
 #include "host/weights.hpp"
@@ -27,15 +28,29 @@ namespace {
 // animation no motion.json.
 constexpr const char* kRigFiles[] = {"skeleton.json", "points.ply", "motion.json"};
 
-// Removes the files of kRigFiles that this run did not write (`written`) from `folder`, saying so: they
-// belong to an earlier rig, and animate would read them with this one's points (a capture's skeleton
-// with a box's points).
+// Whether `path` reads as the JSON file a rig writes under that name: a skeleton's spheres and bones,
+// a motion's fps and frames (a file of the user's own under that name is no earlier rig's).
+bool reads_as_rig_file(const std::filesystem::path& path) {
+    try {
+        const json_io::json doc = json_io::load(path.string());
+        const bool skeleton = path.filename() == "skeleton.json";
+        return doc.is_object() && doc.contains(skeleton ? "spheres" : "fps") && doc.contains(skeleton ? "bones" : "frames");
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+// Removes the JSON files of kRigFiles that this run did not write (`written`) from `folder` where they
+// read as an earlier rig's, saying so: animate would read them with this one's points (a capture's
+// skeleton with a box's points). Another file under such a name is left, and said.
 void remove_earlier_rig_files(const std::filesystem::path& folder, const std::vector<std::string>& written) {
     for (const char* file : kRigFiles) {
         std::error_code error;
         if (std::find(written.begin(), written.end(), file) != written.end() || !std::filesystem::is_regular_file(folder / file, error))
             continue;
-        if (std::filesystem::remove(folder / file, error))
+        if (!reads_as_rig_file(folder / file))
+            std::printf("note: %s is not this rig's (left as it was)\n", (folder / file).string().c_str());
+        else if (std::filesystem::remove(folder / file, error))
             std::printf("note: removed %s of an earlier rig (it does not belong to this body)\n", (folder / file).string().c_str());
         else
             std::printf("note: %s of an earlier rig could not be removed (%s): it does not belong to this body\n",

@@ -78,6 +78,8 @@ cp "$tmp/skeleton.json" "$tmp/rigged.json"
 echo '{"binding": [0, 1, 2, -1, 3, 3], "reeb": {}}' >"$tmp/rigged.binding.json"
 expect 0 "binding: $tmp/rigged.binding.json" -- drag --skeleton "$tmp/rigged.json" --points "$tmp/points.ply" --joint 3 --to 10,4,0 --out "$tmp/rigged.ply"
 [ "$(rows "$tmp/rigged.ply" | sed -n 4p)" = "10 0 0" ] || fail "the binding file's unbound vertex moved"
+# That binding is an input too: an --out naming it is refused (a PLY was written over it).
+expect 1 "--out: $tmp/rigged.binding.json is the --binding file" -- drag --skeleton "$tmp/rigged.json" --points "$tmp/points.ply" --joint 3 --to 10,4,0 --out "$tmp/rigged.binding.json"
 # A drag that moves no point (the moved joint's region holds one point, its farthest) says so.
 echo '{"binding": [-1, -1, 2, 3, -1, -1]}' >"$tmp/lonely.json"
 expect 0 "note: no point moved: the moved joints' regions hold 1 point," -- "${drag[@]}" --joint 3 --to 10,4,0 --chain 2 --binding "$tmp/lonely.json" --out "$tmp/lonely.ply"

@@ -82,6 +82,9 @@ if [ -e "$models/animation_with_skeleton.fbx" ]; then
     expect 0 "note: removed $tmp/reused/motion.json of an earlier rig" -- rig --model "$models/box.fbx" --points 100 --out "$tmp/reused"
     [ -s "$tmp/reused/points.ply" ] && [ ! -e "$tmp/reused/skeleton.json" ] && [ ! -e "$tmp/reused/motion.json" ] ||
         fail "the earlier rig's files stayed beside the box's points"
+    echo '{"my": "own notes"}' >"$tmp/reused/motion.json"
+    expect 0 "note: $tmp/reused/motion.json is not this rig's (left as it was)" -- rig --model "$models/box.fbx" --points 100 --out "$tmp/reused"
+    grep -q "own notes" "$tmp/reused/motion.json" || fail "a file of the user's own named motion.json was removed"
     head -c 20000 "$models/animation_with_skeleton.fbx" >"$tmp/cut.fbx"
     expect 2 "cut.fbx" -- rig --model "$tmp/cut.fbx" --out "$tmp/x"
     # A file of lamps and no geometry: assimp would draw its node tree as a mesh, which had been rigged

@@ -191,6 +191,7 @@ TEST(OutputFile, AFileInAFolderThatTakesNoTemporaryKeepsItsContentUntilTheCommit
 // hidden ".frame_00036.ply.PID-N.part" files of megabytes. The process still ends by that signal.
 TEST(OutputFile, ASignalRemovesTheTemporariesAndStillEndsTheProcess) {
     const std::string folder = testing::temp_path("stopped");
+    fs::remove_all(folder);  // what a failed run of this test left
     fs::create_directories(folder);
     const std::string path = folder + "/frame.ply", other_path = folder + "/other.ply";
     std::ofstream(path) << "old";
@@ -211,6 +212,17 @@ TEST(OutputFile, ASignalRemovesTheTemporariesAndStillEndsTheProcess) {
     EXPECT_EQ(content_of(path), "old");
     EXPECT_EQ(files_named_like(path), 1);
     EXPECT_EQ(files_named_like(other_path), 0);
+    // A signal the process was started to ignore (nohup, a script's background job) stays ignored.
+    const pid_t ignoring = ::fork();
+    ASSERT_GE(ignoring, 0);
+    if (ignoring == 0) {
+        std::signal(SIGHUP, SIG_IGN);
+        remove_temporaries_on_signals();
+        ::raise(SIGHUP);
+        ::_exit(0);
+    }
+    ASSERT_EQ(::waitpid(ignoring, &status, 0), ignoring);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "ended by SIGHUP, which it ignored";
 }
 
 TEST(OutputFile, ASymbolicLinkKeepsPointingAtTheNewFile) {

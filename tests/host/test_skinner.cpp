@@ -11,6 +11,10 @@
 #include <utility>
 #include <vector>
 
+#include "host/baseline_skinner.hpp"
+#include "host/classic_skinner.hpp"
+#include "host/metaball_skinner.hpp"
+#include "host/sparse_lbs_skinner.hpp"
 #include "host/errors.hpp"
 #include "host/skinner.hpp"
 #include "host/weights.hpp"
@@ -64,8 +68,6 @@ TEST(Skinner, RefusesANullOutputOrAStrideBelowThree) {
     }
 }
 
-// A vector shorter or longer than the points, given a pose of another bone count: as it was, size and
-// contents (it used to be resized first, which cut a longer one's tail).
 // A stride so large that count × stride wraps an address: every point was written over the first.
 TEST(Skinner, RefusesAStrideWhoseSpanWrapsTheAddress) {
     const Skeleton s = testing::bent_chain();
@@ -131,8 +133,19 @@ TEST(Skinner, EveryMethodRefusesASkeletonNotAsMakeSkeletonMadeIt) {
         }
     const std::string sparse = testing::message_of<InputError>([&] { Skinner(by_hand, points, to_sparse(auto_influences(made, points)), "test"); });
     EXPECT_EQ(sparse.rfind(std::get<1>(cases[0]), 0), 0u) << sparse;
+    // Each method's own skinner checks it too (an embedder may build them without the front).
+    const std::string expected = std::get<1>(cases[0]);
+    const std::vector<Influences> weights = auto_influences(made, points);
+    const std::string own[] = {
+        testing::message_of<InputError>([&] { BaselineSkinner<float>(by_hand, points, "test"); }),
+        testing::message_of<InputError>([&] { ClassicSkinner<float>(by_hand, points, weights, "test"); }),
+        testing::message_of<InputError>([&] { SparseLbsSkinner<float>(by_hand, points, to_sparse(weights), "test"); }),
+        testing::message_of<InputError>([&] { MetaballSkinner<float>(by_hand, points, nearest_sphere_binding(made, points), "test"); })};
+    for (const std::string& message : own) EXPECT_EQ(message.rfind(expected, 0), 0u) << message;
 }
 
+// A vector shorter or longer than the points, given a pose of another bone count: as it was, size and
+// contents (it used to be resized first, which cut a longer one's tail).
 TEST(Skinner, ARefusedPoseLeavesTheCallersVectorAsItWas) {
     const Skeleton s = testing::bent_chain();
     const std::vector<Vec3<double>> points = testing::points_around(s, 200, 20);
