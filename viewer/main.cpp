@@ -52,14 +52,28 @@ void add_options(CLI::App& app, Options& o) {
     app.add_option("--point-size", o.point_size, "splat size factor")
         ->check(bs::cli::finite_number() & CLI::Range(0.05f, 20.0f))
         ->capture_default_str();
-    app.add_option("--pick-point", o.pick, "show this point's baseline (baseline method)")->check(CLI::NonNegativeNumber);
+    app.add_option("--pick-point", o.pick, "show this point's baseline (baseline method)")
+        ->check(CLI::Validator([](std::string& text) { return !text.empty() && text[0] == '-' ? "expected a point index >= 0, got " + text : std::string(); },
+                               "INDEX"));
     app.add_option("--pose", o.pose, "pose JSON file (replaces the motion)")->check(CLI::ExistingFile);
-    app.add_option("--screenshot", o.screenshot, "render headless into this PNG and exit")->check(bs::cli::non_empty_path());
-    app.add_option("--frames", o.frames, "headless: frames rendered, the last saved")->check(CLI::Range(1, 100000))->capture_default_str();
-    app.add_flag("--play", o.play, "headless: play the motion, one of its frames per rendered frame");
+    auto* screenshot = app.add_option("--screenshot", o.screenshot, "render headless into this PNG and exit")->check(bs::cli::non_empty_path());
+    // The headless options need --screenshot: without it they opened the interactive window, unused.
+    auto* frames = app.add_option("--frames", o.frames, "headless: frames rendered, the last saved")
+                       ->check(CLI::Range(1, 100000))
+                       ->capture_default_str()
+                       ->needs(screenshot);
+    auto* play = app.add_flag("--play", o.play, "headless: play the motion, one of its frames per rendered frame")->needs(screenshot);
     app.add_option("--sheet", o.sheet, "headless: a contact sheet of N frames spread over the motion, each --size")
-        ->check(CLI::Range(1, 64));
-    app.add_option("--size", o.size, "headless: image size WIDTHxHEIGHT")->capture_default_str();
+        ->check(CLI::Range(1, 64))
+        ->needs(screenshot)
+        ->excludes(frames)
+        ->excludes(play);
+    app.add_option("--size", o.size, "headless: image size WIDTHxHEIGHT")->capture_default_str()->needs(screenshot);
+    app.callback([&o] {
+        bs::cli::refuse_output_over_input("--screenshot", o.screenshot,
+                                          {{"--skeleton", o.source.skeleton}, {"--points", o.source.points}, {"--motion", o.source.motion},
+                                           {"--capture", o.source.capture}, {"--pose", o.pose}});
+    });
 }
 
 std::pair<int, int> parse_size(const std::string& text) {

@@ -16,8 +16,11 @@ void Timeline::play() {
 void Timeline::advance(double seconds, double speed) {
     if (!playing_ || !(seconds > 0) || !(speed > 0)) return;
     double next = time_ + seconds * speed;
-    if (next <= duration_) {
-        time_ = next;
+    // Steps of 1/fps summed to the end overshoot it by their rounding (20 steps of 0.1 make
+    // 2.0000000000000004): that is the end, not a wrap to 0.
+    const double rounding = 1e-9 * std::max(1.0, duration_);
+    if (next <= duration_ + rounding) {
+        time_ = std::min(next, duration_);
     } else if (looping_) {
         time_ = std::fmod(next, duration_);
     } else {
@@ -25,6 +28,8 @@ void Timeline::advance(double seconds, double speed) {
         playing_ = false;
     }
 }
+
+void Timeline::go_to_frame(std::size_t frame) { scrub(double(frame % frame_count()) / fps_); }
 
 void Timeline::scrub(double seconds) { time_ = std::isfinite(seconds) ? std::clamp(seconds, 0.0, duration_) : 0.0; }
 

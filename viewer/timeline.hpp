@@ -26,6 +26,9 @@ public:
     void advance(double seconds, double speed = 1);
     // Jumps to `seconds`, clamped to [0, duration]; playing or paused stays as it was.
     void scrub(double seconds);
+    // Jumps to the motion's frame `frame`, counted on from the last back to 0 (headless play: one frame
+    // each, by index, so that no rounding of accumulated time skips one).
+    void go_to_frame(std::size_t frame);
 
     // The motion's frame at the current time (nearest), in [0, frame_count - 1].
     std::size_t frame() const;

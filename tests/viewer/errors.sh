@@ -17,6 +17,14 @@ expect 1 "--size" -- --screenshot "$tmp/o.png" --size wide
 expect 1 "--screenshot: expected a path, got an empty one" -- --screenshot ""
 expect 1 "--sheet: 64 tiles of 8192x8192 make 4294967296 pixels" -- --screenshot "$tmp/o.png" --size 8192x8192 --sheet 64
 expect 1 "requires --points" -- --skeleton "$tmp/skeleton.json"
+# The headless options without --screenshot opened the interactive window, unused; a sheet ignored both.
+expect 1 "--sheet requires --screenshot" -- --demo-points 100 --sheet 3
+expect 1 "excludes --sheet" -- --demo-points 100 --screenshot "$tmp/o.png" --sheet 3 --play
+expect 1 "--pick-point: expected a point index >= 0, got -1" -- --demo-points 100 --pick-point -1 --screenshot "$tmp/o.png"
+# A screenshot over an input (a PNG was written into the skeleton file).
+cp "$tmp/skeleton.json" "$tmp/kept.json"
+expect 1 "--screenshot: $tmp/skeleton.json is the --skeleton file" -- --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --screenshot "$tmp/skeleton.json"
+cmp -s "$tmp/skeleton.json" "$tmp/kept.json" || fail "the skeleton was written over"
 expect 1 "File does not exist" -- --skeleton "$tmp/nope.json" --points "$tmp/points.ply"
 expect 1 "--method" -- --method xyz
 expect 2 "bad_pose.json: bones[0].bone: index 7 out of range" -- --demo-points 100 --pose "$tmp/bad_pose.json" --screenshot "$tmp/o.png"
@@ -40,6 +48,10 @@ if start_xvfb 640x480x24; then
     fi
     expect 0 "wrote $tmp/ok.png" -- --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --size 64x64 --screenshot "$tmp/ok.png"
     [ -s "$tmp/ok.png" ] || fail "no $tmp/ok.png"
+    # A PNG that cannot be written whole is an I/O error (it said "wrote" and exit 0 over a truncated file).
+    if [ -e /dev/full ]; then
+        expect 3 "/dev/full: write failed (No space left on device)" -- --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --size 64x64 --screenshot /dev/full
+    fi
     # A contact sheet of 3 frames of 64x48: 2 columns and 2 rows of tiles.
     expect 0 "(128 x 96) after 3 frames" -- --demo-points 1000 --size 64x48 --sheet 3 --screenshot "$tmp/sheet.png"
     [ "$(od -An -tu1 -j16 -N8 "$tmp/sheet.png" | tr -s ' ')" = " 0 0 0 128 0 0 0 96" ] || fail "the sheet's PNG is not 128 x 96"

@@ -39,6 +39,21 @@ TEST(ViewerTimeline, LoopingWrapsAndNotLoopingStopsAtTheEnd) {
     EXPECT_FALSE(t.playing());
 }
 
+// 20 steps of 0.1 s sum to 2.0000000000000004: the end of a 2 s motion, not a wrap to frame 0 (headless
+// --play showed the rest pose for the last frame of 21 at 10 frames/s).
+TEST(ViewerTimeline, StepsOfAFrameSummedToTheEndReachTheLastFrame) {
+    for (int frames : {4, 21, 40}) {
+        Timeline t(double(frames - 1) / 10, 10);
+        t.play();
+        for (int f = 1; f < frames; ++f) t.advance(0.1);
+        EXPECT_EQ(t.frame(), std::size_t(frames - 1)) << frames << " frames";
+        t.go_to_frame(std::size_t(frames - 1));
+        EXPECT_EQ(t.frame(), std::size_t(frames - 1));
+        t.go_to_frame(std::size_t(frames));  // one on from the last: the first again
+        EXPECT_EQ(t.frame(), 0u);
+    }
+}
+
 TEST(ViewerTimeline, PlayingAgainAfterTheEndStartsOver) {
     Timeline t(2, 30);
     t.set_looping(false);

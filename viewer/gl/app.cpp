@@ -12,6 +12,7 @@
 #include <stb_image_write.h>
 
 #include "host/errors.hpp"
+#include "host/output_file.hpp"
 #include "viewer/gl/window.hpp"
 #include "viewer/palette.hpp"
 
@@ -330,7 +331,12 @@ void render_headless(ViewerState& state, const DrawSettings& settings, BackendCh
     double deform_seconds = 0;
     auto render = [&](int f) {
         deformer.deform();
-        if (!state.error().empty()) throw UnsupportedError("frame " + std::to_string(f) + ": " + state.error());
+        if (!state.error().empty()) {
+            // The motion's frame, as animate names it (not the image's or the tile's number).
+            const bool of_motion = state.scene().motion() && !state.fixed_pose;
+            throw UnsupportedError((of_motion ? "motion frame " + std::to_string(state.timeline.frame()) : "rendered frame " + std::to_string(f)) +
+                                   ": " + state.error());
+        }
         deform_seconds += state.last_deform_seconds();
         target.bind();
         renderer.draw(state.camera, settings, state.overlay());
@@ -353,17 +359,22 @@ void render_headless(ViewerState& state, const DrawSettings& settings, BackendCh
             place_tile(target.read_rgb(), options.width, options.height, columns, i, image);
         }
     } else {
-        const double frame_step = state.scene().motion() ? 1 / state.scene().motion()->fps() : 0;
-        if (options.play) state.timeline.play();
         for (int f = 0; f < options.frames; ++f) {
-            if (f > 0) state.timeline.advance(frame_step);
+            if (options.play) state.timeline.go_to_frame(std::size_t(f));
             render(f);
         }
         image = target.read_rgb();
     }
     const double total = seconds_since(start);
-    if (!stbi_write_png(options.png.c_str(), image_width, image_height, 3, image.data(), image_width * 3))
-        throw IoError(options.png + ": cannot write the PNG");
+    // Encoded in memory, then written whole or not at all (host/output_file.hpp): stb's own file writer
+    // checks none of its writes, so a full disk gave a truncated PNG and "wrote".
+    std::string png;
+    auto append = [](void* bytes, void* data, int size) { static_cast<std::string*>(bytes)->append(static_cast<const char*>(data), std::size_t(size)); };
+    if (!stbi_write_png_to_func(append, &png, image_width, image_height, 3, image.data(), image_width * 3))
+        throw IoError(options.png + ": cannot encode the PNG");
+    OutputFile file(options.png);
+    file.write(png);
+    file.commit();
     std::printf("baseskin-view: %s, %zu points, %s on %s, %s\n", state.scene().name().c_str(), state.scene().size(),
                 method_name(state.method), deformer.backend(), window.renderer_name().c_str());
     std::printf("encoded in %.2f s; wrote %s (%d x %d) after %d frame%s: %.1f frames/s, %.3g deformed points/s\n", encode_seconds,
