@@ -14,7 +14,9 @@ void OrbitCamera::set_viewport(int width, int height) {
 
 void OrbitCamera::frame(glm::vec3 lo, glm::vec3 hi) {
     target_ = 0.5f * (lo + hi);
-    radius_ = std::max(0.5f * glm::length(hi - lo), 1e-6f);
+    // A floor relative to where the body is (a body 1e-10 across is framed as any other; an absolute floor
+    // of 1e-6 left it a speck, or nothing), and one for a single point at the origin.
+    radius_ = std::max({0.5f * glm::length(hi - lo), 1e-6f * glm::length(target_), 1e-30f});
     yaw_ = kDefaultYaw;
     pitch_ = kDefaultPitch;
     // The bounding sphere fits the narrower of the two fields of view.

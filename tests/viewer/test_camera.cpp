@@ -36,6 +36,23 @@ TEST(ViewerCamera, FrameShowsEveryCornerOfTheBox) {
     }
 }
 
+// A body 1e-10 across (its radii above the 1e-15 the skeleton takes) is framed as the same body at unit
+// scale: an absolute floor on the framed radius (1e-6) left it a speck, or a blank image.
+TEST(ViewerCamera, ATinyBodyIsFramedAsTheSameBodyAtUnitScale) {
+    const glm::vec3 lo(-1, -2, -0.5f), hi(11, 1, 0.5f);
+    for (float scale : {1e-10f, 1e-14f, 1e10f}) {
+        OrbitCamera unit = framed(lo, hi), scaled = framed(scale * lo, scale * hi);
+        for (int corner = 0; corner < 8; ++corner) {
+            glm::vec3 p(corner & 1 ? hi.x : lo.x, corner & 2 ? hi.y : lo.y, corner & 4 ? hi.z : lo.z);
+            const glm::vec3 a = unit.project(p), b = scaled.project(scale * p);
+            EXPECT_NEAR(a.x, b.x, 1e-2f) << scale << " corner " << corner;
+            EXPECT_NEAR(a.y, b.y, 1e-2f) << scale << " corner " << corner;
+            EXPECT_GT(b.z, 0) << scale;
+            EXPECT_LT(b.z, 1) << scale;
+        }
+    }
+}
+
 TEST(ViewerCamera, RayThroughAPixelProjectsBackOnIt) {
     OrbitCamera camera = framed({0, 0, 0}, {4, 2, 1});
     camera.orbit(37, -12);

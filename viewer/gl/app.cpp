@@ -327,7 +327,10 @@ void render_headless(ViewerState& state, const DrawSettings& settings, BackendCh
     Deformer deformer(state, renderer, backend);
     OffscreenTarget target(options.width, options.height);
     state.camera.set_viewport(options.width, options.height);
-    state.reset_camera();  // framed for this image's shape
+    // Framed for this image's shape on the rest body moved by the root, whatever the pose: screenshots of
+    // two poses share a camera (tests/viewer/screenshots compares them pixel by pixel); a pose reaching
+    // beyond the rest body can leave the frame, where --sheet frames each tile on its whole pose.
+    state.reset_camera();
     double deform_seconds = 0;
     auto render = [&](int f) {
         deformer.deform();
