@@ -7,7 +7,22 @@
 
 namespace bs {
 
-GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinner), count_(0) {
+namespace {
+// The method's own skinner a Skinner holds (null when moved from).
+const void* held_skinner(const Skinner& s) {
+    if (s.classic()) return s.classic();
+    if (s.baseline()) return s.baseline();
+    if (s.sparse()) return s.sparse();
+    return s.metaball();
+}
+}  // namespace
+
+void GpuSkinner::require_same_skinner() const {
+    if (held_skinner(skinner_) != held_ || skinner_.size() != count_)
+        throw InputError("GpuSkinner: its Skinner was moved from or replaced since it was built (build another GpuSkinner)");
+}
+
+GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinner), held_(held_skinner(skinner)), count_(0) {
     if (const ClassicSkinner<float>* classic = skinner.classic()) {
         count_ = classic->size();
         rest_ = cuda::DeviceArray<Vec3<float>>(classic->rest(), exec);
@@ -73,6 +88,7 @@ void GpuSkinner::require_writable(PointView<float> out) const {
 }
 
 LbsJob<float> GpuSkinner::lbs_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {
+    require_same_skinner();
     if (skinner_.method() != Method::lbs) throw InputError(std::string("lbs_job of a ") + method_name(skinner_.method()) + " skinner");
     if (!skinner_.classic()) throw InputError("lbs_job of an LBS skinner of any number of influences (GpuBodies takes up to four a point)");
     const std::vector<Mat34<float>> frame = skinner_.classic()->lbs_frame(pose);
@@ -81,6 +97,7 @@ LbsJob<float> GpuSkinner::lbs_job(const Pose& pose, PointView<float> out, cuda::
 }
 
 BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> out, cuda::Exec exec) {
+    require_same_skinner();
     if (skinner_.method() != Method::baseline)
         throw InputError(std::string("baseline_job of a ") + method_name(skinner_.method()) + " skinner");
     const BaselineSkinner<float>& baseline = *skinner_.baseline();
@@ -101,6 +118,7 @@ void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec)
 }
 
 void GpuSkinner::deform_unchecked(const Pose& pose, PointView<float> out, cuda::Exec exec) {
+    require_same_skinner();
     switch (skinner_.method()) {
         case Method::lbs: {
             const SparseLbsSkinner<float>* sparse = skinner_.sparse();
@@ -131,6 +149,7 @@ void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Po
     std::size_t bytes = 0;
     float* mapped = static_cast<float*>(buffer.map(exec, bytes));
     try {
+        require_output(PointView<float>{mapped, stride}, skinner.size(), "deform_into_gl_buffer");  // a stride whose span wraps
         const std::size_t needed = skinner.size() * stride * sizeof(float);
         if (stride < 3 || bytes < needed)
             throw InputError("deform_into_gl_buffer: the buffer holds " + std::to_string(bytes) + " bytes; " +

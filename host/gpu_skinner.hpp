@@ -66,7 +66,12 @@ public:
     BaselineJob<float> baseline_job(const Pose& pose, PointView<float> out, cuda::Exec exec);
 
 private:
+    // InputError where skinner_ no longer holds the method's skinner this one uploaded (moved from, or
+    // another assigned in its place): the device data would not match it.
+    void require_same_skinner() const;
+
     const Skinner& skinner_;
+    const void* held_;  // the method's own skinner in skinner_ when this was built (Skinner::classic() ...)
     std::size_t count_;
     cuda::DeviceArray<Vec3<float>> rest_;
     cuda::DeviceArray<Influences> influences_;

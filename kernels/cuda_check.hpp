@@ -12,6 +12,10 @@ namespace bs {
 
 inline void cuda_check(cudaError_t status, const char* call, const char* file, int line) {
     if (status == cudaSuccess) return;
+    // Cleared, as it is thrown: a caller that catches it and goes on (the viewer, an embedder) would have
+    // the next launch's check (cudaGetLastError) report it again, for a kernel that was queued. An error
+    // that leaves the context unusable is sticky and every later call reports it anyway.
+    cudaGetLastError();
     throw CudaError(std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
                     cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
 }

@@ -33,7 +33,9 @@ void* allocate(std::size_t bytes) {
 }
 
 void release(void* device) noexcept {
-    if (device) cudaFree(device);  // a failure here cannot be reported from a destructor; it is sticky for the next call
+    // A failure here cannot be reported from a destructor: cleared, so that no later check reports it as its
+    // own (a sticky one, which leaves the context unusable, is reported by every later call anyway).
+    if (device && cudaFree(device) != cudaSuccess) cudaGetLastError();
 }
 
 void copy_to_device(void* device, const void* host, std::size_t bytes, Exec exec) {
@@ -76,7 +78,7 @@ void* allocate_pinned(std::size_t bytes) {
 }
 
 void release_pinned(void* host) noexcept {
-    if (host) cudaFreeHost(host);  // as release(): a failure is sticky for the next call
+    if (host && cudaFreeHost(host) != cudaSuccess) cudaGetLastError();  // as release()
 }
 
 void* create_event() {
@@ -87,7 +89,7 @@ void* create_event() {
 }
 
 void destroy_event(void* event) noexcept {
-    if (event) cudaEventDestroy(static_cast<cudaEvent_t>(event));
+    if (event && cudaEventDestroy(static_cast<cudaEvent_t>(event)) != cudaSuccess) cudaGetLastError();  // as release()
 }
 
 void record_event(void* event, Exec exec) { BS_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(event), stream_of(exec))); }

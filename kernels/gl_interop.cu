@@ -24,9 +24,10 @@ GlBuffer::GlBuffer(unsigned int buffer) {
 }
 
 GlBuffer::~GlBuffer() {
-    // Failures cannot be reported from a destructor; they are sticky for the next CUDA call.
-    if (mapped_) cudaGraphicsUnmapResources(1, reinterpret_cast<cudaGraphicsResource_t*>(&resource_), nullptr);
-    if (resource_) cudaGraphicsUnregisterResource(as_resource(resource_));
+    // Failures cannot be reported from a destructor: cleared (kernels/cuda_runtime.cu release()).
+    if (mapped_ && cudaGraphicsUnmapResources(1, reinterpret_cast<cudaGraphicsResource_t*>(&resource_), nullptr) != cudaSuccess)
+        cudaGetLastError();
+    if (resource_ && cudaGraphicsUnregisterResource(as_resource(resource_)) != cudaSuccess) cudaGetLastError();
 }
 
 void* GlBuffer::map(Exec exec, std::size_t& bytes) {
@@ -37,7 +38,7 @@ void* GlBuffer::map(Exec exec, std::size_t& bytes) {
     const cudaError_t status = cudaGraphicsResourceGetMappedPointer(&device, &bytes, resource);
     if (status != cudaSuccess) {
         cudaGraphicsUnmapResources(1, &resource, stream_of(exec));  // leave it unmapped, then report the first error
-        BS_CUDA_CHECK(status);
+        BS_CUDA_CHECK(status);  // clears the unmap's error too, if it had one (cuda_check)
     }
     mapped_ = true;
     return device;

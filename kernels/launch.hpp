@@ -35,19 +35,28 @@ __global__ void per_point_kernel(std::size_t count, F f) {
     if (i < count) f(i);
 }
 
+// `count` items, one thread each, in blocks of `block` threads.
 template <class F>
-void for_each_point(std::size_t count, const F& f, Exec exec) {
+void launch_per_item(std::size_t count, const F& f, Exec exec, unsigned block) {
     if (count == 0) return;
-    constexpr unsigned block = threads_per_block<F>();
-    unsigned grid = unsigned((count + block - 1) / block);
+    const unsigned grid = unsigned((count + block - 1) / block);
     per_point_kernel<<<grid, block, 0, static_cast<cudaStream_t>(exec.stream)>>>(count, f);
     BS_CUDA_CHECK(cudaGetLastError());
 }
 
-// Table samples: one thread each, like points.
+template <class F>
+void for_each_point(std::size_t count, const F& f, Exec exec) {
+    launch_per_item(count, f, exec, threads_per_block<F>());
+}
+
+// Table samples: one thread each, like points, in blocks of 128: the table passes take all 255 registers a
+// thread may have (ptxas, sm_90), and 256 such threads are exactly the 65,536 a block may hold, so any
+// growth would fail every launch ("too many resources requested"). Two blocks of 128 a multiprocessor
+// keep the occupancy that the registers allow.
+constexpr unsigned kSampleThreadsPerBlock = 128;
 template <class F>
 void for_each_sample(std::size_t count, const F& f, Exec exec) {
-    for_each_point(count, f, exec);
+    launch_per_item(count, f, exec, kSampleThreadsPerBlock);
 }
 
 // A pass F whose points mostly take a short common path, F::common(i) (true where it wrote point i), and

@@ -199,6 +199,41 @@ TEST(GpuSkinnerCuda, DeformDoesNotWaitForItsStream) {
 // An output the device cannot write is refused with InputError before anything is queued, for every
 // method: a null pointer, a stride below 3, pageable host memory (where the device does not read it); the
 // context is left whole, so a good buffer works afterwards.
+// A CudaError caught and survived (an allocation too large) is not reported again by the next launch's
+// check, for a kernel that was queued: cuda_check clears it as it throws.
+TEST(GpuSkinnerCuda, ACaughtCudaErrorIsNotReportedAgainByTheNextDeform) {
+    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
+#if defined(BASESKIN_HAVE_CUDA)
+    Skeleton s = testing::bent_chain();
+    const std::vector<Vec3<double>> points = testing::points_around(s, 500, 61);
+    Skinner skinner(Method::lbs, s, points, {}, "test");
+    GpuSkinner gpu(skinner);
+    cuda::DeviceArray<float> out(3 * points.size());
+    EXPECT_THROW(cuda::DeviceArray<char>(std::size_t(1) << 50), CudaError);
+    EXPECT_NO_THROW(gpu.deform(random_bent_pose(s, 3), {out.data(), 3}));
+#endif
+}
+
+// A GpuSkinner whose Skinner was moved from, or had another assigned in its place, refuses to deform:
+// its device data are the first one's (it dereferenced null, or launched LBS over baseline's order).
+TEST(GpuSkinnerCuda, ASkinnerMovedFromOrReplacedUnderItIsRefused) {
+    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
+#if defined(BASESKIN_HAVE_CUDA)
+    Skeleton s = testing::bent_chain();
+    const std::vector<Vec3<double>> points = testing::points_around(s, 500, 67);
+    cuda::DeviceArray<float> out(3 * points.size());
+    const Pose pose = random_bent_pose(s, 4);
+    for (Method method : {Method::lbs, Method::dqs, Method::baseline, Method::metaball}) {
+        Skinner skinner(method, s, points, {}, "test");
+        GpuSkinner gpu(skinner);
+        Skinner taken(std::move(skinner));
+        EXPECT_THROW(gpu.deform(pose, {out.data(), 3}), InputError) << method_name(method);
+        skinner = Skinner(method == Method::lbs ? Method::baseline : Method::lbs, s, points, {}, "test");
+        EXPECT_THROW(gpu.deform(pose, {out.data(), 3}), InputError) << method_name(method);
+    }
+#endif
+}
+
 TEST(GpuSkinnerCuda, AnOutputItCannotWriteIsRefused) {
     if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
 #if defined(BASESKIN_HAVE_CUDA)
