@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -14,9 +15,11 @@ void OrbitCamera::set_viewport(int width, int height) {
 
 void OrbitCamera::frame(glm::vec3 lo, glm::vec3 hi) {
     target_ = 0.5f * (lo + hi);
-    // A floor relative to where the body is (a body 1e-10 across is framed as any other; an absolute floor
-    // of 1e-6 left it a speck, or nothing), and one for a single point at the origin.
-    radius_ = std::max({0.5f * glm::length(hi - lo), 1e-6f * glm::length(target_), 1e-30f});
+    // A floor of a few float steps of where the body is (a body 1e-10 across is framed as any other; an
+    // absolute floor of 1e-6 left it a speck, or nothing; one of 1e-6 × the distance from the origin halved
+    // a body 1.5 across at 1e6), and one for a single point at the origin.
+    const float where = std::max({std::fabs(target_.x), std::fabs(target_.y), std::fabs(target_.z)});
+    radius_ = std::max({0.5f * glm::length(hi - lo), 4 * std::numeric_limits<float>::epsilon() * where, 1e-30f});
     yaw_ = kDefaultYaw;
     pitch_ = kDefaultPitch;
     // The bounding sphere fits the narrower of the two fields of view.

@@ -196,9 +196,6 @@ TEST(GpuSkinnerCuda, DeformDoesNotWaitForItsStream) {
 #endif
 }
 
-// An output the device cannot write is refused with InputError before anything is queued, for every
-// method: a null pointer, a stride below 3, pageable host memory (where the device does not read it); the
-// context is left whole, so a good buffer works afterwards.
 // A CudaError caught and survived (an allocation too large) is not reported again by the next launch's
 // check, for a kernel that was queued: cuda_check clears it as it throws.
 TEST(GpuSkinnerCuda, ACaughtCudaErrorIsNotReportedAgainByTheNextDeform) {
@@ -234,6 +231,9 @@ TEST(GpuSkinnerCuda, ASkinnerMovedFromOrReplacedUnderItIsRefused) {
 #endif
 }
 
+// An output the device cannot write is refused with InputError before anything is queued, for every
+// method: a null pointer, a stride below 3, pageable host memory (where the device does not read it); the
+// context is left whole, so a good buffer works afterwards.
 TEST(GpuSkinnerCuda, AnOutputItCannotWriteIsRefused) {
     if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
 #if defined(BASESKIN_HAVE_CUDA)

@@ -53,6 +53,15 @@ TEST(ViewerCamera, ATinyBodyIsFramedAsTheSameBodyAtUnitScale) {
     }
 }
 
+// So is a body 1.5 across far from the origin (a floor of 1e-6 × its distance framed it at half size).
+TEST(ViewerCamera, ABodyFarFromTheOriginIsFramedAsAtTheOrigin) {
+    const glm::vec3 lo(0, -0.25f, -0.25f), hi(1.5f, 0.25f, 0.25f), far(1e6f, 1e6f, 1e6f);
+    const OrbitCamera near_origin = framed(lo, hi), away = framed(far + lo, far + hi);
+    // The same distance from the target, so the same size on screen (projecting points at 1e6 in float is
+    // itself off by pixels: compare the eye's offset instead).
+    EXPECT_NEAR(glm::length(away.eye() - away.target()) / glm::length(near_origin.eye() - near_origin.target()), 1.0f, 0.05f);  // float steps of 0.06 at 1e6; the old floor gave 2.2
+}
+
 TEST(ViewerCamera, RayThroughAPixelProjectsBackOnIt) {
     OrbitCamera camera = framed({0, 0, 0}, {4, 2, 1});
     camera.orbit(37, -12);

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <system_error>
 #include <utility>
 
 #include <imgui.h>
@@ -378,9 +380,13 @@ void render_headless(ViewerState& state, const DrawSettings& settings, BackendCh
     OutputFile file(options.png);
     file.write(png);
     file.commit();
-    std::printf("baseskin-view: %s, %zu points, %s on %s, %s\n", state.scene().name().c_str(), state.scene().size(),
+    // The summary goes to stderr where the PNG itself went to stdout (--screenshot /dev/stdout > f.png):
+    // on stdout it was written over the PNG's first bytes.
+    std::error_code not_stdout;
+    std::FILE* say = std::filesystem::equivalent(options.png, "/dev/stdout", not_stdout) ? stderr : stdout;
+    std::fprintf(say, "baseskin-view: %s, %zu points, %s on %s, %s\n", state.scene().name().c_str(), state.scene().size(),
                 method_name(state.method), deformer.backend(), window.renderer_name().c_str());
-    std::printf("encoded in %.2f s; wrote %s (%d x %d) after %d frame%s: %.1f frames/s, %.3g deformed points/s\n", encode_seconds,
+    std::fprintf(say, "encoded in %.2f s; wrote %s (%d x %d) after %d frame%s: %.1f frames/s, %.3g deformed points/s\n", encode_seconds,
                 options.png.c_str(), image_width, image_height, rendered, rendered == 1 ? "" : "s", rendered / total,
                 double(state.scene().size()) * rendered / deform_seconds);
 }
