@@ -155,6 +155,14 @@ std::filesystem::path prepare_folder(const std::string& folder) {
     return folder;
 }
 
+// Says when the points carry per-vertex normals (nx, ny, nz): they are passed through as read, not
+// deformed, so a renderer reading them would light the posed body by its rest normals.
+void note_normals_not_deformed(const PointSet& set) {
+    const PlyElement* vertex = set.file.find("vertex");
+    if (vertex && (vertex->find("nx") || vertex->find("ny") || vertex->find("nz")))
+        std::printf("note: the points' normals (nx, ny, nz) are written as read, not deformed: recompute them for the posed body\n");
+}
+
 std::vector<NamedInput> animate_inputs(const AnimateOptions& o) {
     return {{"--skeleton", o.skeleton}, {"--points", o.points}, {"--pose", o.pose}, {"--motion", o.motion}};
 }
@@ -233,6 +241,7 @@ void run_animate(const AnimateOptions& o) {
         deformer.deform(load_pose(o.pose, skeleton), deformed);
         store_positions(deformed, set);
         write_point_set(o.out, set, format);
+        note_normals_not_deformed(set);
         return;
     }
     Motion motion = load_motion(o.motion, skeleton);
@@ -267,6 +276,7 @@ void run_animate(const AnimateOptions& o) {
         std::printf("note: --frames %s runs past the motion's %zu frames: wrote frames %zu to %zu\n", o.frames.c_str(),
                     motion.frame_count(), first, last - 1);
     note_other_frames(folder, first, last);
+    note_normals_not_deformed(set);
 }
 
 namespace {

@@ -29,6 +29,14 @@ printf 'ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty floa
 expect 2 "short.ply" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/short.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"
 expect 3 "cannot" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/no/such/dir/o.ply"
 
+# Normals in the points file are passed through, not deformed: said (a renderer would light the posed
+# body by its rest normals, silently).
+printf 'ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nproperty float nx\nproperty float ny\nproperty float nz\nend_header\n1 1 0 0 1 0\n4 0 1 0 0 1\n' >"$tmp/normals.ply"
+expect 0 "note: the points' normals (nx, ny, nz) are written as read, not deformed" -- \
+    animate --skeleton "$tmp/skeleton.json" --points "$tmp/normals.ply" --pose "$tmp/pose.json" --out "$tmp/normals_out.ply"
+out=$("$bin" animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/plain_out.ply" 2>&1)
+grep -q "normals" <<<"$out" && fail "a file without normals was noted as having them: $out"
+
 # An output that cannot be written whole (a file-size limit stops it as a full disk would) is an I/O error,
 # and the file that was there keeps its content (host/output_file.hpp). (An output that is the run's own
 # input is refused before the run: tests/cli/rig.sh.)
