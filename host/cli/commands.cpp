@@ -155,8 +155,6 @@ std::filesystem::path prepare_folder(const std::string& folder) {
     return folder;
 }
 
-// Says when the points carry per-vertex normals (nx, ny, nz): they are passed through as read, not
-// deformed, so a renderer reading them would light the posed body by its rest normals.
 void note_normals_not_deformed(const PointSet& set) {
     const PlyElement* vertex = set.file.find("vertex");
     if (vertex && (vertex->find("nx") || vertex->find("ny") || vertex->find("nz")))

@@ -5,6 +5,7 @@
 
 #include "engine/baseline/table.hpp"
 #include "host/demo_body.hpp"
+#include "host/ply.hpp"
 
 #include <filesystem>
 #include <string>
@@ -46,6 +47,10 @@ void add_demo_command(CLI::App& app, DemoOptions& options);
 // peak, measured: benchmarks/RESULTS.md) need more memory than this process may use (memory_shortfall),
 // before anything is made.
 void require_memory_for_points(std::size_t points, double bytes_per_point);
+
+// Says when the points carry per-vertex normals (nx, ny, nz): they are passed through as read, not
+// deformed (animate, drag), so a renderer reading them would light the posed body by its rest normals.
+void note_normals_not_deformed(const PointSet& set);
 
 // Creates `folder` (and its parents) if needed; IoError naming it otherwise.
 std::filesystem::path prepare_folder(const std::string& folder);

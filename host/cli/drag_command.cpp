@@ -138,6 +138,7 @@ void run_drag(const DragOptions& o) {
     for (std::size_t j = 0; j < centres.size(); ++j) displacements[j] = centres[j] - skeleton.spheres[j].centre;
     skinner.deform(displacements, set.positions, {o.threads});
     write_point_set(o.out, set, input.format);
+    note_normals_not_deformed(set);
     std::size_t moved = 0;  // against the skinner's rest points (the input's, in double)
     for (std::size_t i = 0; i < set.positions.size(); ++i) moved += norm(set.positions[i] - skinner.rest()[i]) > 0;
 
