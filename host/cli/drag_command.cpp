@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "host/auto_rig.hpp"
+#include "host/cli/commands.hpp"
 #include "host/cli/options.hpp"
 #include "host/bezier_chain.hpp"
 #include "host/mesh_io.hpp"
