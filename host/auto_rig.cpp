@@ -1,7 +1,5 @@
 #include "host/auto_rig.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -9,7 +7,6 @@
 #include <tuple>
 
 #include "host/errors.hpp"
-#include "kernels/passes.hpp"
 #include "host/json_io.hpp"
 #include "host/surface_graph.hpp"
 
@@ -44,7 +41,7 @@ Vec3<double> closest_point_on_triangle(const Vec3<double>& p, const Vec3<double>
 std::vector<double> distances_to_mesh(const TriangleMesh& mesh, const std::vector<Vec3<double>>& queries,
                                       int threads) {
     std::vector<double> distance(queries.size(), std::numeric_limits<double>::infinity());
-#pragma omp parallel for num_threads(threads > 0 ? std::min(threads, cpu::kMaxThreads) : omp_get_max_threads()) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(extraction_team(threads)) schedule(dynamic, 1)
     for (std::ptrdiff_t q = 0; q < std::ptrdiff_t(queries.size()); ++q)
         for (const auto& t : mesh.triangles) {
             const Vec3<double>& p = queries[q];

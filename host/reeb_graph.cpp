@@ -1,7 +1,5 @@
 #include "host/reeb_graph.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -10,7 +8,6 @@
 #include <set>
 
 #include "host/errors.hpp"
-#include "kernels/passes.hpp"
 #include "host/surface_graph.hpp"
 
 namespace bs {
@@ -42,7 +39,6 @@ std::string number(double value) {
     return text;
 }
 
-int thread_count(int threads) { return threads > 0 ? std::min(threads, cpu::kMaxThreads) : omp_get_max_threads(); }
 
 void check_options(const ReebOptions& o, const std::string& source) {
     auto require = [&](bool ok, const char* name, const std::string& range, double value) {
@@ -263,7 +259,7 @@ std::vector<double> integrated_geodesics(const SurfaceGraph& graph, const Bases&
     const std::ptrdiff_t n = std::ptrdiff_t(graph.vertex_count());
     const int base_count = int(bases.vertices.size());
     std::vector<double> mu(n, 0.0), rows(std::size_t(kChunk) * n);
-#pragma omp parallel num_threads(thread_count(threads))
+#pragma omp parallel num_threads(extraction_team(threads))
     {
         GeodesicSearch search(graph);
         for (int start = 0; start < base_count; start += kChunk) {

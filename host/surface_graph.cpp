@@ -34,9 +34,9 @@ void sort_unique(std::vector<std::array<int, 2>>& pairs) {
     pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
 }
 
-int thread_count(int threads) { return threads > 0 ? std::min(threads, cpu::kMaxThreads) : omp_get_max_threads(); }
-
 }  // namespace
+
+int extraction_team(int threads) { return threads > 0 ? std::min(threads, cpu::kMaxThreads) : omp_get_max_threads(); }
 
 SurfaceGraph make_surface_graph(std::vector<Vec3<double>> positions, std::vector<double> vertex_area,
                                 const std::vector<std::array<int, 2>>& edges) {
@@ -129,7 +129,7 @@ NeighbourPairs nearest_neighbour_pairs(const std::vector<Vec3<double>>& points, 
     std::vector<int> neighbour(n * std::size_t(k));
     NeighbourPairs out;
     out.kth_distance.resize(n);
-#pragma omp parallel num_threads(thread_count(threads))
+#pragma omp parallel num_threads(extraction_team(threads))
     {
         std::vector<std::uint32_t> index(k + 1);
         std::vector<double> distance2(k + 1);
@@ -161,7 +161,7 @@ std::vector<double> nearest_point_distances(const std::vector<Vec3<double>>& poi
     PointArray cloud{points};
     KdTree tree(3, cloud, nanoflann::KDTreeSingleIndexAdaptorParams(16));
     std::vector<double> distance(queries.size());
-#pragma omp parallel for num_threads(thread_count(threads)) schedule(static)
+#pragma omp parallel for num_threads(extraction_team(threads)) schedule(static)
     for (std::ptrdiff_t q = 0; q < std::ptrdiff_t(queries.size()); ++q) {
         const double query[3] = {queries[q].x, queries[q].y, queries[q].z};
         std::uint32_t index = 0;

@@ -54,6 +54,10 @@ std::vector<double> mesh_vertex_areas(const std::vector<Vec3<double>>& positions
 
 // k-nearest-neighbour pairs of distinct points (k >= 1, fewer than the point count), symmetrised: (i, j)
 // is an edge when j is among i's k nearest or i among j's. `kth_distance[i]` is the distance from i to its
+// OpenMP's team for the extraction's `threads` options (here, ReebOptions, AutoRigOptions): all cores
+// for 0 or below, else that many, at most cpu::kMaxThreads.
+int extraction_team(int threads);
+
 // k-th nearest neighbour. Parallel over points (threads: 0 = all cores); deterministic.
 struct NeighbourPairs {
     std::vector<std::array<int, 2>> edges;  // (a < b), ascending
