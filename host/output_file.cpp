@@ -21,6 +21,16 @@ namespace fs = std::filesystem;
 
 std::string reason(int error) { return std::strerror(error); }
 
+// Whether the file's bytes reached its disk (fsync), or its file system keeps no such promise to make
+// (EINVAL, EROFS). A file that replaces another is synced before it does: after a crash or a power loss
+// the name holds the old content or the new, never an empty or partly written file, and a write error
+// the system reports late (a full quota, a failing disk) keeps the old file instead of replacing it.
+bool synced(int fd) {
+    while (::fsync(fd) != 0)
+        if (errno != EINTR) return errno == EINVAL || errno == EROFS;
+    return true;
+}
+
 // `error` is read by the caller, before any allocation of the message can change errno.
 [[noreturn]] void cannot_open(const std::string& path, int error) {
     throw IoError(path + ": cannot open for writing (" + reason(error) + ")");
@@ -166,6 +176,7 @@ void copy_over(const std::string& source, const std::string& target) {
         at += n;
     }
     if (!error && ::ftruncate(out, written.st_size) != 0) error = errno;
+    if (!error && !synced(out)) error = errno;
     if (out >= 0 && ::close(out) != 0 && !error) error = errno;
     ::close(in);
     if (error) failed(error);
@@ -206,6 +217,7 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
         if (fd < 0) cannot_open(path_, errno);
     }
     if (!temporary_.empty()) temporary_slot_ = remember_temporary(temporary_);
+    replaces_ = exists && !temporary_.empty();
     file_ = ::fdopen(fd, "wb");
     if (!file_) {
         const int opened = errno;
@@ -235,8 +247,12 @@ void OutputFile::write(const char* data, std::size_t size) {
 void OutputFile::finish() {
     if (finished_) return;
     if (!file_) throw IoError(path_ + ": committed twice, or after a failed write");
-    const bool flushed = std::fflush(file_) == 0;
-    const int flush_error = errno;
+    bool flushed = std::fflush(file_) == 0;
+    int flush_error = errno;
+    if (flushed && replaces_ && !synced(::fileno(file_))) {
+        flushed = false;
+        flush_error = errno;
+    }
     const bool closed = std::fclose(std::exchange(file_, nullptr)) == 0;
     const int close_error = errno;
     if (!flushed || !closed) {

@@ -17,7 +17,9 @@
 // without that guarantee: a target that exists and is not a regular file (a FIFO), a stream under /dev
 // or /proc (/dev/stdout, appended to: it may lead to a file a shell appends to), and a file in a folder
 // the process may not write where the temporary folder takes no temporary either. A read-only target is
-// refused, as opening it would be. Hard links to a replaced file keep the old content.
+// refused, as opening it would be. Hard links to a replaced file keep the old content. A file that
+// replaces another is synced to disk (fsync) before it does, so that a crash or a power loss leaves the
+// old content or the new under the name; new files are not (a crash then loses only what this run made).
 #pragma once
 
 #include <cstdio>
@@ -54,6 +56,7 @@ private:
     std::string target_;     // the target, symbolic links resolved
     std::string temporary_;  // where the bytes go; empty when the target is written in place
     bool copy_over_ = false; // commit copies the temporary over the target instead of renaming it
+    bool replaces_ = false;  // an existing file is replaced: the temporary is synced to disk first
     bool finished_ = false, committed_ = false;
     int temporary_slot_ = -1;  // where remove_temporaries_on_signals finds the temporary
     std::FILE* file_ = nullptr;

@@ -596,16 +596,13 @@ std::string header_text(const PlyFile& file, PlyFormat format) {
 // A file written through a buffer of about a megabyte, whole or not at all (host/output_file.hpp).
 class Output {
 public:
-    explicit Output(const std::string& path) : file_(path) {}
+    explicit Output(OutputFile& file) : file_(file) {}
 
     std::string& buffer() { return buffer_; }
     void flush_if_full() {
         if (buffer_.size() >= (1u << 20)) flush();
     }
-    void close() {
-        flush();
-        file_.commit();
-    }
+    void close() { flush(); }
 
 private:
     void flush() {
@@ -613,7 +610,7 @@ private:
         buffer_.clear();
     }
 
-    OutputFile file_;
+    OutputFile& file_;
     std::string buffer_;
 };
 
@@ -821,12 +818,20 @@ PlyFile parse_ply(std::string_view bytes, const std::string& source) {
 
 void write_ply(const std::string& path, const PlyFile& file, PlyFormat format) {
     check_model(path, file, format);
-    Output out(path);
-    out.buffer() = header_text(file, format);
-    Encoder encoder(path, format, out);
+    OutputFile out(path);
+    write_ply(out, file, format);
+    out.commit();
+}
+
+void write_ply(OutputFile& out, const PlyFile& file, PlyFormat format) {
+    const std::string& path = out.path();
+    check_model(path, file, format);
+    Output buffered(out);
+    buffered.buffer() = header_text(file, format);
+    Encoder encoder(path, format, buffered);
     for (const PlyElement& e : file.elements)
         if (!e.properties.empty()) encoder.element(e);
-    out.close();
+    buffered.close();
 }
 
 // A face element's corner list (vertex_indices, or vertex_index as some writers name it): every index a
@@ -862,6 +867,14 @@ PointSet parse_point_set(std::string_view bytes, const std::string& source) {
 
 void write_point_set(const std::string& path, const PointSet& set, PlyFormat format) {
     check_point_set(path, set, set.file.find("vertex"));
+    OutputFile out(path);
+    write_point_set(out, set, format);
+    out.commit();
+}
+
+void write_point_set(OutputFile& out, const PointSet& set, PlyFormat format) {
+    const std::string& path = out.path();
+    check_point_set(path, set, set.file.find("vertex"));
     PlyFile file = set.file;
     PlyElement& vertex = *file.find("vertex");
     for (int k = 0; k < 3; ++k) {
@@ -869,7 +882,7 @@ void write_point_set(const std::string& path, const PointSet& set, PlyFormat for
         for (std::size_t i = 0; i < vertex.count; ++i) c[i] = set.positions[i][k];
     }
     if (!set.influences.empty()) set_influences(path, vertex, set.influences);
-    write_ply(path, file, format);
+    write_ply(out, file, format);
 }
 
 PointSet make_point_set(std::vector<Vec3<double>> positions) {

@@ -35,6 +35,7 @@
 
 #include "engine/skinning_classic.hpp"
 #include "engine/vec.hpp"
+#include "host/output_file.hpp"
 
 namespace bs {
 
@@ -85,6 +86,8 @@ PlyFile parse_ply(std::string_view bytes, const std::string& source);
 // left behind, if a value does not fit its declared type (integer types need integral values in range;
 // float needs inf, nan or a value that rounds to a finite float).
 void write_ply(const std::string& path, const PlyFile& file, PlyFormat format);
+// The same into `out`, not committed: the caller commits it with the files that belong with it.
+void write_ply(OutputFile& out, const PlyFile& file, PlyFormat format);
 
 // Points, optionally with skinning influences, and the file they came from (for lossless write-back).
 struct PointSet {
@@ -109,6 +112,8 @@ PointSet parse_point_set(std::string_view bytes, const std::string& source);  //
 // InputError if set.file has no vertex element, if set.positions.size() differs from its count, if
 // set.influences is neither empty nor of that size, or if a position is not finite.
 void write_point_set(const std::string& path, const PointSet& set, PlyFormat format);
+// The same into `out`, not committed (as write_ply's twin).
+void write_point_set(OutputFile& out, const PointSet& set, PlyFormat format);
 
 // A point set whose file has one element, vertex, with properties x y z of type float.
 PointSet make_point_set(std::vector<Vec3<double>> positions);

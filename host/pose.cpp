@@ -259,13 +259,17 @@ json pose_json(const Pose& pose) {
 }
 
 void save_motion(const std::string& path, const Motion& motion) {
-    // Frame by frame: a long capture never builds its whole document in memory.
     OutputFile out(path);
+    write_motion(out, motion);
+    out.commit();
+}
+
+void write_motion(OutputFile& out, const Motion& motion) {
+    // Frame by frame: a long capture never builds its whole document in memory.
     out.write("{\"fps\": " + json(motion.fps()).dump() + ", \"bone_count\": " + std::to_string(motion.frame(0).joints.size()) +
               ",\n \"frames\": [");
     for (std::size_t f = 0; f < motion.frame_count(); ++f) out.write((f ? ",\n  " : "\n  ") + pose_json(motion.frame(f)).dump());
     out.write("\n ]}\n");
-    out.commit();
 }
 
 }  // namespace bs

@@ -15,6 +15,7 @@
 
 #include "engine/kinematics.hpp"
 #include "host/json_io.hpp"
+#include "host/output_file.hpp"
 #include "host/skeleton.hpp"
 
 namespace bs {
@@ -94,5 +95,7 @@ Motion load_motion(const std::string& path, const Skeleton& skeleton);
 // file of such frames: loading it gives the same poses back (to rounding).
 json_io::json pose_json(const Pose& pose);
 void save_motion(const std::string& path, const Motion& motion);
+// The same into `out`, not committed: the caller commits it with the files that belong with it.
+void write_motion(OutputFile& out, const Motion& motion);
 
 }  // namespace bs

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -17,6 +18,7 @@
 #include "host/input_limits.hpp"
 #include "host/json_io.hpp"
 #include "host/model_io.hpp"
+#include "host/output_file.hpp"
 #include "host/ply.hpp"
 #include "host/weights.hpp"
 
@@ -58,6 +60,26 @@ void remove_earlier_rig_files(const std::filesystem::path& folder, const std::ve
     }
 }
 
+// Writes a rig's files into `folder` as a set: each whole in its temporary before any replaces its file,
+// so that a full disk or a failed write leaves every earlier file as it was (animate would read a mix of
+// two rigs' files together; only a failing rename, once all are written, can still leave one). Then
+// removes the files of an earlier rig that this one does not write. `skeleton` and `motion` may be null
+// (a model without bones, or without an animation).
+void write_rig_files(const std::filesystem::path& folder, const Skeleton* skeleton, const PointSet& points, const Motion* motion) {
+    std::vector<std::string> names;
+    std::vector<std::unique_ptr<OutputFile>> files;
+    const auto open = [&](const char* name) -> OutputFile& {
+        names.emplace_back(name);
+        return *files.emplace_back(std::make_unique<OutputFile>((folder / name).string()));
+    };
+    if (skeleton) write_skeleton(open("skeleton.json"), *skeleton);
+    write_point_set(open("points.ply"), points, PlyFormat::BinaryLittleEndian);
+    if (motion) write_motion(open("motion.json"), *motion);
+    for (const std::unique_ptr<OutputFile>& file : files) file->finish();
+    for (const std::unique_ptr<OutputFile>& file : files) file->commit();
+    remove_earlier_rig_files(folder, names);
+}
+
 // The body a rig builds is read back by animate, whose readers bound every coordinate (host/input_limits.hpp):
 // a body beyond the bound (a capture whose offsets are near it, with the body's radii around them) is
 // refused here, before anything is written, rather than written and then refused.
@@ -89,37 +111,30 @@ void rig_model_file(const RigOptions& o) {
     if (!why_no_skeleton.empty()) {
         ModelPoints points = sample_model(model, nullptr, o.points, o.seed);
         require_readable_body(points.positions, o.model);
-        const std::filesystem::path folder = prepare_folder(o.out);
-        write_point_set((folder / "points.ply").string(), make_point_set(points.positions), PlyFormat::BinaryLittleEndian);
+        write_rig_files(prepare_folder(o.out), nullptr, make_point_set(points.positions), nullptr);
         std::printf("rig: %s: %s: wrote %s/points.ply (%zu points over its mesh) only\n", o.model.c_str(), why_no_skeleton.c_str(),
                     o.out.c_str(), points.positions.size());
-        remove_earlier_rig_files(folder, {"points.ply"});
         return;
     }
     ModelPoints points = sample_model(model, &rig, o.points, o.seed);
     require_readable_body(points.positions, o.model);
-    const std::filesystem::path folder = prepare_folder(o.out);
     PointSet set = make_point_set(points.positions);
     set.influences = points.influences;
-    save_skeleton((folder / "skeleton.json").string(), rig.rig.skeleton);
-    write_point_set((folder / "points.ply").string(), set, PlyFormat::BinaryLittleEndian);
     std::printf("rig: %s: %zu vertices, %zu triangles, %zu nodes (%zu merged: at zero length from a parent or a sibling), %zu spheres, %zu bones (%zu bridges), %d junctions\n",
                 o.model.c_str(), model.mesh.vertices.size(), model.mesh.triangles.size(), model.nodes.size(), rig.rig.merged.size(),
                 rig.rig.skeleton.spheres.size(), rig.rig.skeleton.bone_count(), rig.rig.skeleton.bridges.size(), junction_count(rig.rig.skeleton));
-    if (model.frames.empty()) {
-        std::printf("the model has no animation: wrote %s/{skeleton.json, points.ply}\n", o.out.c_str());
-        remove_earlier_rig_files(folder, {"skeleton.json", "points.ply"});
-        return;
-    }
     std::optional<Motion> motion;
-    try {
+    std::string why_no_motion = model.frames.empty() ? "the model has no animation" : "";
+    if (why_no_motion.empty()) try {
         motion = model_motion(rig, model);
     } catch (const UnsupportedError& e) {
-        std::printf("no motion.json: %s\nwrote %s/{skeleton.json, points.ply}\n", e.what(), o.out.c_str());
-        remove_earlier_rig_files(folder, {"skeleton.json", "points.ply"});
+        why_no_motion = std::string("no motion.json: ") + e.what();
+    }
+    write_rig_files(prepare_folder(o.out), &rig.rig.skeleton, set, motion ? &*motion : nullptr);
+    if (!motion) {
+        std::printf("%s: wrote %s/{skeleton.json, points.ply}\n", why_no_motion.c_str(), o.out.c_str());
         return;
     }
-    save_motion((folder / "motion.json").string(), *motion);
     std::printf("motion: %zu frames at %.4g frames/s; points: %zu over the mesh\n", motion->frame_count(), motion->fps(), points.positions.size());
     std::printf("wrote %s/{skeleton.json, points.ply, motion.json}\n", o.out.c_str());
 }
@@ -154,10 +169,7 @@ void run_rig(const RigOptions& o) {
     PointSet set = make_point_set(rest);
     set.influences = auto_influences(rig.skeleton, rest);
 
-    const std::filesystem::path folder = prepare_folder(o.out);
-    save_skeleton((folder / "skeleton.json").string(), rig.skeleton);
-    write_point_set((folder / "points.ply").string(), set, PlyFormat::BinaryLittleEndian);
-    save_motion((folder / "motion.json").string(), motion);
+    write_rig_files(prepare_folder(o.out), &rig.skeleton, set, &motion);
 
     std::printf("rig: %s: %zu joints (%zu merged: at zero length from a parent or a sibling), %zu spheres, %zu bones, %d junctions\n", o.model.c_str(),
                 capture.joints.size(), rig.merged.size(), rig.skeleton.spheres.size(), rig.skeleton.bone_count(),

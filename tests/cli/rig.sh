@@ -59,6 +59,12 @@ expect 3 "$tmp/linked/frame_00001.ply is the --points file $tmp/body/points.ply"
 cmp -s "$tmp/body/points.ply" "$tmp/points_before.ply" || fail "the input points were written over"
 cp "$tmp/walk.bvh" "$tmp/linked/points.ply"
 expect 1 "--out: $tmp/linked/points.ply is the --model file" -- rig --model "$tmp/linked/points.ply" --out "$tmp/linked"
+# A rig's files are written as a set: where the last cannot be (motion.json is a folder here), the
+# earlier rig's skeleton and points stay as they were (they had been replaced, beside no motion).
+cp -r "$tmp/body" "$tmp/set"; rm "$tmp/set/motion.json"; mkdir "$tmp/set/motion.json"
+expect 3 "$tmp/set/motion.json: cannot open for writing (it is a directory)" -- rig --model "$tmp/walk.bvh" --points 500 --out "$tmp/set"
+cmp -s "$tmp/set/skeleton.json" "$tmp/body/skeleton.json" && cmp -s "$tmp/set/points.ply" "$tmp/body/points.ply" ||
+    fail "a rig that could not write its motion replaced the earlier skeleton or points"
 # The capture and the motion file written from it deform the points alike (frame 2 of both).
 cmp -s "$tmp/from_bvh/frame_00002.ply" "$tmp/from_json/frame_00002.ply" || fail "motion.json and the capture disagree on frame 2"
 [ -e "$tmp/from_json/frame_00000.ply" ] && fail "--frames 1: wrote frame 0"
