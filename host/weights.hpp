@@ -8,10 +8,13 @@
 // `blend` within two radii of a bone (every body's own points), and beyond, widened in proportion to the
 // distance (as the baseline rigid field's band) so that far from the body the weights pass from bone to
 // bone over a distance that grows with the point's and LBS's stretch stays bounded by the joints' angles —
-// but never so wide that a fifth bone weighs. The four largest raw weights are kept and normalised. Each
-// s_k, s_5 and so the band are continuous in p, so the weights blend smoothly across joints (over about
-// 1.1 radii either side of a joint sphere for blend = 0.5); a fifth bone within `blend` is dropped, which
-// only happens where 5+ bones meet. A bridge (host/skeleton.hpp) takes no weight: its s_k is infinite.
+// but never so wide that a fifth bone weighs. The four largest raw weights are kept, less the fifth largest
+// r_5 times smoothstep((1 - r_5) / 0.2), and normalised: a bone passing from fourth to fifth place weighs
+// 0 as it does, so the weights stay continuous where five or more bones weigh (dropping it whole made them
+// jump there), except where the fifth is within 0.2 of the nearest (five bones nearly tied), where less is
+// given up so that an exact tie of five still leaves weight to share. Each s_k, s_5 and so the band are
+// continuous in p, so the weights blend smoothly across joints (over about 1.1 radii either side of a joint
+// sphere for blend = 0.5). A bridge (host/skeleton.hpp) takes no weight: its s_k is infinite.
 #pragma once
 
 #include <cstdint>
