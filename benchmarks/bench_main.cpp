@@ -6,8 +6,9 @@
 // bone 2 twisted 90°) plus a root motion, which every method deforms, its frames alternating with the pose
 // a thousandth further on (every bone's table inputs change each frame, as in an animation); one warm-up,
 // then `repeats` timed frames; the median is reported. "encode" is the one-off rest-time work on the host: automatic weights
-// for LBS and DQS (computed once per size, shared by the two), the per-point codes for baseline, the
-// nearest-sphere binding and radii for metaball. "baseline" deforms through the per-frame tables (their
+// for LBS and DQS (shared by the two; libigl's "encode", lbs_matrix, is given ours and computes none), the
+// per-point codes for baseline, the nearest-sphere binding and radii for metaball; each timed up to three
+// times (no more than `repeats`) from nothing, no warm-up, the medians reported. "baseline" deforms through the per-frame tables (their
 // construction on the host is part of each frame's time, and "tables ms" is that construction alone, on
 // --threads cores: it does not grow with the points; a GPU frame builds them on all the host's cores),
 // "baseline-exact" constructs the bend per point. "lbs-sparse" is LBS of any number of influences
@@ -64,18 +65,31 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
+// The median of `seconds` (of an even count, the mean of the middle two, as Python's statistics.median
+// takes it for the peer).
+double median(std::vector<double> seconds) {
+    const std::size_t half = seconds.size() / 2;
+    std::sort(seconds.begin(), seconds.end());
+    return seconds.size() % 2 ? seconds[half] : (seconds[half - 1] + seconds[half]) / 2;
+}
+
+// The median time of `repeats` runs of `frame`, after one untimed warm-up run (page-in, first touch of the
+// output, lazy initialisation) unless `warm_up` is false.
 template <class Frame>
-double median_seconds(int repeats, const Frame& frame) {
-    frame();  // warm-up: page-in, first touch of the output, lazy initialisation
+double median_seconds(int repeats, const Frame& frame, bool warm_up = true) {
+    if (warm_up) frame();
     std::vector<double> seconds;
     for (int r = 0; r < repeats; ++r) {
         auto start = Clock::now();
         frame();
         seconds.push_back(seconds_since(start));
     }
-    std::nth_element(seconds.begin(), seconds.begin() + repeats / 2, seconds.end());
-    return seconds[repeats / 2];
+    return median(std::move(seconds));
 }
+
+// Encodes are timed this many times at most (the median reported; fewer where --repeats is smaller): an
+// encode of 1e7 points takes seconds.
+constexpr int kEncodeRepeats = 3;
 
 // The body the bench deforms and its two poses. Timed frames alternate between the two, as an animation
 // would, and every bone's table inputs differ between them, so a baseline GpuSkinner, which keeps a bone's
@@ -423,24 +437,31 @@ int run_bench(BenchOptions o) {
         for (const std::string& name : o.methods) {
             const bool exact = name == "baseline-exact", sparse = name == "lbs-sparse";
             bs::Method method = bs::parse_method(exact ? "baseline" : sparse ? "lbs" : name);
-            auto start = Clock::now();
             const bool classic = method == bs::Method::lbs || method == bs::Method::dqs;
-            if (classic && influences.empty()) {
-                influences = bs::auto_influences(skeleton, rest);
-                influences_seconds = seconds_since(start);
-            }
+            const int encode_repeats = std::min(o.repeats, kEncodeRepeats);
+            if (classic && influences.empty())
+                influences_seconds = median_seconds(encode_repeats, [&] { influences = bs::auto_influences(skeleton, rest); }, false);
             bs::BaselineDeformOptions options;
             options.exact = exact;
             options.min_tabulated_points = o.min_tabulated_points;
             const std::size_t live_before_encode = bs::bench::heap_live_bytes();
             bs::bench::reset_heap_peak();
-            std::vector<bs::Influences> given = classic && !sparse ? influences : std::vector<bs::Influences>{};  // the skinner's own
-            start = Clock::now();
-            bs::Skinner skinner = sparse ? bs::Skinner(skeleton, rest, bs::to_sparse(influences), "bench")
-                                         : bs::Skinner(method, skeleton, rest, std::move(given), "bench", options);
-            double encode = double(n) / (seconds_since(start) + (classic ? influences_seconds : 0.0));
+            const auto build = [&] {
+                std::vector<bs::Influences> given = classic && !sparse ? influences : std::vector<bs::Influences>{};  // the skinner's own
+                return sparse ? bs::Skinner(skeleton, rest, bs::to_sparse(influences), "bench")
+                              : bs::Skinner(method, skeleton, rest, std::move(given), "bench", options);
+            };
+            auto start = Clock::now();
+            bs::Skinner skinner = build();
+            std::vector<double> builds{seconds_since(start)};
             const double resident = double(bs::bench::heap_live_bytes() - live_before_encode) / double(n);
             const double encode_peak = double(bs::bench::heap_peak_bytes() - live_before_encode) / double(n);
+            for (int r = 1; r < encode_repeats; ++r) {
+                start = Clock::now();
+                build();
+                builds.push_back(seconds_since(start));
+            }
+            const double encode = double(n) / (median(std::move(builds)) + (classic ? influences_seconds : 0.0));
             const FrameTableCost tables = frame_table_cost(skinner, pose, o.repeats, o.threads);
             if (tables.common_path_share >= 0)
                 std::fprintf(stderr,
@@ -500,9 +521,14 @@ int run_bench(BenchOptions o) {
             peer_notes.push_back("libigl at " + std::to_string(n) + " points: skipped (" + peer.skipped + ")");
             continue;
         }
-        const double copy = cpu_copy_bandwidth(std::size_t(56 * double(n) / 2), o.repeats, o.threads);
-        rows.push_back({o.body_name, n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, peer.lbs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
-        rows.push_back({o.body_name, n, "libigl-dqs", "cpu", 0, peer.dqs_seconds, 56, copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
+        // What libigl's own passes move a point, in its float64 dense layout (m bones): the product M·T reads
+        // the point's row of lbs_matrix (4m doubles) and writes 3; dqs reads the point (3) and its row of the
+        // dense weights (m) and writes 3. Each row's copy reference moves as many bytes.
+        const double bones = double(skeleton.bone_count()), lbs_bytes = 8 * (4 * bones + 3), dqs_bytes = 8 * (3 + bones + 3);
+        const double lbs_copy = cpu_copy_bandwidth(std::size_t(lbs_bytes * double(n) / 2), o.repeats, o.threads);
+        const double dqs_copy = cpu_copy_bandwidth(std::size_t(dqs_bytes * double(n) / 2), o.repeats, o.threads);
+        rows.push_back({o.body_name, n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, peer.lbs_seconds, lbs_bytes, lbs_copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
+        rows.push_back({o.body_name, n, "libigl-dqs", "cpu", 0, peer.dqs_seconds, dqs_bytes, dqs_copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
         char note[160];
         std::snprintf(note, sizeof note, "libigl at %zu points: largest distance from our LBS %.3g, from our DQS %.3g", n,
                       peer.lbs_difference, peer.dqs_difference);
@@ -587,8 +613,8 @@ int main(int argc, char** argv) {
                     throw CLI::ValidationError(option, "not with --quality (its scenarios are fixed; it takes --quality-points and --threads)");
         for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--json", o.json_path}, {"--csv", o.csv_path}})
             if (!path.empty()) bs::cli::refuse_output_over_input(option, path, {{"--capture", o.capture}, {"--peer-python", o.peer_python}});
-        if (!o.json_path.empty() && o.json_path == o.csv_path)
-            throw CLI::ValidationError("--csv", "the same file as --json (" + o.json_path + "): one would replace the other");
+        if (!o.json_path.empty() && !o.csv_path.empty() && bs::cli::same_output_file(o.json_path, o.csv_path))
+            throw CLI::ValidationError("--csv", o.csv_path + " is the same file as --json (" + o.json_path + "): one would replace the other");
     });
     try {
         app.parse(argc, argv);

@@ -76,6 +76,15 @@ inline std::string output_over_input(const std::string& output, const std::vecto
     return std::string();
 }
 
+// Whether two outputs name one file: the same text, one existing file (through a link, or a hard link), or
+// one place once ".", ".." and the links of the part that exists are resolved (a file not made yet).
+inline bool same_output_file(const std::string& a, const std::string& b) {
+    std::error_code missing, a_error, b_error;
+    if (a == b || std::filesystem::equivalent(a, b, missing)) return true;
+    const std::filesystem::path a_place = std::filesystem::weakly_canonical(a, a_error), b_place = std::filesystem::weakly_canonical(b, b_error);
+    return !a_error && !b_error && a_place == b_place;
+}
+
 // CLI::ValidationError for `option` where output_over_input has something to say.
 inline void refuse_output_over_input(const char* option, const std::string& output, const std::vector<NamedInput>& inputs) {
     const std::string why = output_over_input(output, inputs);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # baseskin-bench refuses a --json or --csv that is one of its inputs (the capture, here through a link):
-# exit code 1 before any measurement, the input untouched (the CSV replaced the capture).
+# exit code 1 before any measurement, the input untouched (the CSV replaced the capture). And a --csv that
+# is the --json file under another spelling (the CSV replaced the JSON, exit 0).
 # usage: output_over_input.sh BENCH_BINARY
 bench=$1
 tmp=$(mktemp -d)
@@ -16,3 +17,13 @@ if [ "$rc" -ne 1 ] || ! grep -qF -- "--csv: $tmp/results.csv is the --capture fi
     exit 1
 fi
 echo "an output that is the capture is refused"
+mkdir "$tmp/out"
+for spelling in "$tmp/out/../out/results" "./results"; do
+    out=$(cd "$tmp/out" && "$bench" --sizes 1000 --repeats 1 --methods lbs --json "$tmp/out/results" --csv "$spelling" 2>&1)
+    rc=$?
+    if [ "$rc" -ne 1 ] || ! grep -qF -- "is the same file as --json" <<<"$out" || [ -e "$tmp/out/results" ]; then
+        echo "FAIL: --csv $spelling beside --json $tmp/out/results: exit $rc (want 1, nothing written): $out"
+        exit 1
+    fi
+done
+echo "a --csv that is the --json file is refused"
