@@ -281,7 +281,8 @@ PeerResult peer_result(const nlohmann::json& j) {
 
 PeerResult run_libigl_peer(const std::string& python, const bs::Skeleton& skeleton, const bs::Pose& pose,
                            const std::vector<bs::Vec3<double>>& rest, const std::vector<bs::Influences>& influences,
-                           const std::vector<bs::Vec3<float>>& ours_lbs, const std::vector<bs::Vec3<float>>& ours_dqs, int repeats) {
+                           const std::vector<bs::Vec3<float>>& ours_lbs, const std::vector<bs::Vec3<float>>& ours_dqs, int repeats,
+                           int threads) {
     namespace fs = std::filesystem;
     const std::size_t n = rest.size(), m = skeleton.bone_count();
     // A folder of this run's own (two runs at one size shared one, and the first to end removed the other's).
@@ -310,8 +311,11 @@ PeerResult run_libigl_peer(const std::string& python, const bs::Skeleton& skelet
     write_f64(dir / "ours_dqs", flat(ours_dqs));
     std::ofstream(dir / "meta.json") << nlohmann::json{{"points", n}, {"bones", m}}.dump();
     // Every word quoted for the shell: a path with a space, or shell syntax in --peer-python, is one word.
-    const std::string command = shell_quoted(python) + " " + shell_quoted(peer_script().string()) + " " + shell_quoted(dir.string()) + " " +
-                                std::to_string(repeats) + " > " + shell_quoted((dir / "result.json").string());
+    // On as many threads as our passes (numpy's BLAS takes every core unless told).
+    const std::string thread_limit =
+        threads > 0 ? "OMP_NUM_THREADS=" + std::to_string(threads) + " OPENBLAS_NUM_THREADS=" + std::to_string(threads) + " " : "";
+    const std::string command = thread_limit + shell_quoted(python) + " " + shell_quoted(peer_script().string()) + " " +
+                                shell_quoted(dir.string()) + " " + std::to_string(repeats) + " > " + shell_quoted((dir / "result.json").string());
     PeerResult r;
     if (std::system(command.c_str()) == 0) r = peer_result(nlohmann::json::parse(std::ifstream(dir / "result.json"), nullptr, false));
     if (!r.ran) {
@@ -322,6 +326,17 @@ PeerResult run_libigl_peer(const std::string& python, const bs::Skeleton& skelet
     return r;
 }
 
+// A value a row does not measure: null in the JSON, empty in the CSV, "-" in the tables.
+constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
+
+// `value` in printf's `format`, or "-" where it was not measured.
+std::string cell(const char* format, double value) {
+    if (std::isnan(value)) return "-";
+    char text[64];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
+}
+
 struct Row {
     std::string body;
     std::size_t points;
@@ -330,7 +345,7 @@ struct Row {
     double frame_table_bytes;  // what a frame uploads besides nothing per point
     double frame_table_seconds;  // building them on the host (frame_table_cost)
     double resident_bytes_per_point, encode_peak_bytes_per_point, frame_peak_bytes;  // host heap
-    double device_bytes_per_point;  // GPU rows only, else 0
+    double device_bytes_per_point;  // GPU rows only, else kNotMeasured
 
     double ns_per_point() const { return 1e9 * deform_seconds / double(points); }
     double points_per_s() const { return double(points) / deform_seconds; }
@@ -365,12 +380,16 @@ void write_csv(std::ostream& out, const std::vector<Row>& rows) {
     out << "body,points,method,backend,encode_points_per_s,deform_seconds,deform_ns_per_point,deform_points_per_s,"
            "bytes_per_point,gb_per_s,copy_gb_per_s,fraction_of_copy,time_over_lbs,frame_table_bytes,frame_table_seconds,"
            "host_resident_bytes_per_point,host_encode_peak_bytes_per_point,host_frame_peak_bytes,device_bytes_per_point\n";
-    for (const Row& r : rows)
-        out << r.body << ',' << r.points << ',' << r.method << ',' << r.backend << ',' << r.encode_points_per_s << ',' << r.deform_seconds
-            << ',' << r.ns_per_point() << ',' << r.points_per_s() << ',' << r.bytes_per_point << ',' << r.gb_per_s() << ','
-            << r.copy_bandwidth / 1e9 << ',' << r.copy_fraction() << ',' << r.time_over_lbs() << ',' << r.frame_table_bytes
-            << ',' << r.frame_table_seconds << ',' << r.resident_bytes_per_point << ',' << r.encode_peak_bytes_per_point << ',' << r.frame_peak_bytes << ','
-            << r.device_bytes_per_point << '\n';
+    for (const Row& r : rows) {
+        out << r.body << ',' << r.points << ',' << r.method << ',' << r.backend;
+        for (double value : {r.encode_points_per_s, r.deform_seconds, r.ns_per_point(), r.points_per_s(), r.bytes_per_point, r.gb_per_s(),
+                             r.copy_bandwidth / 1e9, r.copy_fraction(), r.time_over_lbs(), r.frame_table_bytes, r.frame_table_seconds,
+                             r.resident_bytes_per_point, r.encode_peak_bytes_per_point, r.frame_peak_bytes, r.device_bytes_per_point}) {
+            out << ',';
+            if (!std::isnan(value)) out << value;
+        }
+        out << '\n';
+    }
 }
 
 // An output file (host/output_file.hpp) opened before the run, so that a path it cannot write fails at once
@@ -471,7 +490,7 @@ int run_bench(BenchOptions o) {
             for (std::size_t b = 0; b < o.backends.size(); ++b) {
                 const bool cuda = o.backends[b] == "cuda";
                 const double bytes = pass_bytes_per_point(skinner, cuda);
-                double seconds, copy, device = 0;
+                double seconds, copy, device = kNotMeasured;
                 std::function<void()> frame;
                 std::unique_ptr<bs::GpuSkinner> gpu;
                 bs::cuda::DeviceArray<float> gpu_out;
@@ -516,9 +535,11 @@ int run_bench(BenchOptions o) {
         std::vector<bs::Vec3<float>> ours_lbs, ours_dqs;
         bs::Skinner(bs::Method::lbs, skeleton, rest, influences, "bench").deform(pose, ours_lbs, {o.threads});
         bs::Skinner(bs::Method::dqs, skeleton, rest, influences, "bench").deform(pose, ours_dqs, {o.threads});
-        PeerResult peer = run_libigl_peer(o.peer_python, skeleton, pose, rest, influences, ours_lbs, ours_dqs, o.repeats);
+        PeerResult peer = run_libigl_peer(o.peer_python, skeleton, pose, rest, influences, ours_lbs, ours_dqs, o.repeats, o.threads);
         if (!peer.ran) {
-            peer_notes.push_back("libigl at " + std::to_string(n) + " points: skipped (" + peer.skipped + ")");
+            // Not tried again at the larger sizes: each writes its data set out first (1.2 GB at 1e7 points).
+            peer_notes.push_back("libigl at " + std::to_string(n) + " points and beyond: skipped (" + peer.skipped + ")");
+            o.peer_python.clear();
             continue;
         }
         // What libigl's own passes move a point, in its float64 dense layout (m bones): the product M·T reads
@@ -527,8 +548,9 @@ int run_bench(BenchOptions o) {
         const double bones = double(skeleton.bone_count()), lbs_bytes = 8 * (4 * bones + 3), dqs_bytes = 8 * (3 + bones + 3);
         const double lbs_copy = cpu_copy_bandwidth(std::size_t(lbs_bytes * double(n) / 2), o.repeats, o.threads);
         const double dqs_copy = cpu_copy_bandwidth(std::size_t(dqs_bytes * double(n) / 2), o.repeats, o.threads);
-        rows.push_back({o.body_name, n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, peer.lbs_seconds, lbs_bytes, lbs_copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
-        rows.push_back({o.body_name, n, "libigl-dqs", "cpu", 0, peer.dqs_seconds, dqs_bytes, dqs_copy, lbs_seconds[0], 0, 0, 0, 0, 0, 0});
+        const double x = kNotMeasured;  // libigl's tables, heap and device are not measured; dqs has no encode
+        rows.push_back({o.body_name, n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, peer.lbs_seconds, lbs_bytes, lbs_copy, lbs_seconds[0], x, x, x, x, x, x});
+        rows.push_back({o.body_name, n, "libigl-dqs", "cpu", x, peer.dqs_seconds, dqs_bytes, dqs_copy, lbs_seconds[0], x, x, x, x, x, x});
         char note[160];
         std::snprintf(note, sizeof note, "libigl at %zu points: largest distance from our LBS %.3g, from our DQS %.3g", n,
                       peer.lbs_difference, peer.dqs_difference);
@@ -539,9 +561,9 @@ int run_bench(BenchOptions o) {
     std::printf("| points | method | backend | encode points/s | deform ns/point | deform points/s | GB/s | of copy | time / LBS | frame tables kB | tables ms |\n");
     std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const Row& r : rows)
-        std::printf("| %zu | %s | %s | %.3g | %.3g | %.3g | %.3g | %.2f | %.2f | %.4g | %.3g |\n", r.points, r.method.c_str(),
-                    r.backend.c_str(), r.encode_points_per_s, r.ns_per_point(), r.points_per_s(), r.gb_per_s(), r.copy_fraction(),
-                    r.time_over_lbs(), r.frame_table_bytes / 1e3, 1e3 * r.frame_table_seconds);
+        std::printf("| %zu | %s | %s | %s | %.3g | %.3g | %.3g | %.2f | %.2f | %s | %s |\n", r.points, r.method.c_str(), r.backend.c_str(),
+                    cell("%.3g", r.encode_points_per_s).c_str(), r.ns_per_point(), r.points_per_s(), r.gb_per_s(), r.copy_fraction(),
+                    r.time_over_lbs(), cell("%.4g", r.frame_table_bytes / 1e3).c_str(), cell("%.3g", 1e3 * r.frame_table_seconds).c_str());
     std::printf("\nMemory (host heap; device: what the GpuSkinner holds; libigl rows not measured):\n\n");
     std::printf("| points | method | backend | resident B/point | encode peak B/point | frame peak kB | device B/point |\n");
     std::printf("|---:|---|---|---:|---:|---:|---:|\n");
@@ -549,7 +571,7 @@ int run_bench(BenchOptions o) {
         if (r.method.rfind("libigl", 0) != 0)
             std::printf("| %zu | %s | %s | %.1f | %.1f | %.4g | %s |\n", r.points, r.method.c_str(), r.backend.c_str(),
                         r.resident_bytes_per_point, r.encode_peak_bytes_per_point, r.frame_peak_bytes / 1e3,
-                        r.backend != "cpu" ? std::to_string(r.device_bytes_per_point).c_str() : "-");
+                        cell("%.1f", r.device_bytes_per_point).c_str());
     std::printf("\nPeer (the rows above when it ran):\n\n");
     for (const std::string& note : peer_notes) std::printf("- %s\n", note.c_str());
     std::fflush(stdout);  // the tables before the files, where a file is the same stream (--json /dev/stdout)
