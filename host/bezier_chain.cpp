@@ -86,8 +86,11 @@ std::array<double, 2> bent_chord(const std::vector<double>& lengths, double angl
 // fixed plane through the line; the passes then only refine it. A pure nudge off the line converged too
 // slowly near full reach (6.99 of 7 missed by 0.01 after every pass). Where even bends cannot come near
 // enough (a target deep inside the reach of a chain of unequal bones), the bend that comes nearest is taken.
-void unfold_if_straight(std::vector<Vec3<double>>& x, const std::vector<double>& lengths, Vec3<double> target, Vec3<double> rest_end) {
-    const Vec3<double> from = x.front();
+// The plane of the bends is the one through the line that holds the chain as it was (`chain`), the joints
+// bulging to the side where they were; a chain that was on the line itself takes a world axis.
+void unfold_if_straight(std::vector<Vec3<double>>& x, const std::vector<double>& lengths, Vec3<double> target,
+                        const std::vector<Vec3<double>>& chain) {
+    const Vec3<double> from = x.front(), rest_end = chain.back();
     const double total = sum(lengths);
     // The line: towards the target, or where the target is the held end itself, along the guess, or the
     // chain at rest (the paper's guess may put every joint on the held end too).
@@ -99,12 +102,23 @@ void unfold_if_straight(std::vector<Vec3<double>>& x, const std::vector<double>&
     auto off_line = [&](Vec3<double> p) { return norm((p - from) - dot(p - from, line) * line); };
     for (const Vec3<double>& p : x)
         if (off_line(p) > 1e-9 * total) return;
-    // The world axis least along the line, made perpendicular to it: the plane of the bends.
-    const Vec3<double> axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-    Vec3<double> side = axes[0];
-    for (const Vec3<double>& a : axes)
-        if (std::fabs(dot(a, line)) < std::fabs(dot(side, line))) side = a;
-    side = normalized(side - dot(side, line) * line);
+    // The plane of the bends. The evenly bent chain below lies on the -side of the line: `side` points away
+    // from the joint of the chain as it was that lies farthest off the line (so a chain dragged across
+    // keeps its elbow near where it was, in the plane it was in: a world axis there bent it out of its
+    // plane, and flipped the bend by a quarter turn when the target moved by a thousandth).
+    Vec3<double> side{0, 0, 0};
+    double farthest = 1e-9 * total;
+    for (const Vec3<double>& p : chain) {
+        const Vec3<double> off = (p - from) - dot(p - from, line) * line;
+        if (norm(off) > farthest) farthest = norm(off), side = -(1 / norm(off)) * off;
+    }
+    if (farthest == 1e-9 * total) {  // the chain was on the line: the world axis least along it
+        const Vec3<double> axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+        side = axes[0];
+        for (const Vec3<double>& a : axes)
+            if (std::fabs(dot(a, line)) < std::fabs(dot(side, line))) side = a;
+        side = normalized(side - dot(side, line) * line);
+    }
     // The chord falls from the whole length as the even bend grows from 0 (up to a half turn shared by the
     // inner joints); bisection for the target's distance, or the nearest at the largest bend.
     const double want = norm(target - from);
@@ -142,7 +156,7 @@ std::vector<Vec3<double>> propagate_keeping_lengths(const std::vector<Vec3<doubl
         for (int i = 1; i <= last; ++i) x[i] = x[i - 1] + lengths[std::size_t(i - 1)] * towards;
         return x;
     }
-    unfold_if_straight(x, lengths, target, chain.back());
+    unfold_if_straight(x, lengths, target, chain);
     for (int pass = 0; pass < kMaxFabrikPasses; ++pass) {
         x[last] = target;
         place_at_lengths(x, chain, last, -1);

@@ -130,6 +130,30 @@ TEST(BezierChain, KeepingLengthsFoldsAStraightChainOntoItsHeldEnd) {
     EXPECT_EQ(norm(moved[0] - c[0]), 0.0);
 }
 
+// A straight chain of evenly spaced joints (the paper's guess puts them on the line to the target, for any
+// target) dragged to a target off its line bends in the plane of the chain and the target, its elbow on the
+// side where it was, and moves little when the target moves a little: the bend's plane had been taken from a
+// world axis, which bent the elbow out of the plane (z = -1.32 for a target at (8, 3, 0)) and turned it by a
+// quarter turn when the target moved by a thousandth.
+TEST(BezierChain, KeepingLengthsBendsAStraightChainInThePlaneOfItsTarget) {
+    const std::vector<Vec3<double>> c{{5, 0, 0}, {7.5, 0, 0}, {10, 0, 0}};
+    std::vector<Vec3<double>> previous;
+    for (double y = 0.001; y <= 4; y += 0.05) {
+        const std::vector<Vec3<double>> moved = propagate_chain(c, {8, y, 0}, ChainMode::keep_lengths);
+        EXPECT_LT(norm(moved.back() - Vec3<double>{8, y, 0}), 1e-8) << y;
+        for (const Vec3<double>& joint : moved) {
+            EXPECT_NEAR(joint.z, 0.0, 1e-12) << y;
+        }
+        // The elbow stays on the side of the line to the target where the straight chain lay (below it).
+        const Vec3<double> line = Vec3<double>{8, y, 0} - c[0];
+        EXPECT_LT(cross(line, moved[1] - c[0]).z, 0.0) << y;
+        if (!previous.empty()) {
+            EXPECT_LT(norm(moved[1] - previous[1]), 0.5) << y;
+        }
+        previous = moved;
+    }
+}
+
 TEST(BezierChain, KeepingLengthsStretchesStraightTowardsAnOutOfReachTarget) {
     std::vector<Vec3<double>> c{{0, 0, 0}, {1, 1, 0}, {2, 0, 0}, {3, 1, 0}};
     Vec3<double> target{0, 10, 0};
