@@ -7,6 +7,7 @@
 #include <assimp/Importer.hpp>
 
 #include "host/assimp_mesh.hpp"
+#include "host/bvh.hpp"
 #endif
 #include <algorithm>
 #include <cctype>
@@ -208,6 +209,9 @@ TriangleMesh read_assimp_mesh(const std::string& path) {
 
 TriangleMesh load_triangle_mesh(const std::string& path) {
     if (is_ply_path(path)) return load_ply_mesh(path);  // its own limits (read_point_set)
+    // assimp reads a capture as a scene of no meshes ("aiScene::mNumMeshes is 0"): say what it is instead.
+    if (is_bvh_path(path))
+        throw InputError(path + ": a motion capture (BVH) holds a skeleton and its motion, no mesh (baseskin rig --model builds a body on it)");
     check_model_input(path, "mesh");
 #if !BASESKIN_HAVE_ASSIMP
     throw UnsupportedError(path + ": cannot read meshes: this build has no assimp (install libassimp-dev and rebuild)");
