@@ -163,7 +163,10 @@ void run_drag(const DragOptions& o) {
     }
     // A region moves nothing at its farthest vertex, and a skeleton extracted from a coarse mesh has spheres
     // that hold no vertex: a drag can leave every point where it was.
-    if (moved == 0) {
+    const bool joints_moved = std::any_of(displacements.begin(), displacements.end(), [](const Vec3<double>& d) { return norm(d) > 0; });
+    if (moved == 0 && !joints_moved) {
+        std::printf("\nnote: no joint moved: --to is where joint %d already is", o.joint);
+    } else if (moved == 0) {
         std::size_t bound = 0;  // points bound to a moved joint (a point has one joint here)
         const MetaballBinding& binding = skinner.binding();
         for (std::uint32_t j : binding.joints) bound += norm(displacements[j]) > 0;

@@ -29,6 +29,8 @@ EOF
 drag=(drag --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply")
 
 expect 0 "--joint" -- drag --help
+# --to where the joint already is: nothing moves, and the note says why (it had blamed a coarse mesh).
+expect 0 "note: no joint moved: --to is where joint 3 already is" -- "${drag[@]}" --joint 3 --to 10,0,0 --out "$tmp/still.ply"
 
 # Joint 3 dragged by (0, 4, 0) along 3 joints: joint 2 moves by half of it, joint 1 is held. The vertex
 # at joint 3's centre moves by the whole drag; the far vertex (nearest to joint 3, and its R) stays.
