@@ -8,6 +8,7 @@
 
 #include "host/errors.hpp"
 #include "host/json_io.hpp"
+#include "host/metaball_skinner.hpp"
 #include "host/surface_graph.hpp"
 
 namespace bs {
@@ -284,13 +285,13 @@ AutoRig build_auto_rig(const ReebGraph& graph, const std::vector<Vec3<double>>& 
                  options);
 }
 
-void save_binding(const std::string& path, const AutoRig& rig, const ReebGraph& graph) {
+void save_binding(const std::string& path, const AutoRig& rig, const ReebGraph& graph, const std::vector<Vec3<double>>& vertices) {
     OutputFile out(path);
-    write_binding(out, rig, graph);
+    write_binding(out, rig, graph, vertices);
     out.commit();
 }
 
-void write_binding(OutputFile& out, const AutoRig& rig, const ReebGraph& graph) {
+void write_binding(OutputFile& out, const AutoRig& rig, const ReebGraph& graph, const std::vector<Vec3<double>>& vertices) {
     using json_io::json;
     json nodes = json::array();
     for (std::size_t n = 0; n < graph.nodes.size(); ++n) {
@@ -302,6 +303,7 @@ void write_binding(OutputFile& out, const AutoRig& rig, const ReebGraph& graph) 
     }
     json doc;
     doc["binding"] = rig.sphere_of_vertex;
+    doc["vertices_digest"] = binding_vertex_digest(vertices);
     doc["reeb"] = {{"intervals", graph.intervals},
                    {"loops", graph.loops},
                    {"nodes", nodes},

@@ -59,12 +59,13 @@ AutoRig build_auto_rig(const ReebGraph& graph, const TriangleMesh& mesh, const s
 AutoRig build_auto_rig(const ReebGraph& graph, const std::vector<Vec3<double>>& points, const std::string& source,
                        const AutoRigOptions& options = {});
 
-// Writes the vertex-to-sphere binding (README "Binding"): {"binding": [sphere per vertex, -1 unbound],
-// "reeb": {"intervals", "loops", "nodes": [{"interval", "area", "centroid", "sphere"}], "edges",
-// "cut_edges"}}. IoError if the file cannot be written.
-void save_binding(const std::string& path, const AutoRig& rig, const ReebGraph& graph);
+// Writes the vertex-to-sphere binding of `vertices` (the input the rig was built from; README "Binding"):
+// {"binding": [sphere per vertex, -1 unbound], "vertices_digest": binding_vertex_digest(vertices), "reeb":
+// {"intervals", "loops", "nodes": [{"interval", "area", "centroid", "sphere"}], "edges", "cut_edges"}}.
+// IoError if the file cannot be written.
+void save_binding(const std::string& path, const AutoRig& rig, const ReebGraph& graph, const std::vector<Vec3<double>>& vertices);
 // The binding file's text into `out`, not committed (the skeleton command commits it with its skeleton).
-void write_binding(OutputFile& out, const AutoRig& rig, const ReebGraph& graph);
+void write_binding(OutputFile& out, const AutoRig& rig, const ReebGraph& graph, const std::vector<Vec3<double>>& vertices);
 
 // The binding's file name for a skeleton file: "S.json" → "S.binding.json", other names get ".binding.json"
 // appended.

@@ -1,6 +1,9 @@
 #include "host/metaball_skinner.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <limits>
 
 #include "host/errors.hpp"
@@ -89,8 +92,31 @@ MetaballBinding parse_binding(const json& doc, std::size_t vertex_count, std::si
     return binding_from_regions(region);
 }
 
-MetaballBinding load_binding(const std::string& path, std::size_t vertex_count, std::size_t joint_count) {
-    return parse_binding(json_io::load(path), vertex_count, joint_count, Where{path, ""});
+MetaballBinding load_binding(const std::string& path, const std::vector<Vec3<double>>& vertices, std::size_t joint_count) {
+    const json doc = json_io::load(path);
+    const Where where{path, ""};
+    MetaballBinding binding = parse_binding(doc, vertices.size(), joint_count, where);
+    if (doc.contains("vertices_digest")) {
+        const json& digest = doc["vertices_digest"];
+        if (!digest.is_string()) where["vertices_digest"].fail("expected a string of 16 hexadecimal digits");
+        if (digest.get<std::string>() != binding_vertex_digest(vertices))
+            where["vertices_digest"].fail("the binding was made for other vertices (as many, but other positions or another order)");
+    }
+    return binding;
+}
+
+std::string binding_vertex_digest(const std::vector<Vec3<double>>& vertices) {
+    std::uint64_t hash = 14695981039346656037ull;  // FNV-1a, 64 bits
+    for (const Vec3<double>& v : vertices)
+        for (double coordinate : {v.x, v.y, v.z}) {
+            const float rounded = float(coordinate);
+            unsigned char bytes[sizeof rounded];
+            std::memcpy(bytes, &rounded, sizeof rounded);
+            for (unsigned char b : bytes) hash = (hash ^ b) * 1099511628211ull;
+        }
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+    return text;
 }
 
 std::vector<double> influence_radii(const std::vector<Vec3<double>>& centres, const std::vector<Vec3<double>>& rest,

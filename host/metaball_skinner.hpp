@@ -48,7 +48,15 @@ MetaballBinding nearest_sphere_binding(const Skeleton& skeleton, const std::vect
 // the file and element for a wrong count, a non-integer or an index out of range; IoError if unreadable.
 MetaballBinding parse_binding(const json_io::json& doc, std::size_t vertex_count, std::size_t joint_count,
                               const json_io::Where& where);
-MetaballBinding load_binding(const std::string& path, std::size_t vertex_count, std::size_t joint_count);
+// The binding file at `path` for `vertices` (the points it will deform, in order). A file that records the
+// digest of the vertices it was made for ("vertices_digest", binding_vertex_digest: `skeleton` writes it) and
+// names other ones is refused, InputError: the same count of other points, or of the same points in another
+// order, had bound each point to another's sphere and torn the surface. A file without one is taken as it is.
+MetaballBinding load_binding(const std::string& path, const std::vector<Vec3<double>>& vertices, std::size_t joint_count);
+
+// A digest of the vertices' positions, in order (each rounded to float, as the point files carry them): 16
+// hexadecimal digits of FNV-1a over their bytes.
+std::string binding_vertex_digest(const std::vector<Vec3<double>>& vertices);
 
 // R_j per joint: the largest |v − c_j| over the vertices bound to j, 0 when none is.
 std::vector<double> influence_radii(const std::vector<Vec3<double>>& centres, const std::vector<Vec3<double>>& rest,

@@ -71,9 +71,9 @@ MetaballBinding binding_for(const DragOptions& o, const Skeleton& skeleton, cons
         return nearest_sphere_binding(skeleton, rest);
     }
     std::printf("binding: %s\n", path.c_str());
-    if (!o.binding.empty()) return load_binding(path, rest.size(), skeleton.spheres.size());
+    if (!o.binding.empty()) return load_binding(path, rest, skeleton.spheres.size());
     try {
-        return load_binding(path, rest.size(), skeleton.spheres.size());
+        return load_binding(path, rest, skeleton.spheres.size());
     } catch (const InputError& e) {  // found, not given: say where it came from and how to pass it by
         throw InputError(std::string(e.what()) + " (the binding found beside the skeleton, as `skeleton` writes it for the vertices it read; "
                          "give --binding for these points, or move that file away to bind them to the nearest joint spheres)");

@@ -22,7 +22,7 @@ namespace {
 struct Extraction {
     ReebGraph graph;
     AutoRig rig;
-    std::size_t samples = 0;
+    std::vector<Vec3<double>> vertices;  // the mesh's (welded) vertices, or the points: what the binding binds
 };
 
 Extraction extract(const SkeletonOptions& o) {
@@ -35,14 +35,14 @@ Extraction extract(const SkeletonOptions& o) {
     Extraction e;
     if (!o.mesh.empty()) {
         TriangleMesh mesh = load_triangle_mesh(o.mesh);
-        e.samples = mesh.vertices.size();
         e.graph = extract_reeb_graph(mesh, reeb, o.mesh);
         e.rig = build_auto_rig(e.graph, mesh, o.mesh, rig);
+        e.vertices = std::move(mesh.vertices);
     } else {
         PointSet set = read_point_set(o.points);
-        e.samples = set.positions.size();
         e.graph = extract_reeb_graph(set.positions, reeb, o.points);
         e.rig = build_auto_rig(e.graph, set.positions, o.points, rig);
+        e.vertices = std::move(set.positions);
     }
     return e;
 }
@@ -97,7 +97,7 @@ void run_skeleton(const SkeletonOptions& o) {
     // (read-only, a full disk) leaves the earlier pair as it was.
     OutputFile skeleton_file(o.out), binding_file(binding);
     write_skeleton(skeleton_file, e.rig.skeleton);
-    write_binding(binding_file, e.rig, e.graph);
+    write_binding(binding_file, e.rig, e.graph, e.vertices);
     skeleton_file.finish();
     binding_file.finish();
     skeleton_file.commit();
@@ -112,7 +112,7 @@ void run_skeleton(const SkeletonOptions& o) {
     }
     std::printf("skeleton: %zu spheres, %zu bones, %d junctions from %zu samples (%zu Reeb nodes, %d loops, %zu cut) "
                 "in %.2f s\n",
-                e.rig.skeleton.spheres.size(), e.rig.skeleton.bones.size(), junction_count(e.rig.skeleton), e.samples,
+                e.rig.skeleton.spheres.size(), e.rig.skeleton.bones.size(), junction_count(e.rig.skeleton), e.vertices.size(),
                 e.graph.nodes.size(), e.graph.loops, e.rig.cut_edges.size(), seconds);
     std::string note = notes(e.graph.report);
     if (e.rig.detached_parts > 0)

@@ -120,7 +120,7 @@ TEST(AutoRig, SkeletonAndBindingFilesRoundTrip) {
     const std::string binding_path = binding_path_for(skeleton_path);
     EXPECT_EQ(binding_path, testing::temp_path("rig.binding.json"));  // so that it is removed too
     save_skeleton(skeleton_path, rig.skeleton);
-    save_binding(binding_path, rig, g);
+    save_binding(binding_path, rig, g, capsule().vertices);
     Skeleton loaded = load_skeleton(skeleton_path, SkeletonRules::Tree);
     EXPECT_EQ(loaded.bones, rig.skeleton.bones);
     json_io::json doc = json_io::load(binding_path);

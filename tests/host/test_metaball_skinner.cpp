@@ -147,13 +147,13 @@ TEST(MetaballSkinner, JointWithNoBoundVertexHasNoRadiusAndMovesNothing) {
 
 TEST(MetaballSkinner, BindingFileIsReadWithUnboundVertices) {
     std::string path = testing::write_temp("binding.json", R"({"binding": [1, -1, 0], "nodes": 2})");
-    EXPECT_EQ(regions(load_binding(path, 3, 2)), (std::vector<int>{1, kNoRegion, 0}));
+    EXPECT_EQ(regions(load_binding(path, std::vector<Vec3<double>>(3), 2)), (std::vector<int>{1, kNoRegion, 0}));
 }
 
 TEST(MetaballSkinner, BindingFileWithTheWrongCountIsRefused) {
     std::string path = testing::write_temp("binding.json", R"({"binding": [1, 0]})");
     try {
-        load_binding(path, 3, 2);
+        load_binding(path, std::vector<Vec3<double>>(3), 2);
         ADD_FAILURE() << "no error";
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("binding: expected one node index per vertex (3), got 2"), std::string::npos)
@@ -164,7 +164,7 @@ TEST(MetaballSkinner, BindingFileWithTheWrongCountIsRefused) {
 TEST(MetaballSkinner, BindingFileWithANodeOutOfRangeIsRefused) {
     std::string path = testing::write_temp("binding.json", R"({"binding": [1, 2, 0]})");
     try {
-        load_binding(path, 3, 2);
+        load_binding(path, std::vector<Vec3<double>>(3), 2);
         ADD_FAILURE() << "no error";
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("binding[1]: index 2 out of range [0, 2)"), std::string::npos) << e.what();
@@ -172,7 +172,7 @@ TEST(MetaballSkinner, BindingFileWithANodeOutOfRangeIsRefused) {
     // A negative index other than -1 (unbound) is named with both what is allowed.
     path = testing::write_temp("negative.json", R"({"binding": [1, -2, 0]})");
     try {
-        load_binding(path, 3, 2);
+        load_binding(path, std::vector<Vec3<double>>(3), 2);
         ADD_FAILURE() << "no error";
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("binding[1]: index -2 out of range: -1 (unbound) or [0, 2)"), std::string::npos) << e.what();
@@ -181,7 +181,7 @@ TEST(MetaballSkinner, BindingFileWithANodeOutOfRangeIsRefused) {
     for (const char* huge : {"18446744073709551615", "18446744073709551614"}) {
         path = testing::write_temp("huge.json", std::string(R"({"binding": [1, )") + huge + ", 0]}");
         try {
-            load_binding(path, 3, 2);
+            load_binding(path, std::vector<Vec3<double>>(3), 2);
             ADD_FAILURE() << "no error for " << huge;
         } catch (const InputError& e) {
             EXPECT_NE(std::string(e.what()).find("binding[1]"), std::string::npos) << e.what();
@@ -190,12 +190,39 @@ TEST(MetaballSkinner, BindingFileWithANodeOutOfRangeIsRefused) {
     }
 }
 
+// A binding that records the vertices it was made for is refused for others of the same count (other
+// positions, or the same ones in another order: drag bound each point to another's sphere and tore the
+// surface), and taken for its own, also read back from a float file; one that records none is taken.
+TEST(MetaballSkinner, BindingFileForOtherVerticesIsRefused) {
+    const std::vector<Vec3<double>> own{{0, 0, 0}, {1, 0.1, 0}, {2, 0, 0.3}};
+    std::vector<Vec3<double>> reordered{own[1], own[0], own[2]}, moved = own, as_floats;
+    moved[2].z += 1e-3;
+    for (const Vec3<double>& v : own) as_floats.push_back(Vec3<double>(Vec3<float>(v)));
+    const std::string path = testing::write_temp(
+        "made_for.json", R"({"binding": [0, 0, 1], "vertices_digest": ")" + binding_vertex_digest(own) + R"("})");
+    EXPECT_EQ(regions(load_binding(path, own, 2)), (std::vector<int>{0, 0, 1}));
+    EXPECT_EQ(regions(load_binding(path, as_floats, 2)), (std::vector<int>{0, 0, 1}));
+    for (const auto& other : {reordered, moved}) {
+        try {
+            load_binding(path, other, 2);
+            ADD_FAILURE() << "no error";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("vertices_digest: the binding was made for other vertices"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_THROW(load_binding(testing::write_temp("digest_number.json", R"({"binding": [0], "vertices_digest": 5})"),
+                              std::vector<Vec3<double>>(1), 2),
+                 InputError);
+    EXPECT_EQ(regions(load_binding(testing::write_temp("no_digest.json", R"({"binding": [0, 0, 1]})"), reordered, 2)),
+              (std::vector<int>{0, 0, 1}));
+}
+
 TEST(MetaballSkinner, BindingFileWithoutTheListOrWithANonIntegerIsRefused) {
-    EXPECT_THROW(load_binding(testing::write_temp("a.json", R"({"nodes": [1]})"), 1, 2), InputError);
-    EXPECT_THROW(load_binding(testing::write_temp("b.json", R"({"binding": [0.5]})"), 1, 2), InputError);
-    EXPECT_THROW(load_binding(testing::write_temp("c.json", R"({"binding": [-2]})"), 1, 2), InputError);
-    EXPECT_THROW(load_binding(testing::write_temp("d.json", R"([0])"), 1, 2), InputError);
-    EXPECT_THROW(load_binding(testing::temp_path("missing.json"), 1, 2), IoError);
+    EXPECT_THROW(load_binding(testing::write_temp("a.json", R"({"nodes": [1]})"), std::vector<Vec3<double>>(1), 2), InputError);
+    EXPECT_THROW(load_binding(testing::write_temp("b.json", R"({"binding": [0.5]})"), std::vector<Vec3<double>>(1), 2), InputError);
+    EXPECT_THROW(load_binding(testing::write_temp("c.json", R"({"binding": [-2]})"), std::vector<Vec3<double>>(1), 2), InputError);
+    EXPECT_THROW(load_binding(testing::write_temp("d.json", R"([0])"), std::vector<Vec3<double>>(1), 2), InputError);
+    EXPECT_THROW(load_binding(testing::temp_path("missing.json"), std::vector<Vec3<double>>(1), 2), IoError);
 }
 
 TEST(MetaballSkinner, BindingThatDoesNotFitThePointsOrTheSkeletonIsRefused) {
