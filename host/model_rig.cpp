@@ -1,9 +1,11 @@
 #include "host/model_rig.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <random>
 
+#include "engine/geometry/cone.hpp"
 #include "host/errors.hpp"
 #include "host/weights.hpp"
 
@@ -17,6 +19,36 @@ std::vector<bool> weighted_nodes(const RiggedModel& model) {
     for (const auto& vertex : model.weights)
         for (const auto& [node, w] : vertex) weighted[std::size_t(node)] = true;
     return weighted;
+}
+
+// Where the end joint of a weighted node that turns no bone goes: towards the vertices it carries most of
+// (weight >= 1/2), short of the farthest of them along that way by their median distance from it, so that
+// the end sphere's cap (its radius fitted later to about that distance) reaches the end of the limb. None
+// where those vertices give no way (none, or centred on the node). The bone arriving at the node had given
+// the way (half its length along it), which a model whose leaf nodes sit where the limb starts (Half-Life's
+// man.mdl: its legs' nodes at the hips, below a sideways pelvis bone) turned into short sideways bones:
+// 15% of the body's points lay beyond the sphere-mesh.
+std::optional<Vec3<double>> end_towards_own_vertices(const RiggedModel& model, int node, double same_place) {
+    const Vec3<double> at = model.nodes[std::size_t(node)].bind_position;
+    std::vector<Vec3<double>> own;
+    for (std::size_t v = 0; v < model.weights.size() && v < model.mesh.vertices.size(); ++v)
+        for (const auto& [n, w] : model.weights[v])
+            if (n == node && w >= 0.5f) own.push_back(model.mesh.vertices[v]);
+    if (own.empty()) return std::nullopt;
+    Vec3<double> mean{0, 0, 0};
+    for (const Vec3<double>& v : own) mean += (1.0 / double(own.size())) * v;
+    if (!(norm(mean - at) > same_place)) return std::nullopt;
+    const Vec3<double> way = normalized(mean - at);
+    double reach = 0;
+    std::vector<double> off_way;
+    for (const Vec3<double>& v : own) {
+        const double along = dot(v - at, way);
+        reach = std::max(reach, along);
+        off_way.push_back(norm((v - at) - along * way));
+    }
+    std::nth_element(off_way.begin(), off_way.begin() + std::ptrdiff_t(off_way.size() / 2), off_way.end());
+    const double length = reach - off_way[off_way.size() / 2];
+    return at + (length > same_place ? length : 0.5 * reach) * way;
 }
 
 // The rig's joints: the model's nodes, then an end joint for every weighted node that would turn no bone
@@ -40,11 +72,13 @@ std::vector<RigJoint> joints_of(const RiggedModel& model) {
     for (std::size_t j = 0; j < model.nodes.size(); ++j) {
         const ModelNode& n = model.nodes[j];
         if (!weighted[j] || turns_a_bone[j]) continue;
-        // Along the bone arriving at the node (from its nearest ancestor elsewhere); a root alone has none.
+        // Towards its own vertices, else along the bone arriving at the node (from its nearest ancestor
+        // elsewhere) by half its length; a root alone with no way from its vertices has none.
+        std::optional<Vec3<double>> end = end_towards_own_vertices(model, int(j), kSamePlace * scale);
         int from = n.parent;
         while (from >= 0 && !apart(int(j), from)) from = model.nodes[std::size_t(from)].parent;
-        if (from < 0) continue;
-        joints.push_back({n.name + "_end", int(j), n.bind_position + 0.5 * (n.bind_position - model.nodes[std::size_t(from)].bind_position)});
+        if (!end && from >= 0) end = n.bind_position + 0.5 * (n.bind_position - model.nodes[std::size_t(from)].bind_position);
+        if (end) joints.push_back({n.name + "_end", int(j), *end});
     }
     return joints;
 }
@@ -229,6 +263,28 @@ void require_rigid_motion(const RiggedModel& model) {
 }
 
 }  // namespace
+
+SphereMeshCoverage sphere_mesh_coverage(const Skeleton& skeleton, const std::vector<Vec3<double>>& points) {
+    SphereMeshCoverage c;
+    for (const Sphere<double>& sphere : skeleton.spheres) c.mean_radius += sphere.radius / double(skeleton.spheres.size());
+    std::vector<Cone<double>> cones;
+    for (std::size_t k = 0; k < skeleton.bone_count(); ++k)
+        if (!skeleton.is_bridge(int(k)))
+            cones.push_back(make_cone(skeleton.spheres[std::size_t(skeleton.bones[k][0])], skeleton.spheres[std::size_t(skeleton.bones[k][1])]));
+    long long beyond = 0;
+    double farthest = 0;
+    const long long n = static_cast<long long>(points.size());
+#pragma omp parallel for schedule(static) reduction(+ : beyond) reduction(max : farthest)
+    for (long long i = 0; i < n; ++i) {
+        double outside = INFINITY;
+        for (const Cone<double>& cone : cones) outside = std::min(outside, closest_point_on_bone(cone, points[std::size_t(i)]).signed_distance);
+        beyond += outside > c.mean_radius;
+        farthest = std::max(farthest, outside);
+    }
+    c.share_beyond_mean_radius = points.empty() ? 0 : double(beyond) / double(points.size());
+    c.farthest = farthest;
+    return c;
+}
 
 Motion model_motion(const ModelRig& rig, const RiggedModel& model) {
     if (model.frames.empty() || !(model.fps > 0)) throw InputError(model.source + ": the model has no animation");

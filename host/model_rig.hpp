@@ -62,6 +62,16 @@ struct ModelPoints {
 // InputError when the mesh has no triangle of positive area. `rig` may be null (a model without bones).
 ModelPoints sample_model(const RiggedModel& model, const ModelRig* rig, std::size_t count, unsigned seed);
 
+// How far points lie outside a sphere-mesh (the union of its bones but the bridges): the share of them
+// more than the spheres' mean radius out, and the farthest, for rig's note on a skeleton that leaves part
+// of its mesh out.
+struct SphereMeshCoverage {
+    double mean_radius = 0;
+    double share_beyond_mean_radius = 0;  // in [0, 1]
+    double farthest = 0;                  // the largest distance outside (0 when every point is inside)
+};
+SphereMeshCoverage sphere_mesh_coverage(const Skeleton& skeleton, const std::vector<Vec3<double>>& points);
+
 // The model's frames as a motion of rig.rig.skeleton; InputError naming the model when it has no animation,
 // UnsupportedError when a node moves within its parent (translation or scale keys on an inner node, beyond
 // 1e-3 of the body's size): rigid bones cannot follow it.

@@ -124,7 +124,9 @@ TEST(ModelRig, ASphereNoVertexCountsForTakesItsRadiusFromTheSurface) {
     for (const Sphere<double>& sphere : s.spheres) EXPECT_NEAR(sphere.radius, 1.0, 0.01) << "the mesh's radius";
 }
 
-TEST(ModelRig, AWeightedLeafGetsAnEndJointAlongItsBone) {
+// Mid's vertices (weight >= 1/2: the rings from y = 3 to 6) lie up the axis from it, reaching 3 along it
+// at 1 from it: the end joint is 2 up, where a sphere of the mesh's radius reaches the mesh's end.
+TEST(ModelRig, AWeightedLeafGetsAnEndJointTowardsItsVertices) {
     RiggedModel model = cylinder_model();
     model.nodes.pop_back();  // Mid becomes a weighted leaf
     for (auto& frame : model.frames) frame.pop_back();
@@ -132,8 +134,42 @@ TEST(ModelRig, AWeightedLeafGetsAnEndJointAlongItsBone) {
     const Skeleton& s = rig.rig.skeleton;
     ASSERT_EQ(s.spheres.size(), 3u);
     EXPECT_EQ(s.names[2], "Mid_end");
-    EXPECT_NEAR(norm(s.spheres[2].centre - Vec3<double>{0, 4.5, 0}), 0, 1e-12);
+    EXPECT_NEAR(norm(s.spheres[2].centre - Vec3<double>{0, 5, 0}), 0, 1e-12);
     EXPECT_EQ(rig.bone_of_node[1], 1) << "Mid's vertices move with the bone to its end";
+}
+
+// A leaf whose own vertices run across the bone arriving at it (a leg's node at the hip, below a
+// sideways pelvis bone, as Half-Life's man.mdl has it): its end joint goes down the leg, not on along the
+// pelvis, and the sphere-mesh holds the whole leg (along the pelvis, by half its length, the end joint
+// made a short sideways bone and left most of the leg out).
+TEST(ModelRig, ALeafWhoseVerticesRunAcrossItsBoneGetsAnEndJointAlongThem) {
+    RiggedModel model = cylinder_model();
+    model.nodes = {{"Pelvis", -1, {-2, 0, 0}}, {"Leg", 0, {0, 0, 0}}};
+    for (auto& vertex : model.weights) vertex = {{1, 1.0f}};
+    model.frames.clear();
+    ModelRig rig = rig_model(model);
+    const Skeleton& s = rig.rig.skeleton;
+    ASSERT_EQ(s.spheres.size(), 3u);
+    EXPECT_EQ(s.names[2], "Leg_end");
+    EXPECT_NEAR(norm(s.spheres[2].centre - Vec3<double>{0, 5, 0}), 0, 1e-12) << "the leg's reach less its radius, up it";
+    const SphereMeshCoverage coverage = sphere_mesh_coverage(s, sample_model(model, &rig, 2000, 3).positions);
+    EXPECT_EQ(coverage.share_beyond_mean_radius, 0.0);
+    EXPECT_LT(coverage.farthest, 0.6);
+}
+
+// The share of points beyond the spheres' mean radius outside the sphere-mesh, and the farthest: a bridge
+// holds none of them.
+TEST(ModelRig, CoverageCountsThePointsOutsideTheSphereMesh) {
+    Skeleton s = make_skeleton({{{0, 0, 0}, 1.0}, {{4, 0, 0}, 1.0}, {{4, 4, 0}, 1.0}}, {{0, 1}, {1, 2}}, {}, "two bones");
+    const std::vector<Vec3<double>> points{{2, 0.5, 0}, {2, 1.5, 0}, {2, 3.5, 0}, {-4, 0, 0}};
+    SphereMeshCoverage c = sphere_mesh_coverage(s, points);
+    EXPECT_DOUBLE_EQ(c.mean_radius, 1.0);
+    EXPECT_DOUBLE_EQ(c.share_beyond_mean_radius, 0.25) << "(-4, 0) alone: (2, 3.5) is 2.5 beyond the first bone but 1 beyond the second";
+    EXPECT_NEAR(c.farthest, 3.0, 1e-12);
+    set_bridges(s, {1}, "two bones");
+    c = sphere_mesh_coverage(s, points);
+    EXPECT_DOUBLE_EQ(c.share_beyond_mean_radius, 0.5) << "the bridge holds no point: (2, 3.5) is 2.5 beyond the first";
+    EXPECT_NEAR(c.farthest, 3.0, 1e-12);
 }
 
 TEST(ModelRig, AWeightedNodeWhoseChildrenAllMergedGetsAnEndJoint) {
@@ -143,7 +179,7 @@ TEST(ModelRig, AWeightedNodeWhoseChildrenAllMergedGetsAnEndJoint) {
     const Skeleton& s = rig.rig.skeleton;
     ASSERT_EQ(s.spheres.size(), 3u);
     EXPECT_EQ(s.names[2], "Mid_end");
-    EXPECT_NEAR(norm(s.spheres[2].centre - Vec3<double>{0, 4.5, 0}), 0, 1e-12);
+    EXPECT_NEAR(norm(s.spheres[2].centre - Vec3<double>{0, 5, 0}), 0, 1e-12);
     ASSERT_GE(rig.bone_of_node[1], 0) << "Mid's vertices need a bone that moves as Mid";
     ModelPoints points = sample_model(model, &rig, 500, 2);
     for (std::size_t i = 0; i < points.positions.size(); ++i)
