@@ -16,7 +16,9 @@
 // "lbs", so its ratio is the price of the general layout over the 4-influence fast path.
 // A GPU frame is timed from the host around deform() and a stream synchronisation, so it includes the
 // pose table's upload and the launch. "bytes/point" counts what a pass reads and writes per point (rest
-// point, influences or code, on the GPU the baseline's evaluation order too, output); GB/s is that over the
+// point, influences or code, on the GPU the baseline's evaluation order too, output; for libigl's rows its own
+// float64 dense arrays: lbs_matrix's row of 4m and the output, the point, its m weights and the output for
+// dqs, m the bones); GB/s is that over the
 // median time, and "of copy" that as a fraction of the same backend's copy bandwidth (memcpy on the CPU, on
 // as many threads as the passes, each its own slice; a device-to-device copy on the GPU; each counted as
 // bytes read + written, over a buffer of the same size as the method's traffic).
@@ -26,7 +28,9 @@
 // most the encoding had allocated at once beyond what was live before it, per point; "frame" the most one
 // more frame allocated beyond what was live before it (tables, scratch; the output buffer exists by then:
 // it is the caller's, 12 bytes a point). On the GPU, "device" is what the GpuSkinner holds after its frames
-// (GpuSkinner::device_bytes), per point; the caller's output buffer is not counted.
+// (GpuSkinner::device_bytes), per point; the caller's output buffer is not counted. A value a row does not
+// measure (libigl's memory and tables, its dqs's encode, the device on the CPU) is null in the JSON, empty in
+// the CSV and "-" in the printed tables.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>

@@ -155,7 +155,7 @@ QualityRow measure(const Scenario& sc, Method method, const PointSet& set) {
     double diagonal = 0;
     for (const auto& a : s.spheres)
         for (const auto& b : s.spheres) diagonal = std::max(diagonal, norm(a.centre - b.centre) + a.radius + b.radius);
-    QualityRow row{sc.name, method_name(method), 0, 0, 0, 0, 0, 0, 0};
+    QualityRow row{sc.name, method_name(method), 0, 0, 0, 0, 0, 0, 0, 0};
     for (std::size_t i = 0; i < set.points.size(); ++i)
         row.rest_error = std::max(row.rest_error, norm(Vec3<double>(at_rest[i]) - set.points[i]) / diagonal);
     std::vector<double> height_errors, stretches;
@@ -195,6 +195,7 @@ QualityRow measure(const Scenario& sc, Method method, const PointSet& set) {
     row.height_max = height_errors.empty() ? 0 : *std::max_element(height_errors.begin(), height_errors.end());
     row.penetration = double(penetrating) / double(judged);
     row.stretch_p99 = percentile(stretches, 0.99);
+    row.squeeze_p01 = percentile(stretches, 0.01);
     row.section = section_rest > 0 ? section_posed / section_rest : NAN;
     return row;
 }
@@ -213,13 +214,13 @@ std::vector<QualityRow> measure_quality(std::size_t points_per_scenario) {
 
 void print_quality(const std::vector<QualityRow>& rows) {
     std::printf("| scenario | method | rest error / diag | height error p99 / r | height error max / r | section kept | "
-                "penetration | stretch p99 | NaN |\n");
-    std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                "penetration | stretch p99 | squeeze p01 | NaN |\n");
+    std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const QualityRow& r : rows) {
         char section[32] = "—";
         if (std::isfinite(r.section)) std::snprintf(section, sizeof section, "%.3f", r.section);
-        std::printf("| %s | %s | %.2g | %.3g | %.3g | %s | %.2f%% | %.3g | %zu |\n", r.scenario.c_str(), r.method.c_str(),
-                    r.rest_error, r.height_p99, r.height_max, section, 100 * r.penetration, r.stretch_p99, r.nan_count);
+        std::printf("| %s | %s | %.2g | %.3g | %.3g | %s | %.2f%% | %.3g | %.3g | %zu |\n", r.scenario.c_str(), r.method.c_str(),
+                    r.rest_error, r.height_p99, r.height_max, section, 100 * r.penetration, r.stretch_p99, r.squeeze_p01, r.nan_count);
     }
 }
 

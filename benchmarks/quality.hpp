@@ -9,6 +9,8 @@
 //   penetration    share of points ending more than 0.02 radii inside a bone other than their own (the
 //                  nearest at rest): the inside of a bend folding into the other bone;
 //   stretch p99    of |p'_a − p'_b| / |p_a − p_b| over pairs 1e-3 radii apart on the surface;
+//   squeeze p01    the 1st percentile of the same ratio: where the surface is crushed (LBS's candy wrapper,
+//                  the inside of a bend), which the p99 of stretching does not see;
 //   NaN            points with a non-finite coordinate.
 #pragma once
 
@@ -19,7 +21,7 @@ namespace bs::bench {
 
 struct QualityRow {
     std::string scenario, method;
-    double rest_error, height_p99, height_max, section, penetration, stretch_p99;
+    double rest_error, height_p99, height_max, section, penetration, stretch_p99, squeeze_p01;
     std::size_t nan_count;
 };
 
