@@ -29,6 +29,8 @@ EOF
 drag=(drag --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply")
 
 expect 0 "--joint" -- drag --help
+# A lone bone cannot reach a target nearer than its length: said so (it read as a solver failure).
+expect 0 "too near the held joint for the chain to fold to it" -- "${drag[@]}" --joint 3 --to 8,0,0 --chain 2 --keep-lengths --out "$tmp/near.ply"
 # --to where the joint already is: nothing moves, and the note says why (it had blamed a coarse mesh).
 expect 0 "note: no joint moved: --to is where joint 3 already is" -- "${drag[@]}" --joint 3 --to 10,0,0 --out "$tmp/still.ply"
 

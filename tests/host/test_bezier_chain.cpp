@@ -154,6 +154,16 @@ TEST(BezierChain, KeepingLengthsBendsAStraightChainInThePlaneOfItsTarget) {
     }
 }
 
+// Too near to fold to: nearer P0 than the longest bone less the others (a lone bone reaches its length only).
+TEST(BezierChain, ATargetNearerThanTheChainCanFoldIsTooNear) {
+    const std::vector<Vec3<double>> lone{{0, 0, 0}, {2.5, 0, 0}}, unequal{{0, 0, 0}, {3, 0, 0}, {4, 0, 0}};
+    EXPECT_TRUE(too_near_to_reach(lone, {1.1, 0, 0}));
+    EXPECT_FALSE(too_near_to_reach(lone, {0, 2.5, 0}));
+    EXPECT_TRUE(too_near_to_reach(unequal, {0, 1.9, 0})) << "bones 3 and 1 fold to 2 at the nearest";
+    EXPECT_FALSE(too_near_to_reach(unequal, {0, 2.1, 0}));
+    EXPECT_FALSE(too_near_to_reach({{0, 0, 0}, {2, 0, 0}, {4, 0, 0}}, {0, 0, 0})) << "equal bones fold onto P0";
+}
+
 TEST(BezierChain, KeepingLengthsStretchesStraightTowardsAnOutOfReachTarget) {
     std::vector<Vec3<double>> c{{0, 0, 0}, {1, 1, 0}, {2, 0, 0}, {3, 1, 0}};
     Vec3<double> target{0, 10, 0};
