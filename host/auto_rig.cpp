@@ -39,6 +39,87 @@ Vec3<double> closest_point_on_triangle(const Vec3<double>& p, const Vec3<double>
 }
 
 // Distance from each query to the nearest triangle: brute force, parallel over queries (few: one per node).
+std::vector<Vec3<double>> node_centroids(const ReebGraph& graph) {
+    std::vector<Vec3<double>> centres;
+    for (const ReebNode& node : graph.nodes) centres.push_back(node.centroid);
+    return centres;
+}
+
+// The solid angle triangle abc subtends at p, signed by its orientation (Van Oosterom and Strackee 1983).
+double solid_angle(const Vec3<double>& p, const Vec3<double>& a, const Vec3<double>& b, const Vec3<double>& c) {
+    const Vec3<double> u = a - p, v = b - p, w = c - p;
+    const double lu = norm(u), lv = norm(v), lw = norm(w);
+    const double numerator = dot(u, cross(v, w));
+    const double denominator = lu * lv * lw + dot(u, v) * lw + dot(u, w) * lv + dot(v, w) * lu;
+    return 2 * std::atan2(numerator, denominator);
+}
+
+// Whether p lies inside the closed mesh: its winding number (the solid angles summed over 4π) is ±1
+// inside and 0 outside, whichever way the triangles turn.
+bool inside_closed_mesh(const TriangleMesh& mesh, const Vec3<double>& p) {
+    double total = 0;
+    for (const auto& t : mesh.triangles) total += solid_angle(p, mesh.vertices[t[0]], mesh.vertices[t[1]], mesh.vertices[t[2]]);
+    return std::fabs(total) > 2 * 3.14159265358979323846;  // |winding number| > 1/2
+}
+
+// Where the ray from `from` along unit `way` crosses triangle abc (Möller and Trumbore 1997): its
+// parameter, or a negative value where it does not.
+double ray_crossing(const Vec3<double>& from, const Vec3<double>& way, const Vec3<double>& a, const Vec3<double>& b,
+                    const Vec3<double>& c) {
+    const Vec3<double> ab = b - a, ac = c - a, h = cross(way, ac);
+    const double det = dot(ab, h);
+    if (std::fabs(det) < 1e-300) return -1;
+    const Vec3<double> s = from - a;
+    const double u = dot(s, h) / det;
+    if (u < 0 || u > 1) return -1;
+    const Vec3<double> q = cross(s, ab);
+    const double v = dot(way, q) / det;
+    if (v < 0 || u + v > 1) return -1;
+    return dot(ac, q) / det;
+}
+
+std::vector<Vec3<double>> nearest_on_mesh(const TriangleMesh& mesh, const std::vector<Vec3<double>>& queries, int threads) {
+    std::vector<Vec3<double>> nearest(queries.size());
+#pragma omp parallel for num_threads(extraction_team(threads)) schedule(dynamic, 1)
+    for (std::ptrdiff_t q = 0; q < std::ptrdiff_t(queries.size()); ++q) {
+        double best = std::numeric_limits<double>::infinity();
+        for (const auto& t : mesh.triangles) {
+            const Vec3<double> x = closest_point_on_triangle(queries[q], mesh.vertices[t[0]], mesh.vertices[t[1]], mesh.vertices[t[2]]);
+            if (norm(queries[q] - x) < best) best = norm(queries[q] - x), nearest[q] = x;
+        }
+    }
+    return nearest;
+}
+
+// The sphere centres of a mesh's nodes: their centroids, except where a centroid lies outside a closed mesh
+// (the centroid of a band curved round a bend lies in the empty space it curves round, as a torus's rings'
+// centroids lie in its hole): that sphere goes to the middle of the first stretch inside the body of the
+// line from the centroid through its nearest surface point. A bend of a tube had put its joints there, out
+// of the body (a tube of radius 1 bent 90°: a sphere 1.3 from its core line, of radius 0.09). An open or
+// non-manifold mesh has no inside: its centroids stay.
+std::vector<Vec3<double>> centres_inside(const TriangleMesh& mesh, const ReebGraph& graph, int threads) {
+    std::vector<Vec3<double>> centres = node_centroids(graph);
+    if (graph.report.boundary_edges > 0 || graph.report.non_manifold_edges > 0) return centres;
+    const std::vector<Vec3<double>> nearest = nearest_on_mesh(mesh, centres, threads);
+#pragma omp parallel for num_threads(extraction_team(threads)) schedule(dynamic, 1)
+    for (std::ptrdiff_t n = 0; n < std::ptrdiff_t(centres.size()); ++n) {
+        const Vec3<double> from = centres[n], towards = nearest[n] - from;
+        if (!(norm(towards) > 0) || inside_closed_mesh(mesh, from)) continue;
+        const Vec3<double> way = (1 / norm(towards)) * towards;
+        std::vector<double> crossings;
+        for (const auto& t : mesh.triangles) {
+            const double at = ray_crossing(from, way, mesh.vertices[t[0]], mesh.vertices[t[1]], mesh.vertices[t[2]]);
+            if (at >= 0) crossings.push_back(at);
+        }
+        std::sort(crossings.begin(), crossings.end());
+        // Crossings at one place (an edge or a vertex of two triangles) count once.
+        crossings.erase(std::unique(crossings.begin(), crossings.end(), [&](double a, double b) { return b - a <= 1e-9 * (1 + b); }),
+                        crossings.end());
+        if (crossings.size() >= 2) centres[n] = from + (0.5 * (crossings[0] + crossings[1])) * way;
+    }
+    return centres;
+}
+
 std::vector<double> distances_to_mesh(const TriangleMesh& mesh, const std::vector<Vec3<double>>& queries,
                                       int threads) {
     std::vector<double> distance(queries.size(), std::numeric_limits<double>::infinity());
@@ -68,12 +149,6 @@ double bound_diagonal(const std::vector<Vec3<double>>& positions, const ReebGrap
         }
     }
     return norm(hi - lo);
-}
-
-std::vector<Vec3<double>> node_centroids(const ReebGraph& graph) {
-    std::vector<Vec3<double>> centres;
-    for (const ReebNode& node : graph.nodes) centres.push_back(node.centroid);
-    return centres;
 }
 
 void check_options(const AutoRigOptions& o, const std::string& source) {
@@ -142,12 +217,13 @@ void collapse(SphereGraph& g, const std::array<int, 2>& bone) {
     g.area[keep] += g.area[drop];
 }
 
-SphereGraph sphere_graph(const ReebGraph& graph, const std::vector<double>& clearance, double min_radius) {
+SphereGraph sphere_graph(const ReebGraph& graph, const std::vector<Vec3<double>>& centres, const std::vector<double>& clearance,
+                         double min_radius) {
     SphereGraph g;
     const std::size_t n = graph.nodes.size();
     g.neighbours.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-        g.spheres.push_back({graph.nodes[i].centroid, std::max(clearance[i], min_radius)});
+        g.spheres.push_back({centres[i], std::max(clearance[i], min_radius)});
         g.carrier.push_back(int(i));
         g.interval.push_back(graph.nodes[i].interval);
         g.area.push_back(graph.nodes[i].area);
@@ -225,9 +301,10 @@ int choose_root(const SphereGraph& g, const std::vector<int>& live) {
     return root;
 }
 
-AutoRig build(const ReebGraph& graph, const std::vector<double>& clearance, double diagonal, const std::string& source,
-              const AutoRigOptions& options) {
-    SphereGraph g = sphere_graph(graph, clearance, options.min_radius_fraction * diagonal);
+// `centres` and `clearance`: per node, its sphere's centre and the body's thickness there.
+AutoRig build(const ReebGraph& graph, const std::vector<Vec3<double>>& centres, const std::vector<double>& clearance, double diagonal,
+              const std::string& source, const AutoRigOptions& options) {
+    SphereGraph g = sphere_graph(graph, centres, clearance, options.min_radius_fraction * diagonal);
     for (auto bone = most_nested_bone(g, options.nesting_margin); bone[0] >= 0;
          bone = most_nested_bone(g, options.nesting_margin))
         collapse(g, bone);
@@ -273,16 +350,16 @@ AutoRig build_auto_rig(const ReebGraph& graph, const TriangleMesh& mesh, const s
                        const AutoRigOptions& options) {
     check_options(options, source);
     check_matches(graph, mesh.vertices.size(), source);
-    return build(graph, distances_to_mesh(mesh, node_centroids(graph), options.threads), bound_diagonal(mesh.vertices, graph), source,
-                 options);
+    const std::vector<Vec3<double>> centres = centres_inside(mesh, graph, options.threads);
+    return build(graph, centres, distances_to_mesh(mesh, centres, options.threads), bound_diagonal(mesh.vertices, graph), source, options);
 }
 
 AutoRig build_auto_rig(const ReebGraph& graph, const std::vector<Vec3<double>>& points, const std::string& source,
                        const AutoRigOptions& options) {
     check_options(options, source);
     check_matches(graph, points.size(), source);
-    return build(graph, nearest_point_distances(points, node_centroids(graph), options.threads), bound_diagonal(points, graph), source,
-                 options);
+    const std::vector<Vec3<double>> centres = node_centroids(graph);
+    return build(graph, centres, nearest_point_distances(points, centres, options.threads), bound_diagonal(points, graph), source, options);
 }
 
 void save_binding(const std::string& path, const AutoRig& rig, const ReebGraph& graph, const std::vector<Vec3<double>>& vertices) {

@@ -105,6 +105,27 @@ TEST(AutoRig, YTubeHasOneJunctionSphere) {
     EXPECT_NEAR(rig.skeleton.spheres[junction].radius, 0.5, 0.05);
 }
 
+// A tube of radius 1 bent 90°: the bands round the bend curve round the empty space inside it, where their
+// centroids lie; each sphere is moved into the body (one had sat outside it, 0.09 in radius, beside the
+// inner crease), and every sphere's centre lies inside the tube, at least half its radius deep.
+TEST(AutoRig, ABentTubeKeepsItsSpheresInside) {
+    const auto inside_by = [](const Vec3<double>& p) {
+        return 1.0 - std::min(testing::distance_to_segment(p, {0, 0, 0}, {0, 0, 6}), testing::distance_to_segment(p, {0, 0, 0}, {6, 0, 0}));
+    };
+    const TriangleMesh bent = testing::marching_tetrahedra([&](const Vec3<double>& p) { return -inside_by(p); }, {-1.5, -1.5, -1.5},
+                                                           {7.5, 1.5, 7.5}, 0.15);
+    const ReebGraph g = extract_reeb_graph(bent, {}, "bent tube");
+    const AutoRig rig = build_auto_rig(g, bent, "bent tube");
+    bool a_centroid_outside = false;
+    for (const ReebNode& node : g.nodes) a_centroid_outside = a_centroid_outside || inside_by(node.centroid) < 0;
+    EXPECT_TRUE(a_centroid_outside) << "the case this test is for";
+    for (std::size_t i = 0; i < rig.skeleton.spheres.size(); ++i) {
+        const Sphere<double>& sphere = rig.skeleton.spheres[i];
+        EXPECT_GT(inside_by(sphere.centre), 0.5 * sphere.radius) << "sphere " << i << " at " << sphere.centre.x << ", " << sphere.centre.y << ", "
+                                                                 << sphere.centre.z << " radius " << sphere.radius;
+    }
+}
+
 TEST(AutoRig, TorusLoopIsCutIntoATree) {
     const TriangleMesh torus = testing::torus_mesh(2.0, 0.7, 120, 40);
     ReebGraph g = extract_reeb_graph(torus, {}, "torus");
