@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <string>
 
 #include "host/errors.hpp"
@@ -78,50 +79,22 @@ std::array<double, 2> bent_chord(const std::vector<double>& lengths, double angl
     return end;
 }
 
-// FABRIK's passes keep every joint on a line where the first guess and the target all lie on it (a straight
-// chain pushed along itself): they can stretch such a chain but never fold it, and a target it could reach
-// by folding was missed (a straight chain of bones 3.5 and 2.5 pushed from 6 to 2 of its held end stopped
-// at 4 from it). Such a guess is replaced by the chain bent evenly at its inner joints, by the angle
-// (bisection) that puts its end at the target's distance, turned so that the end lies on the target, in a
-// fixed plane through the line; the passes then only refine it. A pure nudge off the line converged too
-// slowly near full reach (6.99 of 7 missed by 0.01 after every pass). Where even bends cannot come near
-// enough (a target deep inside the reach of a chain of unequal bones), the bend that comes nearest is taken.
-// The plane of the bends is the one through the line that holds the chain as it was (`chain`), the joints
-// bulging to the side where they were; a chain that was on the line itself takes a world axis.
-void unfold_if_straight(std::vector<Vec3<double>>& x, const std::vector<double>& lengths, Vec3<double> target,
-                        const std::vector<Vec3<double>>& chain) {
-    const Vec3<double> from = x.front(), rest_end = chain.back();
-    const double total = sum(lengths);
-    // The line: towards the target, or where the target is the held end itself, along the guess, or the
-    // chain at rest (the paper's guess may put every joint on the held end too).
-    Vec3<double> line = target - from;
-    if (!(norm(line) > 1e-12 * total)) line = x.back() - from;
-    if (!(norm(line) > 1e-12 * total)) line = rest_end - from;
-    if (!(norm(line) > 1e-12 * total)) return;
-    line = normalized(line);
-    auto off_line = [&](Vec3<double> p) { return norm((p - from) - dot(p - from, line) * line); };
-    for (const Vec3<double>& p : x)
-        if (off_line(p) > 1e-9 * total) return;
-    // The plane of the bends. The evenly bent chain below lies on the -side of the line: `side` points away
-    // from the joint of the chain as it was that lies farthest off the line (so a chain dragged across
-    // keeps its elbow near where it was, in the plane it was in: a world axis there bent it out of its
-    // plane, and flipped the bend by a quarter turn when the target moved by a thousandth).
-    Vec3<double> side{0, 0, 0};
-    double farthest = 1e-9 * total;
-    for (const Vec3<double>& p : chain) {
-        const Vec3<double> off = (p - from) - dot(p - from, line) * line;
-        if (norm(off) > farthest) farthest = norm(off), side = -(1 / norm(off)) * off;
-    }
-    if (farthest == 1e-9 * total) {  // the chain was on the line: the world axis least along it
-        const Vec3<double> axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-        side = axes[0];
-        for (const Vec3<double>& a : axes)
-            if (std::fabs(dot(a, line)) < std::fabs(dot(side, line))) side = a;
-        side = normalized(side - dot(side, line) * line);
-    }
-    // The chord falls from the whole length as the even bend grows from 0 (up to a half turn shared by the
-    // inner joints); bisection for the target's distance, or the nearest at the largest bend.
-    const double want = norm(target - from);
+// The line from the held end `from` towards the target, or where the target is the held end itself, along
+// the guess `x`, or the chain at rest (the paper's guess may put every joint on the held end too); none
+// where all of them lie on the held end.
+std::optional<Vec3<double>> line_from(Vec3<double> from, Vec3<double> target, const std::vector<Vec3<double>>& x,
+                                      const std::vector<Vec3<double>>& chain, double total) {
+    for (const Vec3<double> towards : {target - from, x.back() - from, chain.back() - from})
+        if (norm(towards) > 1e-12 * total) return normalized(towards);
+    return std::nullopt;
+}
+
+// The chain of bones `lengths` from `from`, bent evenly at its inner joints by the angle (bisection) that
+// puts its end at the target's distance, turned so that its end lies on the line, in the plane of `line`
+// and `side`: the joints bulge to the -side. The chord falls from the whole length as the even bend grows
+// from 0 (up to a half turn shared by the inner joints); where even bends cannot come near enough (a target
+// deep inside the reach of a chain of unequal bones), the bend that comes nearest is taken.
+std::vector<Vec3<double>> evenly_bent(Vec3<double> from, const std::vector<double>& lengths, double want, Vec3<double> line, Vec3<double> side) {
     auto chord = [&](double angle) { const auto e = bent_chord(lengths, angle); return std::hypot(e[0], e[1]); };
     const double half_turn = 3.14159265358979323846;
     double low = 0, high = half_turn / double(std::max<std::size_t>(1, lengths.size() - 1));
@@ -135,12 +108,49 @@ void unfold_if_straight(std::vector<Vec3<double>>& x, const std::vector<double>&
     }
     const auto end = bent_chord(lengths, angle);
     const double turn = -std::atan2(end[1], end[0]);  // turns the chord onto the line
-    Vec3<double> p = from;
+    std::vector<Vec3<double>> x{from};
     for (std::size_t i = 0; i < lengths.size(); ++i) {
         const double a = double(i) * angle + turn;
-        p += lengths[i] * (std::cos(a) * line + std::sin(a) * side);
-        x[i + 1] = p;
+        x.push_back(x.back() + lengths[i] * (std::cos(a) * line + std::sin(a) * side));
     }
+    return x;
+}
+
+// The side of the evenly bent chain's plane (evenly_bent): away from the joint of the chain as it was that
+// lies farthest off the line, so that a chain dragged across keeps its elbow near where it was, in the
+// plane it was in (a world axis there bent it out of its plane, and flipped the bend by a quarter turn
+// when the target moved by a thousandth); the world axis least along the line where the chain was on it.
+Vec3<double> bend_side(const std::vector<Vec3<double>>& chain, Vec3<double> line, double total) {
+    const Vec3<double> from = chain.front();
+    Vec3<double> side{0, 0, 0};
+    double farthest = 1e-9 * total;
+    for (const Vec3<double>& p : chain) {
+        const Vec3<double> off = (p - from) - dot(p - from, line) * line;
+        if (norm(off) > farthest) farthest = norm(off), side = -(1 / norm(off)) * off;
+    }
+    if (farthest > 1e-9 * total) return side;
+    const Vec3<double> axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    side = axes[0];
+    for (const Vec3<double>& a : axes)
+        if (std::fabs(dot(a, line)) < std::fabs(dot(side, line))) side = a;
+    return normalized(side - dot(side, line) * line);
+}
+
+// FABRIK's passes keep every joint on a line where the first guess and the target all lie on it (a straight
+// chain pushed along itself): they can stretch such a chain but never fold it, and a target it could reach
+// by folding was missed (a straight chain of bones 3.5 and 2.5 pushed from 6 to 2 of its held end stopped
+// at 4 from it). Such a guess is replaced by the evenly bent chain (evenly_bent, bend_side); the passes then
+// only refine it. A pure nudge off the line converged too slowly near full reach (6.99 of 7 missed by 0.01
+// after every pass).
+void unfold_if_straight(std::vector<Vec3<double>>& x, const std::vector<double>& lengths, Vec3<double> target,
+                        const std::vector<Vec3<double>>& chain) {
+    const Vec3<double> from = x.front();
+    const double total = sum(lengths);
+    const std::optional<Vec3<double>> line = line_from(from, target, x, chain, total);
+    if (!line) return;
+    for (const Vec3<double>& p : x)
+        if (norm((p - from) - dot(p - from, *line) * *line) > 1e-9 * total) return;
+    x = evenly_bent(from, lengths, norm(target - from), *line, bend_side(chain, *line, total));
 }
 
 // Keeps the chain's bone lengths, starting from the paper's positions (so the shape the paper gives is
@@ -162,7 +172,14 @@ std::vector<Vec3<double>> propagate_keeping_lengths(const std::vector<Vec3<doubl
         place_at_lengths(x, chain, last, -1);
         x[0] = chain[0];
         place_at_lengths(x, chain, 0, +1);
-        if (norm(x[last] - target) <= kReachTolerance * total) break;
+        if (norm(x[last] - target) <= kReachTolerance * total) return x;
+    }
+    // Not reached: FABRIK creeps near full reach (a chain of four bones 2.5 long stopped 0.01 short of a
+    // target 9.999 away, where the straight chain towards it misses by 0.001). The evenly bent chain reaches
+    // any target its bends can (exactly, to the bisection's rounding); it is taken where it comes nearer.
+    if (const std::optional<Vec3<double>> line = line_from(chain[0], target, x, chain, total)) {
+        const std::vector<Vec3<double>> bent = evenly_bent(chain[0], lengths, norm(target - chain[0]), *line, bend_side(chain, *line, total));
+        if (norm(bent.back() - target) < norm(x[last] - target)) return bent;
     }
     return x;
 }
