@@ -315,9 +315,12 @@ PeerResult run_libigl_peer(const std::string& python, const bs::Skeleton& skelet
     write_f64(dir / "ours_dqs", flat(ours_dqs));
     std::ofstream(dir / "meta.json") << nlohmann::json{{"points", n}, {"bones", m}}.dump();
     // Every word quoted for the shell: a path with a space, or shell syntax in --peer-python, is one word.
-    // On as many threads as our passes (numpy's BLAS takes every core unless told).
-    const std::string thread_limit =
-        threads > 0 ? "OMP_NUM_THREADS=" + std::to_string(threads) + " OPENBLAS_NUM_THREADS=" + std::to_string(threads) + " " : "";
+    // On as many threads as our passes: numpy's BLAS (OpenBLAS, MKL) and libigl's own parallel_for (its dqs)
+    // take every core unless told.
+    std::string thread_limit;
+    if (threads > 0)
+        for (const char* variable : {"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "IGL_NUM_THREADS"})
+            thread_limit += std::string(variable) + "=" + std::to_string(threads) + " ";
     const std::string command = thread_limit + shell_quoted(python) + " " + shell_quoted(peer_script().string()) + " " +
                                 shell_quoted(dir.string()) + " " + std::to_string(repeats) + " > " + shell_quoted((dir / "result.json").string());
     PeerResult r;

@@ -138,6 +138,8 @@ void remove_temporaries_on_signals() {
     }
 }
 
+std::string output_target(const std::string& path) { return resolve_links(path).target.string(); }
+
 void copy_over(const std::string& source, const std::string& target) {
     auto failed = [&](int error) { throw IoError(target + ": cannot write the new content over it (" + reason(error) + ")"); };
     const int in = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
@@ -217,7 +219,7 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
         if (fd < 0) cannot_open(path_, errno);
     }
     if (!temporary_.empty()) temporary_slot_ = remember_temporary(temporary_);
-    replaces_ = exists && !temporary_.empty();
+    replaces_ = exists && !temporary_.empty() && !copy_over_;  // copy_over syncs the target itself
     file_ = ::fdopen(fd, "wb");
     if (!file_) {
         const int opened = errno;

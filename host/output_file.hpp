@@ -18,8 +18,9 @@
 // or /proc (/dev/stdout, appended to: it may lead to a file a shell appends to), and a file in a folder
 // the process may not write where the temporary folder takes no temporary either. A read-only target is
 // refused, as opening it would be. Hard links to a replaced file keep the old content. A file that
-// replaces another is synced to disk (fsync) before it does, so that a crash or a power loss leaves the
-// old content or the new under the name; new files are not (a crash then loses only what this run made).
+// replaces another by a rename is synced to disk (fsync) before it does, so that a crash or a power loss
+// leaves the old content or the new under the name (one copied over in place is synced after the copy: a
+// crash during the copy can leave a mix); new files are not (a crash then loses only what this run made).
 #pragma once
 
 #include <cstdio>
@@ -67,6 +68,10 @@ private:
 // ".NAME.PID-N.part" files of megabytes behind). For programs (the CLI and the bench call it first);
 // a library embedding the project keeps its own handlers.
 void remove_temporaries_on_signals();
+
+// Where writing `path` through an OutputFile lands: its symbolic links followed (a dangling one to the file
+// it would create).
+std::string output_target(const std::string& path);
 
 // Writes the content of file `source` over file `target` in place (the target keeps its inode, owner and
 // mode): the target's space for the new content is reserved first (posix_fallocate), so that where it cannot

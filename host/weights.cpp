@@ -55,7 +55,8 @@ Influences auto_influences(const Skeleton& skeleton, Vec3<double> p, const AutoW
     for (double x : s) insert_bounded(least, least_count, x, [](double a, double b) { return a < b; });
     const double s_min = least[0];
     // Widened beyond two radii (see the header), but never so far that a fifth bone would weigh: four are
-    // kept, and dropping a weighing fifth makes the weights jump where it overtakes the fourth.
+    // kept, and far out a widened band would give many bones nearly equal weights, near the ties where the
+    // fifth's weight is only partly given up (below).
     const double band = std::max(options.blend, std::min(options.blend * (s_min - 1), least[kMaxInfluences] - s_min));
     // The kMaxInfluences largest raw weights and the next one, whose weight the kept ones give up.
     std::array<RawWeight, kMaxInfluences + 1> top{};

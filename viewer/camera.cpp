@@ -29,6 +29,14 @@ void OrbitCamera::frame(glm::vec3 lo, glm::vec3 hi) {
     distance_ = radius_ / std::sin(narrower);
 }
 
+void OrbitCamera::aim(const CameraAim& aim) {
+    if (aim.target) target_ = *aim.target;
+    distance_ = std::clamp(distance_ / aim.zoom, 1e-3f * radius_, 1e3f * radius_);
+    const float radians_per_degree = 3.14159265f / 180;
+    if (aim.yaw_degrees) yaw_ = radians_per_degree * *aim.yaw_degrees;
+    if (aim.pitch_degrees) pitch_ = std::clamp(radians_per_degree * *aim.pitch_degrees, -kMaxPitch, kMaxPitch);
+}
+
 void OrbitCamera::orbit(float dx, float dy) {
     yaw_ -= 0.01f * dx;
     pitch_ = std::clamp(pitch_ + 0.01f * dy, -kMaxPitch, kMaxPitch);

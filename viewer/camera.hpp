@@ -4,6 +4,8 @@
 // radians, lengths in the scene's units.
 #pragma once
 
+#include <optional>
+
 #include <glm/glm.hpp>
 
 namespace bs::view {
@@ -11,6 +13,15 @@ namespace bs::view {
 struct Ray {
     glm::vec3 origin;
     glm::vec3 direction;  // unit
+};
+
+// A view asked for (the viewer's --look-at, --zoom, --yaw, --pitch), applied after framing: the point looked
+// at, the framed distance divided by `zoom` (within the zoom gesture's range), the direction in degrees
+// (pitch kept inside ±kMaxPitch). Unset members keep the framed view's.
+struct CameraAim {
+    std::optional<glm::vec3> target;
+    float zoom = 1;
+    std::optional<float> yaw_degrees, pitch_degrees;
 };
 
 class OrbitCamera {
@@ -27,6 +38,8 @@ public:
     // Reset: look at the centre of the box [lo, hi] from the default direction, from the distance at which
     // its bounding sphere just fits the viewport (so does the box, whatever its shape).
     void frame(glm::vec3 lo, glm::vec3 hi);
+    // After frame(): the view `aim` asks for.
+    void aim(const CameraAim& aim);
 
     // Mouse gestures, in pixels of cursor motion: orbit turns 0.01 rad per pixel; pan moves the target so
     // that the point under the cursor at the target's depth follows the cursor; zoom scales the distance by

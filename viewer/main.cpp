@@ -9,6 +9,7 @@
 
 #include "host/cli/options.hpp"
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
 #include "viewer/gl/app.hpp"
 
 namespace {
@@ -21,6 +22,9 @@ struct Options {
     bool play = false;
     long pick = -1;
     float point_size = 1;
+    std::string look_at;
+    float zoom = 1, yaw = 0, pitch = 0;
+    bool yaw_given = false, pitch_given = false;
 };
 
 void add_options(CLI::App& app, Options& o) {
@@ -69,7 +73,21 @@ void add_options(CLI::App& app, Options& o) {
         ->excludes(frames)
         ->excludes(play);
     app.add_option("--size", o.size, "headless: image size WIDTHxHEIGHT")->capture_default_str()->needs(screenshot);
-    app.callback([&o] {
+    // The view after framing (and after each reset, R): close-ups of a joint, a side view.
+    app.add_option("--look-at", o.look_at, "look at this point x,y,z (default: the framed body's centre)");
+    app.add_option("--zoom", o.zoom, "come closer by this factor than the framed view (0.001 to 1000)")
+        ->check(CLI::Range(1e-3f, 1e3f))
+        ->capture_default_str();
+    app.add_option("--yaw", o.yaw, "view direction about the vertical, degrees (default 28.6)")->check(CLI::Range(-3600.0f, 3600.0f));
+    app.add_option("--pitch", o.pitch, "view direction above the horizontal, degrees (-88 to 88; default 20)")->check(CLI::Range(-88.0f, 88.0f));
+    app.callback([&o, &app] {
+        o.yaw_given = app.count("--yaw") > 0;
+        o.pitch_given = app.count("--pitch") > 0;
+        if (!o.look_at.empty()) {
+            const bs::Vec3<double> at = bs::cli::parse_xyz("--look-at", o.look_at);
+            if (!bs::within_input_magnitude(at))
+                throw CLI::ValidationError("--look-at", std::string("a point ") + bs::outside_input_magnitude_text() + ": \"" + o.look_at + "\"");
+        }
         bs::cli::refuse_output_over_input("--screenshot", o.screenshot,
                                           {{"--skeleton", o.source.skeleton}, {"--points", o.source.points}, {"--motion", o.source.motion},
                                            {"--capture", o.source.capture}, {"--pose", o.pose}});
@@ -102,6 +120,14 @@ int run(const Options& o) {
         state.method = bs::parse_method(o.method);
     }
     if (!o.pose.empty()) state.fixed_pose = bs::load_pose(o.pose, scene.skeleton());
+    if (!o.look_at.empty()) {
+        const bs::Vec3<double> at = bs::cli::parse_xyz("--look-at", o.look_at);
+        state.camera_aim.target = glm::vec3(float(at.x), float(at.y), float(at.z));
+    }
+    state.camera_aim.zoom = o.zoom;
+    if (o.yaw_given) state.camera_aim.yaw_degrees = o.yaw;
+    if (o.pitch_given) state.camera_aim.pitch_degrees = o.pitch;
+    state.reset_camera();
     if (o.pick >= 0) {
         if (std::size_t(o.pick) >= scene.size())
             throw bs::InputError("--pick-point " + std::to_string(o.pick) + ": the body has " + std::to_string(scene.size()) + " points");

@@ -42,6 +42,7 @@ void ViewerState::reset_camera(bool whole_pose) {
             hi = glm::max(hi, s.centre + glm::vec3(reach));
         }
     camera.frame(lo, hi);
+    camera.aim(camera_aim);
 }
 
 double ViewerState::floor_height() const {

@@ -40,6 +40,7 @@ public:
 
     Scene& scene() { return scene_; }
     OrbitCamera camera;
+    CameraAim camera_aim;  // applied at every reset_camera (--look-at, --zoom, --yaw, --pitch)
     Timeline timeline;
     PoseControls controls;
     Method method;
@@ -55,6 +56,7 @@ public:
     // Frames the body: the rest box carried by the current pose's root transform (a capture's subject
     // stands where the capture puts it), for the current viewport — the same view for every pose, so poses
     // compare. With `whole_pose`, the box also holds the posed spheres (a limb bent out of the rest box).
+    // Then camera_aim is applied.
     void reset_camera(bool whole_pose = false);
     // The ground: the lowest point of the posed spheres over the motion (sampled every 10th frame; the
     // rest pose without one), minus 2% of the body's size.

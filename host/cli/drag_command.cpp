@@ -17,21 +17,6 @@ namespace bs::cli {
 
 namespace {
 
-// "x,y,z" as three numbers (a malformed value is a command-line error; whether they are finite is the
-// drag's check, an input error).
-Vec3<double> parse_target(const std::string& text) {
-    double xyz[3];
-    const char* p = text.c_str();
-    for (int i = 0; i < 3; ++i) {
-        char* end = nullptr;
-        xyz[i] = std::strtod(p, &end);
-        bool separator_ok = i < 2 ? *end == ',' : *end == '\0';
-        if (end == p || !separator_ok) throw CLI::ValidationError("--to", "expected x,y,z (three numbers), got \"" + text + "\"");
-        p = end + 1;
-    }
-    return {xyz[0], xyz[1], xyz[2]};
-}
-
 // The points to deform, as a PLY model to write back, and the format to write it in.
 struct DragInput {
     PointSet set;
@@ -121,7 +106,7 @@ void add_drag_command(CLI::App& app, DragOptions& o) {
         refuse_output_over_input("--out", o.out,
                                  {{"--skeleton", o.skeleton}, {"--points", o.points}, {"--mesh", o.mesh}, {"--binding", binding_file(o)}});
         o.chain_given = c->count("--chain") > 0;
-        parse_target(o.target);
+        parse_xyz("--to", o.target);
     });
 }
 
@@ -129,7 +114,7 @@ void run_drag(const DragOptions& o) {
     Skeleton skeleton = load_skeleton(o.skeleton, SkeletonRules::Tree);  // automatic rigs have junctions
     DragInput input = read_input(o);
     PointSet& set = input.set;
-    const Vec3<double> target = parse_target(o.target);
+    const Vec3<double> target = parse_xyz("--to", o.target);
     const int length = o.chain_given ? o.chain : naming_the_flags(o, [&] { return std::min(o.chain, chain_capacity(skeleton, o.joint)); });
     const ChainMode mode = o.keep_lengths ? ChainMode::keep_lengths : ChainMode::paper;
     std::vector<Vec3<double>> centres = naming_the_flags(o, [&] { return drag_joint(skeleton, o.joint, target, length, mode); });
@@ -166,7 +151,10 @@ void run_drag(const DragOptions& o) {
     // that hold no vertex: a drag can leave every point where it was.
     const bool joints_moved = std::any_of(displacements.begin(), displacements.end(), [](const Vec3<double>& d) { return norm(d) > 0; });
     if (moved == 0 && !joints_moved) {
-        std::printf("\nnote: no joint moved: --to is where joint %d already is", o.joint);
+        if (norm(target - skeleton.spheres[std::size_t(o.joint)].centre) == 0)
+            std::printf("\nnote: no joint moved: --to is where joint %d already is", o.joint);
+        else
+            std::printf("\nnote: no joint moved: the chain already reaches as far towards --to as it can");
     } else if (moved == 0) {
         std::size_t bound = 0;  // points bound to a moved joint (a point has one joint here)
         const MetaballBinding& binding = skinner.binding();

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/vec.hpp"
+#include "host/output_file.hpp"
 #include "kernels/passes.hpp"
 
 namespace bs::cli {
@@ -23,6 +25,21 @@ inline void add_threads_option(CLI::App* command, int& threads,
                                const char* help = "CPU threads (0: all cores); output is the same for any count") {
     command->add_option("--threads", threads, help)
         ->check(CLI::Range(0, kMaxThreads));
+}
+
+// "x,y,z" as three numbers; CLI::ValidationError naming `option` where malformed (whether they are finite,
+// or within a bound, is the caller's check).
+inline Vec3<double> parse_xyz(const char* option, const std::string& text) {
+    double xyz[3];
+    const char* p = text.c_str();
+    for (int i = 0; i < 3; ++i) {
+        char* end = nullptr;
+        xyz[i] = std::strtod(p, &end);
+        const bool separator_ok = i < 2 ? *end == ',' : *end == '\0';
+        if (end == p || !separator_ok) throw CLI::ValidationError(option, "expected x,y,z (three numbers), got \"" + text + "\"");
+        p = end + 1;
+    }
+    return {xyz[0], xyz[1], xyz[2]};
 }
 
 // A check that an option's number is finite (CLI::Range lets NaN through: no comparison fails for it).
@@ -77,11 +94,13 @@ inline std::string output_over_input(const std::string& output, const std::vecto
 }
 
 // Whether two outputs name one file: the same text, one existing file (through a link, or a hard link), or
-// one place once ".", ".." and the links of the part that exists are resolved (a file not made yet).
+// one place once their links are followed as writing them would (a dangling link to the file it would
+// create) and ".", ".." and the links of the part that exists are resolved (a file not made yet).
 inline bool same_output_file(const std::string& a, const std::string& b) {
     std::error_code missing, a_error, b_error;
     if (a == b || std::filesystem::equivalent(a, b, missing)) return true;
-    const std::filesystem::path a_place = std::filesystem::weakly_canonical(a, a_error), b_place = std::filesystem::weakly_canonical(b, b_error);
+    const std::filesystem::path a_place = std::filesystem::weakly_canonical(output_target(a), a_error),
+                                b_place = std::filesystem::weakly_canonical(output_target(b), b_error);
     return !a_error && !b_error && a_place == b_place;
 }
 

@@ -62,10 +62,12 @@ void remove_earlier_rig_files(const std::filesystem::path& folder, const std::ve
 
 // Writes a rig's files into `folder` as a set: each whole in its temporary before any replaces its file,
 // so that a full disk or a failed write leaves every earlier file as it was (animate would read a mix of
-// two rigs' files together; only a failing rename, once all are written, can still leave one). Then
-// removes the files of an earlier rig that this one does not write. `skeleton` and `motion` may be null
-// (a model without bones, or without an animation).
-void write_rig_files(const std::filesystem::path& folder, const Skeleton* skeleton, const PointSet& points, const Motion* motion) {
+// two rigs' files together; only a failure in putting them in place, once all are written, can still leave
+// one: a rename refused, or a file copied over in place that the disk cannot hold). Returns the names
+// written, for remove_earlier_rig_files. `skeleton` and `motion` may be null (a model without bones, or
+// without an animation).
+std::vector<std::string> write_rig_files(const std::filesystem::path& folder, const Skeleton* skeleton, const PointSet& points,
+                                         const Motion* motion) {
     std::vector<std::string> names;
     std::vector<std::unique_ptr<OutputFile>> files;
     const auto open = [&](const char* name) -> OutputFile& {
@@ -77,7 +79,7 @@ void write_rig_files(const std::filesystem::path& folder, const Skeleton* skelet
     if (motion) write_motion(open("motion.json"), *motion);
     for (const std::unique_ptr<OutputFile>& file : files) file->finish();
     for (const std::unique_ptr<OutputFile>& file : files) file->commit();
-    remove_earlier_rig_files(folder, names);
+    return names;
 }
 
 // The body a rig builds is read back by animate, whose readers bound every coordinate (host/input_limits.hpp):
@@ -115,9 +117,11 @@ void rig_model_file(const RigOptions& o) {
     if (!why_no_skeleton.empty()) {
         ModelPoints points = sample_model(model, nullptr, o.points, o.seed);
         require_readable_body(points.positions, o.model);
-        write_rig_files(prepare_folder(o.out), nullptr, make_point_set(points.positions), nullptr);
+        const std::filesystem::path folder = prepare_folder(o.out);
+        const std::vector<std::string> written = write_rig_files(folder, nullptr, make_point_set(points.positions), nullptr);
         std::printf("rig: %s: %s: wrote %s/points.ply (%zu points over its mesh) only\n", o.model.c_str(), why_no_skeleton.c_str(),
                     o.out.c_str(), points.positions.size());
+        remove_earlier_rig_files(folder, written);
         return;
     }
     ModelPoints points = sample_model(model, &rig, o.points, o.seed);
@@ -141,13 +145,15 @@ void rig_model_file(const RigOptions& o) {
     } catch (const UnsupportedError& e) {
         why_no_motion = std::string("no motion.json: ") + e.what();
     }
-    write_rig_files(prepare_folder(o.out), &rig.rig.skeleton, set, motion ? &*motion : nullptr);
+    const std::filesystem::path folder = prepare_folder(o.out);
+    const std::vector<std::string> written = write_rig_files(folder, &rig.rig.skeleton, set, motion ? &*motion : nullptr);
     if (!motion) {
         std::printf("%s: wrote %s/{skeleton.json, points.ply}\n", why_no_motion.c_str(), o.out.c_str());
-        return;
+    } else {
+        std::printf("motion: %zu frames at %.4g frames/s; points: %zu over the mesh\n", motion->frame_count(), motion->fps(), points.positions.size());
+        std::printf("wrote %s/{skeleton.json, points.ply, motion.json}\n", o.out.c_str());
     }
-    std::printf("motion: %zu frames at %.4g frames/s; points: %zu over the mesh\n", motion->frame_count(), motion->fps(), points.positions.size());
-    std::printf("wrote %s/{skeleton.json, points.ply, motion.json}\n", o.out.c_str());
+    remove_earlier_rig_files(folder, written);
 }
 
 }  // namespace
@@ -180,7 +186,8 @@ void run_rig(const RigOptions& o) {
     PointSet set = make_point_set(rest);
     set.influences = auto_influences(rig.skeleton, rest);
 
-    write_rig_files(prepare_folder(o.out), &rig.skeleton, set, &motion);
+    const std::filesystem::path folder = prepare_folder(o.out);
+    const std::vector<std::string> written = write_rig_files(folder, &rig.skeleton, set, &motion);
 
     std::printf("rig: %s: %zu joints (%zu merged: at zero length from a parent or a sibling), %zu spheres, %zu bones, %d junctions\n", o.model.c_str(),
                 capture.joints.size(), rig.merged.size(), rig.skeleton.spheres.size(), rig.skeleton.bone_count(),
@@ -198,6 +205,7 @@ void run_rig(const RigOptions& o) {
                     "bones leave that out of the motion (its rotations are kept)\n",
                     capture.joints[std::size_t(slide.joint)].name.c_str(), slide.distance, slide.frame);
     std::printf("wrote %s/{skeleton.json, points.ply, motion.json}\n", o.out.c_str());
+    remove_earlier_rig_files(folder, written);
 }
 
 }  // namespace bs::cli

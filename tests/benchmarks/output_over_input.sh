@@ -26,4 +26,12 @@ for spelling in "$tmp/out/../out/results" "./results"; do
         exit 1
     fi
 done
+# A dangling link to the other output: writing it creates that file.
+ln -s "$tmp/out/real.json" "$tmp/out/link.json"
+out=$("$bench" --sizes 1000 --repeats 1 --methods lbs --json "$tmp/out/link.json" --csv "$tmp/out/real.json" 2>&1)
+rc=$?
+if [ "$rc" -ne 1 ] || ! grep -qF -- "is the same file as --json" <<<"$out" || [ -e "$tmp/out/real.json" ]; then
+    echo "FAIL: --json through a dangling link to the --csv file: exit $rc (want 1, nothing written): $out"
+    exit 1
+fi
 echo "a --csv that is the --json file is refused"

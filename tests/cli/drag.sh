@@ -31,6 +31,9 @@ drag=(drag --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply")
 expect 0 "--joint" -- drag --help
 # A lone bone cannot reach a target nearer than its length: said so (it read as a solver failure).
 expect 0 "too near the held joint for the chain to fold to it" -- "${drag[@]}" --joint 3 --to 8,0,0 --chain 2 --keep-lengths --out "$tmp/near.ply"
+# A chain already stretched towards a --to beyond its reach: no joint moves, and the note says so (it said
+# --to was where the joint already is, beside the note that it stops 10 from it).
+expect 0 "no joint moved: the chain already reaches as far towards --to as it can" -- "${drag[@]}" --joint 3 --to 20,0,0 --keep-lengths --out "$tmp/far.ply"
 # --to where the joint already is: nothing moves, and the note says why (it had blamed a coarse mesh).
 expect 0 "note: no joint moved: --to is where joint 3 already is" -- "${drag[@]}" --joint 3 --to 10,0,0 --out "$tmp/still.ply"
 

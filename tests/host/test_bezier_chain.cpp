@@ -170,6 +170,12 @@ TEST(BezierChain, KeepingLengthsBendsAStraightChainInThePlaneOfItsTarget) {
         }
         previous = moved;
     }
+    // A target crossing the chain's own line flips the elbow to its mirror image (documented).
+    const std::vector<Vec3<double>> above = propagate_chain(c, {8, 1e-6, 0}, ChainMode::keep_lengths),
+                                    below = propagate_chain(c, {8, -1e-6, 0}, ChainMode::keep_lengths);
+    EXPECT_NEAR(above[1].y, -below[1].y, 1e-5);
+    EXPECT_NEAR(above[1].x, below[1].x, 1e-5);
+    EXPECT_NEAR(above[1].z, 0.0, 1e-12);
 }
 
 // Too near to fold to: nearer P0 than the longest bone less the others (a lone bone reaches its length only).

@@ -89,11 +89,8 @@ TEST(AutoWeights, ContinuousInThePoint) {
     }
 }
 
-// The weights as defined: each bone's raw weight smoothstep(1 − (s_k − s_min) / band) from its scaled axis
-// distance, band = max(blend, min(blend · (s_min − 1), s_5 − s_min)) with s_5 the fifth smallest, the
-// kMaxInfluences largest kept (a stable sort: ties to the lower bone), less r_5 · smoothstep((1 − r_5) / 0.2)
-// (r_5 the fifth largest raw weight), normalised.
-// Each bone's raw weight at `p`, as defined.
+// Each bone's raw weight at `p`, as defined: smoothstep(1 − (s_k − s_min) / band) from its scaled axis
+// distance, band = max(blend, min(blend · (s_min − 1), s_5 − s_min)) with s_5 the fifth smallest.
 std::vector<double> raw_weights_as_defined(const Skeleton& s, Vec3<double> p, double blend) {
     std::vector<double> scaled, raw;
     for (const auto& bone : s.bones) scaled.push_back(scaled_axis_distance(make_cone(s.spheres[bone[0]], s.spheres[bone[1]]), p));
@@ -113,6 +110,8 @@ double fifth_raw_weight(const Skeleton& s, Vec3<double> p, double blend = 0.5) {
     return raw[kMaxInfluences];
 }
 
+// The weights as defined: the kMaxInfluences largest raw weights kept (a stable sort: ties to the lower
+// bone), less r_5 · smoothstep((1 − r_5) / 0.2) (r_5 the fifth largest raw weight), normalised.
 Influences influences_as_defined(const Skeleton& s, Vec3<double> p, double blend) {
     const std::vector<double> raw = raw_weights_as_defined(s, p, blend);
     std::vector<int> order(raw.size());
