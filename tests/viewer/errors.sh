@@ -21,6 +21,12 @@ expect 1 "requires --points" -- --skeleton "$tmp/skeleton.json"
 expect 1 "--sheet requires --screenshot" -- --demo-points 100 --sheet 3
 expect 1 "excludes --sheet" -- --demo-points 100 --screenshot "$tmp/o.png" --sheet 3 --play
 expect 1 "--pick-point: expected a point index >= 0, got -1" -- --demo-points 100 --pick-point -1 --screenshot "$tmp/o.png"
+# The camera's options: a point of three numbers within the coordinate bound, a zoom within its range, a
+# pitch short of the poles.
+expect 1 '--look-at: expected x,y,z (three numbers), got "1,2"' -- --demo-points 100 --look-at 1,2 --screenshot "$tmp/o.png"
+expect 1 "--look-at: a point beyond ±1e15 or not finite" -- --demo-points 100 --look-at 1,2,nan --screenshot "$tmp/o.png"
+expect 1 "--zoom" -- --demo-points 100 --zoom 0 --screenshot "$tmp/o.png"
+expect 1 "--pitch" -- --demo-points 100 --pitch 90 --screenshot "$tmp/o.png"
 # A screenshot over an input (a PNG was written into the skeleton file).
 cp "$tmp/skeleton.json" "$tmp/kept.json"
 expect 1 "--screenshot: $tmp/skeleton.json is the --skeleton file" -- --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --screenshot "$tmp/skeleton.json"

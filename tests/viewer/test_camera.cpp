@@ -117,6 +117,36 @@ TEST(ViewerCamera, ZoomScalesTheDistanceWithinItsRange) {
     EXPECT_TRUE(std::isfinite(camera.projection()[0][0]));
 }
 
+// --look-at, --zoom, --yaw and --pitch after framing: the target, the framed distance over the zoom (within
+// the zoom gesture's range), the direction in degrees (pitch short of the poles); what is unset stays.
+TEST(ViewerCamera, AnAimSetsTheViewAfterFraming) {
+    OrbitCamera camera = framed({0, 0, 0}, {2, 2, 2});
+    const float distance = camera.distance(), yaw = camera.yaw(), pitch = camera.pitch();
+    camera.aim({});
+    EXPECT_EQ(camera.target(), glm::vec3(1, 1, 1));
+    EXPECT_EQ(camera.distance(), distance);
+    EXPECT_EQ(camera.yaw(), yaw);
+    EXPECT_EQ(camera.pitch(), pitch);
+    CameraAim aim;
+    aim.target = glm::vec3(2, 0, 0);
+    aim.zoom = 4;
+    aim.yaw_degrees = 90;
+    camera.aim(aim);
+    EXPECT_EQ(camera.target(), glm::vec3(2, 0, 0));
+    EXPECT_NEAR(camera.distance(), distance / 4, 1e-5f * distance);
+    EXPECT_NEAR(camera.yaw(), 3.14159265f / 2, 1e-6f);
+    EXPECT_EQ(camera.pitch(), pitch);
+    EXPECT_NEAR(camera.eye().x, 2 + distance / 4 * std::cos(pitch), 1e-4f * distance) << "looking along -x from +x";
+    aim = {};
+    aim.pitch_degrees = 90;
+    aim.zoom = 1e9f;
+    camera.frame({0, 0, 0}, {2, 2, 2});
+    camera.aim(aim);
+    EXPECT_EQ(camera.pitch(), OrbitCamera::kMaxPitch);
+    EXPECT_GT(camera.distance(), 0);
+    EXPECT_TRUE(std::isfinite(camera.view_projection()[0][0]));
+}
+
 TEST(ViewerCamera, ResetRestoresTheDefaultView) {
     OrbitCamera camera = framed({0, 0, 0}, {2, 2, 2});
     const glm::vec3 eye = camera.eye();
