@@ -38,28 +38,10 @@ Vec3<double> closest_point_on_triangle(const Vec3<double>& p, const Vec3<double>
     return a + (vb / sum) * ab + (vc / sum) * ac;
 }
 
-// Distance from each query to the nearest triangle: brute force, parallel over queries (few: one per node).
 std::vector<Vec3<double>> node_centroids(const ReebGraph& graph) {
     std::vector<Vec3<double>> centres;
     for (const ReebNode& node : graph.nodes) centres.push_back(node.centroid);
     return centres;
-}
-
-// The solid angle triangle abc subtends at p, signed by its orientation (Van Oosterom and Strackee 1983).
-double solid_angle(const Vec3<double>& p, const Vec3<double>& a, const Vec3<double>& b, const Vec3<double>& c) {
-    const Vec3<double> u = a - p, v = b - p, w = c - p;
-    const double lu = norm(u), lv = norm(v), lw = norm(w);
-    const double numerator = dot(u, cross(v, w));
-    const double denominator = lu * lv * lw + dot(u, v) * lw + dot(u, w) * lv + dot(v, w) * lu;
-    return 2 * std::atan2(numerator, denominator);
-}
-
-// Whether p lies inside the closed mesh: its winding number (the solid angles summed over 4π) is ±1
-// inside and 0 outside, whichever way the triangles turn.
-bool inside_closed_mesh(const TriangleMesh& mesh, const Vec3<double>& p) {
-    double total = 0;
-    for (const auto& t : mesh.triangles) total += solid_angle(p, mesh.vertices[t[0]], mesh.vertices[t[1]], mesh.vertices[t[2]]);
-    return std::fabs(total) > 2 * 3.14159265358979323846;  // |winding number| > 1/2
 }
 
 // Where the ray from `from` along unit `way` crosses triangle abc (Möller and Trumbore 1997): its
@@ -95,8 +77,11 @@ std::vector<Vec3<double>> nearest_on_mesh(const TriangleMesh& mesh, const std::v
 // (the centroid of a band curved round a bend lies in the empty space it curves round, as a torus's rings'
 // centroids lie in its hole): that sphere goes to the middle of the first stretch inside the body of the
 // line from the centroid through its nearest surface point. A bend of a tube had put its joints there, out
-// of the body (a tube of radius 1 bent 90°: a sphere 1.3 from its core line, of radius 0.09). An open or
-// non-manifold mesh has no inside: its centroids stay.
+// of the body (a tube of radius 1 bent 90°: a sphere 1.3 from its core line, of radius 0.09). Inside or
+// out is the parity of that line's crossings of the surface (odd: inside), which holds whichever way each
+// triangle turns (a winding number did not: a closed mesh of mixed winding read as empty, and inner
+// centroids were moved out into the gap between two legs). An open or non-manifold mesh has no inside:
+// its centroids stay.
 std::vector<Vec3<double>> centres_inside(const TriangleMesh& mesh, const ReebGraph& graph, int threads) {
     std::vector<Vec3<double>> centres = node_centroids(graph);
     if (graph.report.boundary_edges > 0 || graph.report.non_manifold_edges > 0) return centres;
@@ -104,7 +89,7 @@ std::vector<Vec3<double>> centres_inside(const TriangleMesh& mesh, const ReebGra
 #pragma omp parallel for num_threads(extraction_team(threads)) schedule(dynamic, 1)
     for (std::ptrdiff_t n = 0; n < std::ptrdiff_t(centres.size()); ++n) {
         const Vec3<double> from = centres[n], towards = nearest[n] - from;
-        if (!(norm(towards) > 0) || inside_closed_mesh(mesh, from)) continue;
+        if (!(norm(towards) > 0)) continue;  // on the surface
         const Vec3<double> way = (1 / norm(towards)) * towards;
         std::vector<double> crossings;
         for (const auto& t : mesh.triangles) {
@@ -115,11 +100,12 @@ std::vector<Vec3<double>> centres_inside(const TriangleMesh& mesh, const ReebGra
         // Crossings at one place (an edge or a vertex of two triangles) count once.
         crossings.erase(std::unique(crossings.begin(), crossings.end(), [&](double a, double b) { return b - a <= 1e-9 * (1 + b); }),
                         crossings.end());
-        if (crossings.size() >= 2) centres[n] = from + (0.5 * (crossings[0] + crossings[1])) * way;
+        if (crossings.size() >= 2 && crossings.size() % 2 == 0) centres[n] = from + (0.5 * (crossings[0] + crossings[1])) * way;
     }
     return centres;
 }
 
+// Distance from each query to the nearest triangle: brute force, parallel over queries (few: one per node).
 std::vector<double> distances_to_mesh(const TriangleMesh& mesh, const std::vector<Vec3<double>>& queries,
                                       int threads) {
     std::vector<double> distance(queries.size(), std::numeric_limits<double>::infinity());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "host/errors.hpp"
 #include "host/json_io.hpp"
@@ -105,25 +106,48 @@ TEST(AutoRig, YTubeHasOneJunctionSphere) {
     EXPECT_NEAR(rig.skeleton.spheres[junction].radius, 0.5, 0.05);
 }
 
-// A tube of radius 1 bent 90°: the bands round the bend curve round the empty space inside it, where their
-// centroids lie; each sphere is moved into the body (one had sat outside it, 0.09 in radius, beside the
-// inner crease), and every sphere's centre lies inside the tube, at least half its radius deep.
-TEST(AutoRig, ABentTubeKeepsItsSpheresInside) {
-    const auto inside_by = [](const Vec3<double>& p) {
+// Every sphere of `mesh`'s rig is inside the body `inside_by` measures (the depth of a point, negative
+// outside), at least half its radius deep, also with every other triangle turned the other way.
+void expect_spheres_inside(const TriangleMesh& mesh, const std::function<double(const Vec3<double>&)>& inside_by, const char* name) {
+    const ReebGraph g = extract_reeb_graph(mesh, {}, name);
+    TriangleMesh mixed = mesh;
+    for (std::size_t t = 0; t < mixed.triangles.size(); t += 2) std::swap(mixed.triangles[t][1], mixed.triangles[t][2]);
+    for (const TriangleMesh* body : {&mesh, static_cast<const TriangleMesh*>(&mixed)}) {
+        const AutoRig rig = build_auto_rig(g, *body, name);
+        for (std::size_t i = 0; i < rig.skeleton.spheres.size(); ++i) {
+            const Sphere<double>& sphere = rig.skeleton.spheres[i];
+            EXPECT_GT(inside_by(sphere.centre), 0.5 * sphere.radius) << name << (body == &mesh ? "" : ", mixed winding") << ": sphere " << i
+                                                                     << " at " << sphere.centre.x << ", " << sphere.centre.y << ", "
+                                                                     << sphere.centre.z << " radius " << sphere.radius;
+        }
+    }
+}
+
+// Tubes of radius 1, bent 90° and bent into a U: the bands round a bend curve round the empty space inside
+// it, where their centroids lie, and each such sphere is moved into the body (the bent tube's had sat
+// outside, 0.09 in radius, beside its inner crease). Inside or out is the parity of the crossings, which
+// holds whichever way the triangles turn: a winding number read a closed mesh of mixed winding as empty,
+// and moved the U's legs' spheres out into the gap between them (a reviewer's D-shaped tube).
+TEST(AutoRig, BentTubesKeepTheirSpheresInside) {
+    const auto bent_depth = [](const Vec3<double>& p) {
         return 1.0 - std::min(testing::distance_to_segment(p, {0, 0, 0}, {0, 0, 6}), testing::distance_to_segment(p, {0, 0, 0}, {6, 0, 0}));
     };
-    const TriangleMesh bent = testing::marching_tetrahedra([&](const Vec3<double>& p) { return -inside_by(p); }, {-1.5, -1.5, -1.5},
+    const TriangleMesh bent = testing::marching_tetrahedra([&](const Vec3<double>& p) { return -bent_depth(p); }, {-1.5, -1.5, -1.5},
                                                            {7.5, 1.5, 7.5}, 0.15);
-    const ReebGraph g = extract_reeb_graph(bent, {}, "bent tube");
-    const AutoRig rig = build_auto_rig(g, bent, "bent tube");
     bool a_centroid_outside = false;
-    for (const ReebNode& node : g.nodes) a_centroid_outside = a_centroid_outside || inside_by(node.centroid) < 0;
+    for (const ReebNode& node : extract_reeb_graph(bent, {}, "bent tube").nodes) a_centroid_outside |= bent_depth(node.centroid) < 0;
     EXPECT_TRUE(a_centroid_outside) << "the case this test is for";
-    for (std::size_t i = 0; i < rig.skeleton.spheres.size(); ++i) {
-        const Sphere<double>& sphere = rig.skeleton.spheres[i];
-        EXPECT_GT(inside_by(sphere.centre), 0.5 * sphere.radius) << "sphere " << i << " at " << sphere.centre.x << ", " << sphere.centre.y << ", "
-                                                                 << sphere.centre.z << " radius " << sphere.radius;
-    }
+    expect_spheres_inside(bent, bent_depth, "bent tube");
+    // The U's legs are half tubes, flat towards each other: their bands' centroids lie nearest the flat
+    // side, so the line through the nearest surface point crosses the gap into the other leg.
+    const auto u_depth = [](const Vec3<double>& p) {
+        const double left = std::min(1.0 - testing::distance_to_segment(p, {-3, 0, 0}, {-3, 0, 6}), -3 - p.x),
+                     right = std::min(1.0 - testing::distance_to_segment(p, {3, 0, 0}, {3, 0, 6}), p.x - 3),
+                     bottom = 1.0 - testing::distance_to_segment(p, {-3, 0, 0}, {3, 0, 0});
+        return std::max({left, right, bottom});
+    };
+    expect_spheres_inside(testing::marching_tetrahedra([&](const Vec3<double>& p) { return -u_depth(p); }, {-4.5, -1.5, -1.5}, {4.5, 1.5, 7.5}, 0.15),
+                          u_depth, "U tube");
 }
 
 TEST(AutoRig, TorusLoopIsCutIntoATree) {
