@@ -92,17 +92,23 @@ MetaballBinding parse_binding(const json& doc, std::size_t vertex_count, std::si
     return binding_from_regions(region);
 }
 
-MetaballBinding load_binding(const std::string& path, const std::vector<Vec3<double>>& vertices, std::size_t joint_count) {
+BindingFile read_binding_file(const std::string& path, const std::vector<Vec3<double>>& vertices, std::size_t joint_count) {
     const json doc = json_io::load(path);
     const Where where{path, ""};
-    MetaballBinding binding = parse_binding(doc, vertices.size(), joint_count, where);
+    BindingFile file{parse_binding(doc, vertices.size(), joint_count, where), false};
     if (doc.contains("vertices_digest")) {
         const json& digest = doc["vertices_digest"];
         if (!digest.is_string()) where["vertices_digest"].fail("expected a string of 16 hexadecimal digits");
-        if (digest.get<std::string>() != binding_vertex_digest(vertices))
-            where["vertices_digest"].fail("the binding was made for other vertices (as many, but other positions or another order)");
+        file.made_for_other_vertices = digest.get<std::string>() != binding_vertex_digest(vertices);
     }
-    return binding;
+    return file;
+}
+
+MetaballBinding load_binding(const std::string& path, const std::vector<Vec3<double>>& vertices, std::size_t joint_count) {
+    BindingFile file = read_binding_file(path, vertices, joint_count);
+    if (file.made_for_other_vertices)
+        Where{path, ""}["vertices_digest"].fail("the binding was made for other vertices (as many, but other positions or another order)");
+    return std::move(file.binding);
 }
 
 std::string binding_vertex_digest(const std::vector<Vec3<double>>& vertices) {

@@ -48,10 +48,17 @@ MetaballBinding nearest_sphere_binding(const Skeleton& skeleton, const std::vect
 // the file and element for a wrong count, a non-integer or an index out of range; IoError if unreadable.
 MetaballBinding parse_binding(const json_io::json& doc, std::size_t vertex_count, std::size_t joint_count,
                               const json_io::Where& where);
-// The binding file at `path` for `vertices` (the points it will deform, in order). A file that records the
-// digest of the vertices it was made for ("vertices_digest", binding_vertex_digest: `skeleton` writes it) and
-// names other ones is refused, InputError: the same count of other points, or of the same points in another
-// order, had bound each point to another's sphere and torn the surface. A file without one is taken as it is.
+// The binding file at `path` for `vertices` (the points it will deform, in order), and whether it records
+// the digest of other vertices than these ("vertices_digest", binding_vertex_digest: `skeleton` writes it):
+// the same count of other points, or of the same points in another order, or moved. A file without one
+// reads as made for these.
+struct BindingFile {
+    MetaballBinding binding;
+    bool made_for_other_vertices = false;
+};
+BindingFile read_binding_file(const std::string& path, const std::vector<Vec3<double>>& vertices, std::size_t joint_count);
+// The same, refusing (InputError) a binding made for other vertices: it had bound each point to another's
+// sphere and torn the surface.
 MetaballBinding load_binding(const std::string& path, const std::vector<Vec3<double>>& vertices, std::size_t joint_count);
 
 // A digest of the vertices' positions, in order (each rounded to float, as the point files carry them): 16

@@ -56,12 +56,19 @@ MetaballBinding binding_for(const DragOptions& o, const Skeleton& skeleton, cons
         return nearest_sphere_binding(skeleton, rest);
     }
     std::printf("binding: %s\n", path.c_str());
-    if (!o.binding.empty()) return load_binding(path, rest, skeleton.spheres.size());
+    if (!o.binding.empty()) {  // given: used as given, saying so where it was made for other vertices
+        BindingFile given = read_binding_file(path, rest, skeleton.spheres.size());
+        if (given.made_for_other_vertices)
+            std::printf("note: %s was made for other vertices (as many, but other positions or another order): used as given\n",
+                        path.c_str());
+        return std::move(given.binding);
+    }
     try {
         return load_binding(path, rest, skeleton.spheres.size());
     } catch (const InputError& e) {  // found, not given: say where it came from and how to pass it by
         throw InputError(std::string(e.what()) + " (the binding found beside the skeleton, as `skeleton` writes it for the vertices it read; "
-                         "give --binding for these points, or move that file away to bind them to the nearest joint spheres)");
+                         "give --binding " + path + " to use it for these points anyway (points moved by an earlier drag), "
+                         "or move that file away to bind them to the nearest joint spheres)");
     }
 }
 

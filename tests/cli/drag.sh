@@ -94,6 +94,14 @@ expect 0 "note: no point moved: the moved joints' regions hold 1 point," -- "${d
 printf 'ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nend_header\n1 0 0\n4 0 1\n' >"$tmp/two.ply"
 expect 2 "expected one node index per vertex (2), got 6 (the binding found beside the skeleton" -- drag --skeleton "$tmp/rigged.json" --points "$tmp/two.ply" --joint 3 --to 10,4,0 --out "$tmp/two_out.ply"
 expect 0 "binding: nearest joint sphere" -- "${drag[@]}" --joint 3 --to 10,4,0 --out "$tmp/nearest.ply"
+# A binding made for other vertices (its digest names them): refused where found beside the skeleton, with
+# the way to use it anyway; used as given, with a note, where given (points moved by an earlier drag).
+cp "$tmp/rigged.json" "$tmp/other.json"
+echo '{"binding": [0, 1, 2, -1, 3, 3], "vertices_digest": "0123456789abcdef"}' >"$tmp/other.binding.json"
+expect 2 "vertices_digest: the binding was made for other vertices" -- drag --skeleton "$tmp/other.json" --points "$tmp/points.ply" --joint 3 --to 10,4,0 --out "$tmp/other.ply"
+expect 2 "give --binding $tmp/other.binding.json to use it for these points anyway" -- drag --skeleton "$tmp/other.json" --points "$tmp/points.ply" --joint 3 --to 10,4,0 --out "$tmp/other.ply"
+expect 0 "note: $tmp/other.binding.json was made for other vertices (as many, but other positions or another order): used as given" -- \
+    drag --skeleton "$tmp/other.json" --points "$tmp/points.ply" --binding "$tmp/other.binding.json" --joint 3 --to 10,4,0 --out "$tmp/other.ply"
 
 # A mesh (read through the mesh loader) comes back as a binary PLY with its triangles.
 printf 'v 0 1 0\nv 4 1 0\nv 10 0 0\nv 10 0.5 0\nf 1 2 3\nf 2 3 4\n' >"$tmp/mesh.obj"
