@@ -21,13 +21,22 @@ std::vector<bool> weighted_nodes(const RiggedModel& model) {
     return weighted;
 }
 
+// The median of `values` (the upper middle one of an even count).
+double median_of(std::vector<double> values) {
+    std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(values.size() / 2), values.end());
+    return values[values.size() / 2];
+}
+
 // Where the end joint of a weighted node that turns no bone goes: towards the vertices it carries most of
 // (weight >= 1/2), short of the farthest of them along that way by their median distance from it, so that
-// the end sphere's cap (its radius fitted later to about that distance) reaches the end of the limb. None
-// where those vertices give no way (none, or centred on the node). The bone arriving at the node had given
-// the way (half its length along it), which a model whose leaf nodes sit where the limb starts (Half-Life's
-// man.mdl: its legs' nodes at the hips, below a sideways pelvis bone) turned into short sideways bones:
-// 15% of the body's points lay beyond the sphere-mesh.
+// the end sphere's cap (its radius fitted later to about that distance) reaches the end of the limb, and at
+// least half that farthest reach from the node. None where those vertices give no clear way: none of them,
+// or their mean nearer the node than a quarter of their median distance from it (vertices all round it, an
+// eyeball round its node, or a cube's: the way would be rounding noise; it tilted a cube's end bone 52°
+// out of the cube, and gave eyes end bones 0.0002 long). The bone arriving at the node had given the way
+// (half its length along it), which a model whose leaf nodes sit where the limb starts (Half-Life's
+// man.mdl: its legs' nodes at the hips, below a sideways pelvis bone) turned into short sideways bones: 15%
+// of the body's points lay beyond the sphere-mesh.
 std::optional<Vec3<double>> end_towards_own_vertices(const RiggedModel& model, int node, double same_place) {
     const Vec3<double> at = model.nodes[std::size_t(node)].bind_position;
     std::vector<Vec3<double>> own;
@@ -36,8 +45,12 @@ std::optional<Vec3<double>> end_towards_own_vertices(const RiggedModel& model, i
             if (n == node && w >= 0.5f) own.push_back(model.mesh.vertices[v]);
     if (own.empty()) return std::nullopt;
     Vec3<double> mean{0, 0, 0};
-    for (const Vec3<double>& v : own) mean += (1.0 / double(own.size())) * v;
-    if (!(norm(mean - at) > same_place)) return std::nullopt;
+    std::vector<double> from_node;
+    for (const Vec3<double>& v : own) {
+        mean += (1.0 / double(own.size())) * v;
+        from_node.push_back(norm(v - at));
+    }
+    if (!(norm(mean - at) > std::max(same_place, 0.25 * median_of(from_node)))) return std::nullopt;
     const Vec3<double> way = normalized(mean - at);
     double reach = 0;
     std::vector<double> off_way;
@@ -46,9 +59,7 @@ std::optional<Vec3<double>> end_towards_own_vertices(const RiggedModel& model, i
         reach = std::max(reach, along);
         off_way.push_back(norm((v - at) - along * way));
     }
-    std::nth_element(off_way.begin(), off_way.begin() + std::ptrdiff_t(off_way.size() / 2), off_way.end());
-    const double length = reach - off_way[off_way.size() / 2];
-    return at + (length > same_place ? length : 0.5 * reach) * way;
+    return at + std::max(reach - median_of(off_way), 0.5 * reach) * way;
 }
 
 // The rig's joints: the model's nodes, then an end joint for every weighted node that would turn no bone
@@ -109,11 +120,6 @@ std::vector<std::vector<double>> axis_distances(const std::vector<Vec3<double>>&
     return distances;
 }
 
-double median(std::vector<double> v) {
-    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
-    return v[v.size() / 2];
-}
-
 // Points by area over the mesh, for spheres that no vertex counts for (none where the mesh has no area).
 constexpr std::size_t kRadiusSamples = 20000;
 constexpr unsigned kRadiusSampleSeed = 1;
@@ -169,7 +175,7 @@ ModelRig rig_model(const RiggedModel& model) {
         }
         const double shortest = shortest_bone(rig.skeleton, sphere);
         // A floor: vertices on the axis itself (a flat or degenerate mesh) must not give a radius of 0.
-        return d->empty() ? 0.25 * shortest : std::max(median(*d), 0.02 * shortest);
+        return d->empty() ? 0.25 * shortest : std::max(median_of(*d), 0.02 * shortest);
     });
     mark_bridges(model, out.rig);
     out.bone_of_node.assign(model.nodes.size(), -1);

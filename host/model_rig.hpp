@@ -4,8 +4,8 @@
 //
 // Rig: host/hierarchy_rig.hpp on the model's nodes at their bind positions. A node that carries vertex
 // weights but turns no bone (a leaf, or one whose children all merged) gets an end joint "<name>_end"
-// half its parent bone's length further along that bone, so its vertices have a bone that moves as it
-// does. Radii are fitted to the mesh around each bone: a vertex counts for the bone whose axis segment is
+// towards the vertices it carries most of (where they lie to one side of it; else half its parent bone's
+// length further along that bone), so its vertices have a bone that moves as it does. Radii are fitted to the mesh around each bone: a vertex counts for the bone whose axis segment is
 // nearest to it, when its projection falls inside that segment (beyond an end its distance is a cap's,
 // not a radius), and its distance to the axis counts for the nearer of the bone's two spheres. A sphere's
 // radius is the median of its distances; where no vertex counts for it (a coarse mesh whose rings of
