@@ -138,6 +138,20 @@ TEST(ModelRig, AWeightedLeafGetsAnEndJointTowardsItsVertices) {
     EXPECT_EQ(rig.bone_of_node[1], 1) << "Mid's vertices move with the bone to its end";
 }
 
+// A leaf whose vertices lie all round it (rings from y = 2.5 to 3.5 about Mid at y = 3: their mean is the
+// node) gives no way to go: the end joint goes on along the bone arriving at it by half its length (the
+// way had been rounding noise, tilting a cube's end bone 52°).
+TEST(ModelRig, ALeafWhoseVerticesLieAllRoundItGoesOnAlongItsBone) {
+    RiggedModel model = cylinder_model();
+    model.nodes.pop_back();
+    for (auto& frame : model.frames) frame.pop_back();
+    for (std::size_t v = 0; v < model.weights.size(); ++v)
+        model.weights[v] = {{std::fabs(model.mesh.vertices[v].y - 3) <= 0.5 ? 1 : 0, 1.0f}};
+    const Skeleton& s = rig_model(model).rig.skeleton;
+    ASSERT_EQ(s.spheres.size(), 3u);
+    EXPECT_NEAR(norm(s.spheres[2].centre - Vec3<double>{0, 4.5, 0}), 0, 1e-12);
+}
+
 // A leaf whose own vertices run across the bone arriving at it (a leg's node at the hip, below a
 // sideways pelvis bone, as Half-Life's man.mdl has it): its end joint goes down the leg, not on along the
 // pelvis, and the sphere-mesh holds the whole leg (along the pelvis, by half its length, the end joint
