@@ -14,7 +14,7 @@ void OrbitCamera::set_viewport(int width, int height) {
 }
 
 void OrbitCamera::frame(glm::vec3 lo, glm::vec3 hi) {
-    target_ = 0.5f * (lo + hi);
+    target_ = framed_centre_ = 0.5f * (lo + hi);
     // A floor of a few float steps of where the body is (a body 1e-10 across is framed as any other; an
     // absolute floor of 1e-6 left it a speck, or nothing; one of 1e-6 × the distance from the origin halved
     // a body 1.5 across at 1e6), and one for a single point at the origin.
@@ -60,8 +60,11 @@ glm::vec3 OrbitCamera::eye() const {
 
 glm::mat4 OrbitCamera::view() const { return glm::lookAt(eye(), target_, glm::vec3(0, 1, 0)); }
 
-float OrbitCamera::near_plane() const { return std::max(distance_ - 4 * radius_, 1e-3f * distance_); }
-float OrbitCamera::far_plane() const { return distance_ + 8 * radius_; }
+// The framed body lies within 4 radii of its centre, which may be away from the target (--look-at, a pan).
+float OrbitCamera::near_plane() const {
+    return std::max(distance_ - 4 * radius_ - glm::length(target_ - framed_centre_), 1e-3f * distance_);
+}
+float OrbitCamera::far_plane() const { return distance_ + 8 * radius_ + glm::length(target_ - framed_centre_); }
 
 glm::mat4 OrbitCamera::projection() const {
     return glm::perspective(kFieldOfView, float(width_) / float(height_), near_plane(), far_plane());

@@ -68,6 +68,7 @@ private:
     glm::vec3 target_{0.0f};
     float distance_ = 10.0f, yaw_ = kDefaultYaw, pitch_ = kDefaultPitch;
     float radius_ = 1.0f;  // of the framed box: sets the clip planes and the zoom range
+    glm::vec3 framed_centre_{0.0f};  // of the framed box: the clip planes hold it wherever the target moves
 
     float near_plane() const;
     float far_plane() const;

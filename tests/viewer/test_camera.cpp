@@ -145,6 +145,14 @@ TEST(ViewerCamera, AnAimSetsTheViewAfterFraming) {
     EXPECT_EQ(camera.pitch(), OrbitCamera::kMaxPitch);
     EXPECT_GT(camera.distance(), 0);
     EXPECT_TRUE(std::isfinite(camera.view_projection()[0][0]));
+    // Looking at a point far from the body keeps the body between the clip planes (it had been cut away).
+    camera.frame({0, 0, 0}, {2, 2, 2});
+    aim = {};
+    aim.target = glm::vec3(40, 1, 1);
+    aim.yaw_degrees = 90;
+    aim.pitch_degrees = 0;
+    camera.aim(aim);
+    EXPECT_LT(std::fabs(camera.project({1, 1, 1}).z), 1.0f) << "the body's centre, behind the target from the eye";
 }
 
 TEST(ViewerCamera, ResetRestoresTheDefaultView) {
