@@ -258,7 +258,7 @@ bool out_of_reach(const std::vector<Vec3<double>>& chain, Vec3<double> target) {
 bool too_near_to_reach(const std::vector<Vec3<double>>& chain, Vec3<double> target) {
     const std::vector<double> lengths = bone_lengths(chain);
     const double longest = lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end());
-    return norm(target - chain.front()) <= longest - (sum(lengths) - longest);
+    return norm(target - chain.front()) < longest - (sum(lengths) - longest);
 }
 
 int chain_capacity(const Skeleton& skeleton, int joint) { return int(walk_from(skeleton, joint).size()); }

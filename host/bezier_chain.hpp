@@ -40,9 +40,8 @@ std::vector<Vec3<double>> propagate_chain(const std::vector<Vec3<double>>& chain
 // Whether `target` lies beyond the reach of the joints `chain` (P0 held) with their lengths kept: at least
 // the chain's length from P0 (keep_lengths then stretches the chain straight towards it).
 bool out_of_reach(const std::vector<Vec3<double>>& chain, Vec3<double> target);
-// Whether `target` lies too near P0 for the chain to fold to it with its lengths kept: no farther than its
-// longest bone less all the others (a single bone reaches only its own length; at that distance exactly the
-// chain must fold flat, which FABRIK does not reach).
+// Whether `target` lies too near P0 for the chain to fold to it with its lengths kept: nearer than its
+// longest bone less all the others (a single bone reaches only its own length).
 bool too_near_to_reach(const std::vector<Vec3<double>>& chain, Vec3<double> target);
 
 // The joints a drag of sphere `joint` moves, as sphere indices P0 … P(n−1) with P(n−1) = joint: the chain
