@@ -25,9 +25,11 @@ void append_assimp_mesh(const aiMesh& in, const aiMatrix4x4& to_scene, const std
 // polygons to sample (it had been rigged as a body of lamps).
 void refuse_skeleton_meshes(Assimp::Importer& importer);
 
-// assimp's error string for a file it could not read, or out_of_memory_reason where its allocation failed
-// at the child's cap (it catches std::bad_alloc itself and says "std::bad_alloc").
-std::string assimp_failure(const Assimp::Importer& importer);
+// assimp's error string for the file at `path` it could not read (its quoting of the path, which the
+// caller's message names already, read as "it"; "no reader for this file's format" for its "No suitable
+// reader found for the file format of file <path>"), or out_of_memory_reason where its allocation failed at
+// the child's cap (it catches std::bad_alloc itself and says "std::bad_alloc").
+std::string assimp_failure(const Assimp::Importer& importer, const std::string& path);
 
 // assimp runs in a child process (host/child_process.hpp), given this long: BASESKIN_ASSIMP_SECONDS from the
 // environment (default kAssimpBaseSeconds) plus one second per MiB of the file at `path`.

@@ -170,7 +170,7 @@ std::string run_in_child(const std::string& source, const std::string& reader, d
     if (!finished)
     {
         char limit[32];
-        std::snprintf(limit, sizeof limit, "%g", seconds);
+        std::snprintf(limit, sizeof limit, "%.3g", seconds);  // a limit computed per MiB: 0.0126 s, not 0.0126417
         throw InputError(source + ": " + reader + " did not finish reading it within " + limit + " s (a malformed file?)");
     }
     if (WIFSIGNALED(status))

@@ -156,9 +156,14 @@ TriangleMesh load_ply_mesh(const std::string& path) {
 #if BASESKIN_HAVE_ASSIMP
 void refuse_skeleton_meshes(Assimp::Importer& importer) { importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true); }
 
-std::string assimp_failure(const Assimp::Importer& importer) {
-    const std::string error = importer.GetErrorString();
-    return error.find("bad_alloc") != std::string::npos ? out_of_memory_reason("assimp") : error;
+std::string assimp_failure(const Assimp::Importer& importer, const std::string& path) {
+    std::string error = importer.GetErrorString();
+    if (error.find("bad_alloc") != std::string::npos) return out_of_memory_reason("assimp");
+    if (error.rfind("No suitable reader found", 0) == 0) return "assimp has no reader for this file's format";
+    // The message names the file already (`path: cannot read ...`): assimp's own quoting of it goes.
+    const std::string quoted = "\"" + path + "\"";
+    for (std::size_t at = error.find(quoted); at != std::string::npos; at = error.find(quoted, at)) error.replace(at, quoted.size(), "it");
+    return error;
 }
 
 double assimp_seconds(const std::string& path) {
@@ -194,7 +199,7 @@ TriangleMesh read_assimp_mesh(const std::string& path) {
     refuse_skeleton_meshes(importer);
     // No triangulation step: assimp's asserts abort on some malformed files; fanning is done here.
     const aiScene* scene = importer.ReadFile(path, aiProcess_PreTransformVertices | aiProcess_ValidateDataStructure);
-    if (!scene) throw InputError(path + ": cannot read as a mesh: " + assimp_failure(importer));
+    if (!scene) throw InputError(path + ": cannot read as a mesh: " + assimp_failure(importer, path));
     TriangleMesh mesh;
     std::size_t skipped = 0;
     std::vector<int> polygons_using;

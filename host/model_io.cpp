@@ -223,7 +223,7 @@ RiggedModel read_assimp_model(const std::string& path) {
     Assimp::Importer importer;
     refuse_skeleton_meshes(importer);
     const aiScene* scene = importer.ReadFile(path, aiProcess_ValidateDataStructure);
-    if (!scene || !scene->mRootNode) throw InputError(path + ": cannot read as a model: " + assimp_failure(importer));
+    if (!scene || !scene->mRootNode) throw InputError(path + ": cannot read as a model: " + assimp_failure(importer, path));
     RiggedModel model;
     model.source = path;
     const Globals globals = default_globals(*scene);

@@ -64,6 +64,9 @@ expect 1 "--out: $tmp/capsule_points.ply is the --points file" -- skeleton --poi
 cp "$tmp/capsule.off" "$tmp/c.binding.json"
 expect 1 "--out: $tmp/c.binding.json is the --mesh file" -- skeleton --mesh "$tmp/c.binding.json" --out "$tmp/c.json"
 expect 1 "excludes" -- skeleton --mesh "$tmp/capsule.off" --points "$tmp/capsule_points.ply" --out "$tmp/x.json"
+# A format assimp has no reader for: said once, plainly (assimp's own words named the path a second time).
+printf 'hello\n' >"$tmp/notes.zzz"
+expect 2 "$tmp/notes.zzz: cannot read as a mesh: assimp has no reader for this file's format" -- skeleton --mesh "$tmp/notes.zzz" --out "$tmp/x.json"
 # A capture has no mesh: said so (assimp's own words were "aiScene::mNumMeshes is 0").
 printf 'HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Zrotation Yrotation Xrotation\n  End Site\n  {\n    OFFSET 0 1 0\n  }\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0\n' >"$tmp/walk.bvh"
 expect 2 "$tmp/walk.bvh: a motion capture (BVH) holds a skeleton and its motion, no mesh" -- skeleton --mesh "$tmp/walk.bvh" --out "$tmp/x.json"
