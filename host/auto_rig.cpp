@@ -60,6 +60,7 @@ double ray_crossing(const Vec3<double>& from, const Vec3<double>& way, const Vec
     return dot(ac, q) / det;
 }
 
+// The nearest point of the mesh to each query: brute force, parallel over queries (few: one per node).
 std::vector<Vec3<double>> nearest_on_mesh(const TriangleMesh& mesh, const std::vector<Vec3<double>>& queries, int threads) {
     std::vector<Vec3<double>> nearest(queries.size());
 #pragma omp parallel for num_threads(extraction_team(threads)) schedule(dynamic, 1)
@@ -67,7 +68,8 @@ std::vector<Vec3<double>> nearest_on_mesh(const TriangleMesh& mesh, const std::v
         double best = std::numeric_limits<double>::infinity();
         for (const auto& t : mesh.triangles) {
             const Vec3<double> x = closest_point_on_triangle(queries[q], mesh.vertices[t[0]], mesh.vertices[t[1]], mesh.vertices[t[2]]);
-            if (norm(queries[q] - x) < best) best = norm(queries[q] - x), nearest[q] = x;
+            const double distance = norm(queries[q] - x);
+            if (distance < best) best = distance, nearest[q] = x;
         }
     }
     return nearest;
@@ -105,17 +107,11 @@ std::vector<Vec3<double>> centres_inside(const TriangleMesh& mesh, const ReebGra
     return centres;
 }
 
-// Distance from each query to the nearest triangle: brute force, parallel over queries (few: one per node).
-std::vector<double> distances_to_mesh(const TriangleMesh& mesh, const std::vector<Vec3<double>>& queries,
-                                      int threads) {
-    std::vector<double> distance(queries.size(), std::numeric_limits<double>::infinity());
-#pragma omp parallel for num_threads(extraction_team(threads)) schedule(dynamic, 1)
-    for (std::ptrdiff_t q = 0; q < std::ptrdiff_t(queries.size()); ++q)
-        for (const auto& t : mesh.triangles) {
-            const Vec3<double>& p = queries[q];
-            Vec3<double> nearest = closest_point_on_triangle(p, mesh.vertices[t[0]], mesh.vertices[t[1]], mesh.vertices[t[2]]);
-            distance[q] = std::min(distance[q], norm(p - nearest));
-        }
+// Distance from each query to the nearest triangle (nearest_on_mesh).
+std::vector<double> distances_to_mesh(const TriangleMesh& mesh, const std::vector<Vec3<double>>& queries, int threads) {
+    const std::vector<Vec3<double>> nearest = nearest_on_mesh(mesh, queries, threads);
+    std::vector<double> distance;
+    for (std::size_t q = 0; q < queries.size(); ++q) distance.push_back(norm(queries[q] - nearest[q]));
     return distance;
 }
 
