@@ -140,21 +140,17 @@ Vec3<double> bend_side(const std::vector<Vec3<double>>& chain, Vec3<double> line
     return normalized(side - dot(side, line) * line);
 }
 
+// Whether every joint of x lies on the line through `from` (to 1e-9 of the chain's length `total`).
 // FABRIK's passes keep every joint on a line where the first guess and the target all lie on it (a straight
 // chain pushed along itself): they can stretch such a chain but never fold it, and a target it could reach
 // by folding was missed (a straight chain of bones 3.5 and 2.5 pushed from 6 to 2 of its held end stopped
 // at 4 from it). Such a guess is replaced by the evenly bent chain (evenly_bent, bend_side); the passes then
 // only refine it. A pure nudge off the line converged too slowly near full reach (6.99 of 7 missed by 0.01
 // after every pass).
-void unfold_if_straight(std::vector<Vec3<double>>& x, const std::vector<double>& lengths, Vec3<double> target,
-                        const std::vector<Vec3<double>>& chain) {
-    const Vec3<double> from = x.front();
-    const double total = sum(lengths);
-    const std::optional<Vec3<double>> line = line_from(from, target, x, chain, total);
-    if (!line) return;
+bool all_on_line(const std::vector<Vec3<double>>& x, Vec3<double> from, Vec3<double> line, double total) {
     for (const Vec3<double>& p : x)
-        if (norm((p - from) - dot(p - from, *line) * *line) > 1e-9 * total) return;
-    x = evenly_bent(from, lengths, norm(target - from), *line, bend_side(chain, *line, total));
+        if (norm((p - from) - dot(p - from, line) * line) > 1e-9 * total) return false;
+    return true;
 }
 
 // Keeps the chain's bone lengths, starting from the paper's positions (so the shape the paper gives is
@@ -170,7 +166,14 @@ std::vector<Vec3<double>> propagate_keeping_lengths(const std::vector<Vec3<doubl
         for (int i = 1; i <= last; ++i) x[i] = x[i - 1] + lengths[std::size_t(i - 1)] * towards;
         return x;
     }
-    unfold_if_straight(x, lengths, target, chain);
+    // The evenly bent chain towards the target, built once where it is wanted (below).
+    const std::optional<Vec3<double>> line = line_from(chain[0], target, x, chain, total);
+    std::vector<Vec3<double>> bent;
+    const auto evenly = [&]() -> const std::vector<Vec3<double>>& {
+        if (bent.empty()) bent = evenly_bent(chain[0], lengths, norm(target - chain[0]), *line, bend_side(chain, *line, total));
+        return bent;
+    };
+    if (line && all_on_line(x, chain[0], *line, total)) x = evenly();
     // Near full reach FABRIK creeps (a chain of four bones 2.5 long stopped 0.01 short of a target 9.999
     // away, where the straight chain towards it misses by 0.001; 21 of 60 such targets missed). There the
     // first guess is moved towards the evenly bent chain, which reaches the target exactly, the more the
@@ -178,11 +181,8 @@ std::vector<Vec3<double>> propagate_keeping_lengths(const std::vector<Vec3<doubl
     // that the chain still moves continuously with the target: taken instead of FABRIK's result wherever
     // FABRIK missed, it made the chain jump by 6% of its length for a target moved by 0.0017.
     const double share = smoothstep_unit((norm(target - chain[0]) / total - kBentFrom) / (kBentTo - kBentFrom));
-    const std::optional<Vec3<double>> line = line_from(chain[0], target, x, chain, total);
-    if (share > 0 && line) {
-        const std::vector<Vec3<double>> bent = evenly_bent(chain[0], lengths, norm(target - chain[0]), *line, bend_side(chain, *line, total));
-        for (std::size_t i = 1; i < x.size(); ++i) x[i] = (1 - share) * x[i] + share * bent[i];
-    }
+    if (share > 0 && line)
+        for (std::size_t i = 1; i < x.size(); ++i) x[i] = (1 - share) * x[i] + share * evenly()[i];
     for (int pass = 0; pass < kMaxFabrikPasses; ++pass) {
         x[last] = target;
         place_at_lengths(x, chain, last, -1);

@@ -290,4 +290,20 @@ void OutputFile::commit() {
     discard();
 }
 
+void commit_together(const std::vector<OutputFile*>& files) {
+    for (OutputFile* file : files) file->finish();
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        try {
+            files[i]->commit();
+        } catch (const IoError&) {
+            if (i > 0)  // the files from i on belong to the set that was just replaced in part
+                for (std::size_t j = i; j < files.size(); ++j) {
+                    std::error_code ignored;
+                    std::filesystem::remove(output_target(files[j]->path()), ignored);
+                }
+            throw;
+        }
+    }
+}
+
 }  // namespace bs

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <optional>
 
 #include "host/cli/options.hpp"
 #include "host/errors.hpp"
@@ -23,6 +24,7 @@ struct Options {
     long pick = -1;
     float point_size = 1;
     std::string look_at;
+    std::optional<bs::Vec3<double>> look_at_point;  // look_at parsed (by the command line's callback)
     float zoom = 1, yaw = 0, pitch = 0;
     bool yaw_given = false, pitch_given = false;
 };
@@ -84,8 +86,8 @@ void add_options(CLI::App& app, Options& o) {
         o.yaw_given = app.count("--yaw") > 0;
         o.pitch_given = app.count("--pitch") > 0;
         if (!o.look_at.empty()) {
-            const bs::Vec3<double> at = bs::cli::parse_xyz("--look-at", o.look_at);
-            if (!bs::within_input_magnitude(at))
+            o.look_at_point = bs::cli::parse_xyz("--look-at", o.look_at);
+            if (!bs::within_input_magnitude(*o.look_at_point))
                 throw CLI::ValidationError("--look-at", std::string("a point ") + bs::outside_input_magnitude_text() + ": \"" + o.look_at + "\"");
         }
         bs::cli::refuse_output_over_input("--screenshot", o.screenshot,
@@ -120,8 +122,8 @@ int run(const Options& o) {
         state.method = bs::parse_method(o.method);
     }
     if (!o.pose.empty()) state.fixed_pose = bs::load_pose(o.pose, scene.skeleton());
-    if (!o.look_at.empty()) {
-        const bs::Vec3<double> at = bs::cli::parse_xyz("--look-at", o.look_at);
+    if (o.look_at_point) {
+        const bs::Vec3<double>& at = *o.look_at_point;
         state.camera_aim.target = glm::vec3(float(at.x), float(at.y), float(at.z));
     }
     state.camera_aim.zoom = o.zoom;

@@ -140,11 +140,13 @@ void run_drag(const DragOptions& o) {
     for (int s : chain) std::printf(" %d -> (%.6g, %.6g, %.6g)", s, centres[s].x, centres[s].y, centres[s].z);
     // With --keep-lengths a target the chain cannot reach is reached for (the chain stretched toward it).
     const double miss = norm(centres[std::size_t(o.joint)] - target);
-    if (miss > 1e-6 * (1 + norm(target)))
+    if (miss > 1e-6 * (1 + norm(target))) {
+        const std::vector<Vec3<double>> rest_chain = chain_centres(skeleton, chain);
         std::printf("\nnote: joint %d stops %.6g from --to: %s", o.joint, miss,
-                    out_of_reach(chain_centres(skeleton, chain), target)        ? "out of the chain's reach with its lengths kept"
-                    : too_near_to_reach(chain_centres(skeleton, chain), target) ? "too near the held joint for the chain to fold to it with its lengths kept"
-                                                                                : "the length-keeping solve did not reach it");
+                    out_of_reach(rest_chain, target)        ? "out of the chain's reach with its lengths kept"
+                    : too_near_to_reach(rest_chain, target) ? "too near the held joint for the chain to fold to it with its lengths kept"
+                                                            : "the length-keeping solve did not reach it");
+    }
     // The paper's propagation does not keep lengths: a joint dragged onto its neighbour leaves a bone of
     // (nearly) no length, which the skeleton's rules would refuse as an input.
     for (std::size_t i = 0; i + 1 < chain.size(); ++i) {

@@ -60,10 +60,10 @@ void remove_earlier_rig_files(const std::filesystem::path& folder, const std::ve
     }
 }
 
-// Writes a rig's files into `folder` as a set: each whole in its temporary before any replaces its file,
-// so that a full disk or a failed write leaves every earlier file as it was (animate would read a mix of
-// two rigs' files together; only a failure in putting them in place, once all are written, can still leave
-// one: a rename refused, or a file copied over in place that the disk cannot hold). Returns the names
+// Writes a rig's files into `folder` as a set (commit_together): each whole in its temporary before any
+// replaces its file, so that a full disk or a failed write leaves every earlier file as it was (animate
+// would read a mix of two rigs' files together); where putting one in place fails once others were (a
+// rename refused), the earlier rig's files left under the later names are removed. Returns the names
 // written, for remove_earlier_rig_files. `skeleton` and `motion` may be null (a model without bones, or
 // without an animation).
 std::vector<std::string> write_rig_files(const std::filesystem::path& folder, const Skeleton* skeleton, const PointSet& points,
@@ -77,8 +77,9 @@ std::vector<std::string> write_rig_files(const std::filesystem::path& folder, co
     if (skeleton) write_skeleton(open("skeleton.json"), *skeleton);
     write_point_set(open("points.ply"), points, PlyFormat::BinaryLittleEndian);
     if (motion) write_motion(open("motion.json"), *motion);
-    for (const std::unique_ptr<OutputFile>& file : files) file->finish();
-    for (const std::unique_ptr<OutputFile>& file : files) file->commit();
+    std::vector<OutputFile*> set;
+    for (const std::unique_ptr<OutputFile>& file : files) set.push_back(file.get());
+    commit_together(set);
     return names;
 }
 

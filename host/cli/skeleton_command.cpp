@@ -93,23 +93,10 @@ void run_skeleton(const SkeletonOptions& o) {
     Extraction e = extract(o);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string binding = binding_path_for(o.out);
-    // Both files are written whole before either replaces what was there: a file that cannot be written
-    // (read-only, a full disk) leaves the earlier pair as it was.
     OutputFile skeleton_file(o.out), binding_file(binding);
     write_skeleton(skeleton_file, e.rig.skeleton);
     write_binding(binding_file, e.rig, e.graph, e.vertices);
-    skeleton_file.finish();
-    binding_file.finish();
-    skeleton_file.commit();
-    try {
-        binding_file.commit();
-    } catch (const IoError&) {
-        // Only the replacement itself failed (rare: a rename refused): the binding there belongs to the
-        // skeleton just replaced, and drag reads it by default.
-        std::error_code ignored;
-        std::filesystem::remove(binding, ignored);
-        throw;
-    }
+    commit_together({&skeleton_file, &binding_file});
     std::printf("skeleton: %zu spheres, %zu bones, %d junctions from %zu samples (%zu Reeb nodes, %d loops, %zu cut) "
                 "in %.2f s\n",
                 e.rig.skeleton.spheres.size(), e.rig.skeleton.bones.size(), junction_count(e.rig.skeleton), e.vertices.size(),

@@ -106,6 +106,47 @@ TEST(OutputFile, AnAbandonedFileLeavesTheTargetAsItWas) {
     EXPECT_EQ(files_named_like(fresh), 0);
 }
 
+// Files that belong together (commit_together) whose replacement fails part way: a target turned into a
+// folder with something in it after it was opened, which no file can be renamed over. Failing at the first
+// file, none is replaced; at a later one, the earlier set's files from there on are removed (they belong
+// to the set that was replaced in part).
+struct ThreeFiles {
+    std::string paths[3];
+    ThreeFiles() {
+        for (int i = 0; i < 3; ++i) paths[i] = testing::write_temp("set" + std::to_string(i) + ".txt", "old " + std::to_string(i));
+    }
+    // Commits new content to the three, the target `blocked` turned into a folder first; true where it threw.
+    bool commit_with_blocked(int blocked) {
+        OutputFile a(paths[0]), b(paths[1]), c(paths[2]);
+        OutputFile* files[3] = {&a, &b, &c};
+        for (int i = 0; i < 3; ++i) files[i]->write("new " + std::to_string(i));
+        fs::remove(paths[blocked]);
+        fs::create_directories(fs::path(paths[blocked]) / "inside");
+        try {
+            commit_together({&a, &b, &c});
+        } catch (const IoError&) {
+            return true;
+        }
+        return false;
+    }
+};
+
+TEST(OutputFile, ASetThatCannotReplaceItsFirstFileReplacesNone) {
+    ThreeFiles set;
+    EXPECT_TRUE(set.commit_with_blocked(0));
+    EXPECT_EQ(content_of(set.paths[1]), "old 1");
+    EXPECT_EQ(content_of(set.paths[2]), "old 2");
+    for (const std::string& path : set.paths) EXPECT_EQ(files_named_like(path), 1) << path;
+}
+
+TEST(OutputFile, ASetReplacedInPartLeavesNoFileOfTheEarlierSet) {
+    ThreeFiles set;
+    EXPECT_TRUE(set.commit_with_blocked(1));
+    EXPECT_EQ(content_of(set.paths[0]), "new 0");
+    EXPECT_FALSE(fs::exists(set.paths[2]));
+    EXPECT_EQ(files_named_like(set.paths[2]), 0);
+}
+
 // A file that cannot be written whole (here: larger than the process may write, RLIMIT_FSIZE, as a full
 // disk would) is refused with the system's reason, and the file that was there keeps its content: the
 // writers used to remove the target on failure, even a file that was the run's own input.
