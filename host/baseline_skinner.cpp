@@ -376,11 +376,15 @@ double joint_angle_degrees(const Skeleton& skeleton, const std::vector<BaselineB
     return (axes + slopes) * 180 / 3.14159265358979323846;
 }
 
-// "joint "NAME" (between bones P and K)": the chain joint before bone k, for messages.
+// "joint "NAME" (between bones P and K)": the chain joint before bone k, for messages. Control characters
+// of the name (any a JSON string may hold) show as '?': a NUL cut the message there, and a name's escape
+// sequences reached the terminal.
 std::string joint_name(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones, std::size_t k) {
     const std::size_t sphere = std::size_t(skeleton.bones[k][0]);
-    const std::string name = sphere < skeleton.names.size() && !skeleton.names[sphere].empty() ? skeleton.names[sphere]
-                                                                                              : "sphere " + std::to_string(sphere);
+    std::string name = sphere < skeleton.names.size() && !skeleton.names[sphere].empty() ? skeleton.names[sphere]
+                                                                                        : "sphere " + std::to_string(sphere);
+    for (char& c : name)
+        if ((c >= 0 && c < 32) || c == 127) c = '?';
     return "joint \"" + name + "\" (between bones " + std::to_string(bones[k].previous) + " and " + std::to_string(k) + ")";
 }
 }  // namespace
@@ -434,8 +438,15 @@ void BaselineSkinner<T>::check_rest_shape() const {
             throw UnsupportedError("the skeleton's rest shape has bone " + std::to_string(k) + " (spheres " + std::to_string(skeleton_.bones[k][0]) +
                                    " and " + std::to_string(skeleton_.bones[k][1]) + ") with one sphere all but swallowing the other: their centres " +
                                    "are farther apart than their radii differ by " + number_text(margin, 3) + " of that difference, and the "
-                                   "baseline method needs " + number_text(kMinConeMargin) + " (DQS and LBS take it: --method dqs or lbs)");
+                                   "baseline method needs " + number_text(kMinConeMargin) + " (the DQS and LBS methods take it)");
     }
+    const std::array<Vec3<double>, 2> box = bounds(skeleton_);
+    const double size = norm(box[1] - box[0]);
+    for (std::size_t i = 0; i < skeleton_.spheres.size(); ++i)
+        if (skeleton_.spheres[i].radius < kMinRelativeRadius * size)
+            throw UnsupportedError("the skeleton's sphere " + std::to_string(i) + " has radius " + number_text(skeleton_.spheres[i].radius, 3) +
+                                   ", below " + number_text(kMinRelativeRadius) + " of the skeleton's size (" + number_text(size, 3) +
+                                   "): the baseline construction does not give the rest pose back there (the DQS and LBS methods take it)");
     check_folds(Pose::rest(skeleton_), "the skeleton's rest shape");
 }
 
@@ -448,7 +459,7 @@ void BaselineSkinner<T>::check_folds(const Pose& pose, const std::string& what) 
             const std::string shown = number_text(angle, 6) != number_text(kMaxJointAngleDegrees) ? number_text(angle, 6) : number_text(angle);
             throw UnsupportedError(what + " folds a joint to " + shown + " degrees between consecutive bones' generators, at " +
                                    joint_name(skeleton_, bones_, k) + "; the baseline method accepts up to " +
-                                   number_text(kMaxJointAngleDegrees) + " (DQS and LBS take it: --method dqs or lbs)");
+                                   number_text(kMaxJointAngleDegrees) + " (the DQS and LBS methods take it)");
         }
     }
     for (std::size_t k = 0; k < bones_.size(); ++k) {
@@ -456,7 +467,7 @@ void BaselineSkinner<T>::check_folds(const Pose& pose, const std::string& what) 
         if (parent >= 0 && !pose_joint(bones_[parent].cone, bones_[k].cone, pose.joints[k].swing).pivot.cuts_sphere)
             throw UnsupportedError(what + " folds " + joint_name(skeleton_, bones_, k) +
                                    " so far that the plane where their cones meet misses the joint "
-                                   "sphere; the baseline construction needs it (DQS and LBS take it: --method dqs or lbs)");
+                                   "sphere; the baseline construction needs it (the DQS and LBS methods take it)");
     }
 }
 

@@ -6,7 +6,8 @@
 // misses their joint sphere (tapered bones reach that first), is refused (UnsupportedError): the
 // separator and pivot-circle construction breaks down there. A skeleton whose rest shape already folds a
 // joint so far is refused when the skinner is built, with the same message about its rest shape, and so is
-// one with a bone whose spheres all but swallow one another (kMinConeMargin).
+// one with a bone whose spheres all but swallow one another (kMinConeMargin), or with a sphere too small
+// for the body (kMinRelativeRadius).
 #pragma once
 
 #include <string>
@@ -30,6 +31,13 @@ constexpr double kMaxJointAngleDegrees = 170.0;
 // catastrophically: measured on a disc bone (radii 1 and 0.5) before a cylinder, the rest pose came back
 // within 1e-5 at a margin of 1e-9, 1.5e-4 at 1e-11, 1.5e-2 (3% of the radius) at 1e-15.
 constexpr double kMinConeMargin = 1e-9;
+
+// The least radius the baseline method accepts, relative to the diagonal of the skeleton's bounds: the
+// construction's error grows as the radius falls. Measured (2026-12-06) on the demo chain (diagonal 11.8)
+// with its first sphere shrunk: the rest pose came back within 2e-7 of the diagonal at 1e-11 of it, 6.5e-6
+// at 2.5e-13, 2.5e-5 at 8.5e-14 (over DESIGN's 1e-5), 1.1% at 1e-16. Skeletons take radii down to 1e-15
+// (host/input_limits.hpp), whatever the body's size.
+constexpr double kMinRelativeRadius = 1e-10;
 
 // Per-frame table: each bone's posed frame without its own twist, that twist, and its swing with the bend's
 // continuation steps at its chain joint (BendSchedule), for `bones` = make_baseline_bones(skeleton). The pose
@@ -181,7 +189,8 @@ public:
 private:
     // check_pose's folds, the message naming `what` folds them ("this pose", "the skeleton's rest shape").
     void check_folds(const Pose& pose, const std::string& what) const;
-    // The rest shape, when the skinner is built: every bone's cone margin (kMinConeMargin), then its folds.
+    // The rest shape, when the skinner is built: every bone's cone margin (kMinConeMargin) and spheres' radii
+    // (kMinRelativeRadius), then its folds.
     void check_rest_shape() const;
 
     Skeleton skeleton_;

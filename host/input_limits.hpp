@@ -21,6 +21,11 @@ namespace bs {
 constexpr std::size_t kMaxPoints = 100'000'000;
 // Bones of one skeleton (spheres: at most one more). The BVH and model importers take as many joints.
 constexpr std::size_t kMaxBones = 4096;
+// Frames of a JSON motion, and its frames × bones (a joint rotation each, 40 bytes): a motion file of 3 MB
+// (a million empty frames of a 27-bone skeleton) took 1.25 GB of poses. The BVH reader's own are in
+// host/bvh.hpp; these hold its motions too (kMaxBvhValues is the tighter).
+constexpr std::size_t kMaxMotionFrames = 1'000'000;
+constexpr std::size_t kMaxMotionJointRotations = 10'000'000;
 
 // File sizes, by kind. JSON is parsed into a document of ~10× its text; a PLY file is read whole.
 constexpr std::uintmax_t kMiB = std::uintmax_t(1) << 20;

@@ -141,6 +141,8 @@ std::vector<Rigid<double>> posed_bones(const Skeleton& skeleton, const Pose& pos
 
 Pose parse_pose(const json& doc, const Skeleton& skeleton, const Where& where) {
     json_io::require_object(doc, where);
+    // A motion given where a pose is read said only "unknown member fps".
+    if (doc.contains("frames")) where.fail("this is a motion (it has \"frames\"), not a pose");
     json_io::only_members(doc, {"root", "bones"}, where);
     Pose pose = Pose::rest(skeleton);
     if (doc.contains("root")) pose.root = parse_root(doc["root"], where["root"]);
@@ -216,6 +218,8 @@ Pose Motion::sample(double seconds) const {
 
 Motion parse_motion(const json& doc, const Skeleton& skeleton, const Where& where) {
     json_io::require_object(doc, where);
+    if (!doc.contains("frames") && (doc.contains("bones") || doc.contains("root")))
+        where.fail("this is a pose (it has \"bones\" or \"root\" and no \"frames\"), not a motion");
     json_io::only_members(doc, {"fps", "bone_count", "frames"}, where);
     // Written by save_motion: a motion posing another skeleton's bones by index, which the indices alone
     // do not always show (a motion of 9 bones read against 45 poses 9 of them), is refused.
@@ -231,6 +235,10 @@ Motion parse_motion(const json& doc, const Skeleton& skeleton, const Where& wher
     const json& frames = json_io::member(doc, "frames", where);
     json_io::require_array(frames, where["frames"]);
     if (frames.empty()) where["frames"].fail("a motion needs at least one frame");
+    if (frames.size() > kMaxMotionFrames || frames.size() * std::max<std::size_t>(skeleton.bone_count(), 1) > kMaxMotionJointRotations)
+        where["frames"].fail(std::to_string(frames.size()) + " frames of " + std::to_string(skeleton.bone_count()) +
+                             " bones exceed the limit of " + std::to_string(kMaxMotionFrames) + " frames and " +
+                             std::to_string(kMaxMotionJointRotations) + " joint rotations (frames × bones) a motion may hold");
     std::vector<Pose> poses;
     poses.reserve(frames.size());
     for (std::size_t f = 0; f < frames.size(); ++f) poses.push_back(parse_pose(frames[f], skeleton, where["frames"][f]));

@@ -45,6 +45,8 @@ BS_HD inline PosedSection<T> make_posed_section(const LocalChain<T>& local, cons
     const Cone<T>& cone = local.bones[1].cone;
     DeformedSegment<T> segment{cone.parent.centre, cone.axis, rest.U, rest.along, segment_turn(bones, poses, k, rest)};
     PosedSection<T> s{segment, posed_parent_end(local, segment), posed_child_end(local, segment)};
+    s.parent.rest_crease = rest.parent.kind == EndKind::Concave ? rest.parent.crease_length : T(0);
+    s.child.rest_crease = rest.child.kind == EndKind::Concave ? rest.child.crease_length : T(0);
     if (s.child.sigma < s.parent.sigma) {  // the two crops overlap: collapse the segment between them
         s.parent.sigma = s.child.sigma = (s.parent.sigma + s.child.sigma) / T(2);
         s.parent.flags |= kSectionCollapsed;
@@ -98,12 +100,9 @@ struct FanReading {
 
 // The fan's reading for a point `along` past the deformed segment's start (negative on the parent crease,
 // beyond `segment` on the child crease), u clamped to [0, 1]. Each concave end lends the fan up to half of
-// what the segment lacks of `min_span`, from its crease (`parent_crease`, `child_crease`: the crease
-// lengths, 0 at a convex or free end). All lengths are continuous in φ and the pose, and so is the
-// reading; at rest creases have length 0 and u is along / segment, but for a concave end whose anchor is
-// clamped off its generator at rest (engine/baseline/section.hpp), which lends its crease only beside a
-// segment shorter than kFanSpan radii (not met on the rest shapes measured: hip chains, chains folded
-// 145–169°, where such segments were empty).
+// what the segment lacks of `min_span`, from its crease (`parent_crease`, `child_crease`: what the creases
+// may lend, lendable_crease; 0 at a convex or free end). All lengths are continuous in φ and the pose, and
+// so is the reading; at rest nothing is lent and u is along / segment, as the encoder reads it.
 template <class T>
 BS_HD inline FanReading<T> fan_reading(T along, T segment, T parent_crease, T child_crease, T min_span) {
     const T lacking = min_span > segment ? T(0.5) * (min_span - segment) : T(0);
@@ -114,11 +113,21 @@ BS_HD inline FanReading<T> fan_reading(T along, T segment, T parent_crease, T ch
 
 template <class T> BS_HD inline T crease_length_of(EndKind kind, T length) { return kind == EndKind::Concave ? length : T(0); }
 
+// What an end's crease may lend the fan: what it has grown beyond its length at rest (rest_crease). A crease
+// with a length at rest (its anchor clamped off the generator, kBeltCrossingOffSegments) beside a segment
+// shorter than kFanSpan radii lent the fan part of itself at rest too, so the rest pose read the fan at
+// another place than the encoder, which reads it over the segment alone: the rest pose came back up to
+// 3.6% of the radius off (random chains of short bones kinked 80°). Continuous in the lengths.
+template <class T, class End> BS_HD inline T lendable_crease(const End& end) {
+    const T grown = end.length() - end.rest_crease;
+    return crease_length_of(end.kind, grown > T(0) ? grown : T(0));
+}
+
 // The same on a posed section or on its tabulated extent (both have the segment's length and each end's
-// kind and length).
+// kind, length and rest crease).
 template <class T, class Section> BS_HD inline FanReading<T> fan_reading(const Section& s, const Cone<T>& cone, T along) {
-    return fan_reading(along, s.segment_length(), crease_length_of(s.parent.kind, s.parent.length()),
-                       crease_length_of(s.child.kind, s.child.length()), T(kFanSpan) * smaller_radius(cone));
+    return fan_reading(along, s.segment_length(), lendable_crease<T>(s.parent), lendable_crease<T>(s.child),
+                       T(kFanSpan) * smaller_radius(cone));
 }
 
 // The weight of the fan's own form against the plain interpolation of its end directions (FanField):

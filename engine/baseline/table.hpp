@@ -112,6 +112,7 @@ template <class T>
 struct EndExtent {
     EndKind kind;
     T sigma, arc_radius, arc_begin, arc_end, crease_length;
+    T rest_crease;  // PosedEnd::rest_crease
 
     BS_HD T length() const { return end_length(kind, arc_radius, arc_begin, arc_end, crease_length); }
 };
@@ -190,7 +191,7 @@ BS_HD inline unsigned section_structure(const PosedSection<T>& s) {
 }
 
 template <class T> BS_HD inline EndExtent<T> end_extent(const PosedEnd<T>& e) {
-    return {e.kind, e.sigma, e.arc.radius, e.arc_begin, e.arc_end, e.crease.length};
+    return {e.kind, e.sigma, e.arc.radius, e.arc_begin, e.arc_end, e.crease.length, e.rest_crease};
 }
 template <class T> BS_HD inline SectionExtent<T> section_extent(const PosedSection<T>& s) {
     return {s.segment.turn, end_extent(s.parent), end_extent(s.child), section_structure(s)};
@@ -382,6 +383,7 @@ BS_HD inline EndExtent<T> combine_end_extent(const Stencil<SectionExtent<T>>& st
     m.arc_begin = combine_values<T>(st, [&](const E& s) { return s.end(parent).arc_begin; });
     m.arc_end = combine_values<T>(st, [&](const E& s) { return s.end(parent).arc_end; });
     m.crease_length = combine_values<T>(st, [&](const E& s) { return s.end(parent).crease_length; });
+    m.rest_crease = combine_values<T>(st, [&](const E& s) { return s.end(parent).rest_crease; });
     return m;
 }
 
@@ -427,6 +429,7 @@ template <class T> BS_HD inline void set_end_extent(PosedEnd<T>& end, const EndE
     end.arc_begin = e.arc_begin;
     end.arc_end = e.arc_end;
     end.crease.length = e.crease_length;
+    end.rest_crease = e.rest_crease;
 }
 
 // The combined section with its combined extent, on the rest generator (U, along) given exactly (it is

@@ -197,7 +197,7 @@ void add_animate_command(CLI::App& app, AnimateOptions& o) {
 }
 
 void add_demo_command(CLI::App& app, DemoOptions& o) {
-    CLI::App* c = app.add_subcommand("demo", "animate a built-in body and write its frames: a human walking (a motion capture), "
+    CLI::App* c = app.add_subcommand("demo", "animate a built-in body and write its frames: a human body moved by a motion capture (CMU 01_01 by default), "
                                              "or a chain (bend 0->135°, twist 0->180°)");
     c->add_option("--out", o.out, "output folder")->check(non_empty_path())->capture_default_str();
     c->add_option("--body", o.body, "human: a humanoid on a capture; chain: three bones")
@@ -259,10 +259,15 @@ void run_animate(const AnimateOptions& o) {
         }
     }
     std::filesystem::path folder = prepare_folder(o.out);
-    // A frame file there may be a link to an input (a folder of links): refused before any frame is written.
+    // A frame's name there may be an input of this run (or a link to one), or a folder: refused before any
+    // frame is written (a folder was found only after the frames before it were written).
     for (std::size_t f = first; f < last; ++f) {
-        const std::string why = output_over_input((folder / frame_name(f)).string(), animate_inputs(o));
-        if (!why.empty()) throw IoError(why + " (a link in the --out folder?)");
+        const std::filesystem::path frame = folder / frame_name(f);
+        const std::string why = output_over_input(frame.string(), animate_inputs(o));
+        if (!why.empty()) throw IoError(why + " (the --out folder holds an input of this run, or a link to one)");
+        std::error_code ignored;
+        if (std::filesystem::is_directory(frame, ignored))
+            throw IoError(frame.string() + ": is a folder; frame " + std::to_string(f) + " cannot be written there (nothing was written)");
     }
     for (std::size_t f = first; f < last; ++f) {
         deformer.deform(motion.frame(f), deformed);
@@ -359,7 +364,9 @@ void run_demo(const DemoOptions& o) {
         write_point_set((folder / frame_name(std::size_t(f))).string(), set, PlyFormat::BinaryLittleEndian);
     }
     double points_per_second = double(points) * frames / deform_seconds;
-    std::printf("baseskin demo: %s, %s%s on %s, %zu points x %d frames (%s)\n", human ? "a human walking" : "a chain",
+    // The human moves as its capture does (CMU 01_01 by default, whose subject jumps more than it walks).
+    const std::string who = human ? "a human moving by " + std::filesystem::path(o.capture).filename().string() : "a chain";
+    std::printf("baseskin demo: %s, %s%s on %s, %zu points x %d frames (%s)\n", who.c_str(),
                 o.deform.method.c_str(), baseline_route(skinner).c_str(), deformer.backend(), points, frames, body.motion.c_str());
     std::printf("wrote %s/{skeleton.json, rest.ply, frame_00000.ply ... frame_%05d.ply}\n", o.out.c_str(), frames - 1);
     note_other_frames(folder, 0, std::size_t(frames));

@@ -73,10 +73,17 @@ inline CLI::Validator count_in_range(std::size_t low, std::size_t high) {
         "COUNT in [" + range + "]");
 }
 
-// A check that an output path is not empty (an empty --out has no file or folder to name in an error).
+// A check that an output path is not empty (an empty --out has no file or folder to name in an error), nor
+// "-", which names standard output to most tools: the commands print their summaries there, which would mix
+// with the file's bytes (it made a file named "-").
 inline CLI::Validator non_empty_path() {
-    return CLI::Validator([](std::string& text) { return text.empty() ? std::string("expected a path, got an empty one") : std::string(); },
-                          "PATH");
+    return CLI::Validator(
+        [](std::string& text) {
+            if (text.empty()) return std::string("expected a path, got an empty one");
+            if (text == "-") return std::string("expected a path; \"-\" (standard output) is not one: the command prints its summary there (./- names a file of that name)");
+            return std::string();
+        },
+        "PATH");
 }
 
 // An input of a run, as a command line names it: the option and the path ("--points", "body.ply").

@@ -112,6 +112,8 @@ expect 1 "--table-samples: applies to --method baseline only, not lbs" -- demo -
 # An empty output path is a bad command line, for every command that writes.
 expect 1 "--out: expected a path, got an empty one" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out ""
 expect 1 "--out: expected a path, got an empty one" -- demo --body chain --out ""
+# "-" is standard output to most tools; the commands print their summaries there, so it is refused (it made a file named "-").
+expect 1 '--out: expected a path; "-" (standard output) is not one' -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out -
 expect 1 "--out: expected a path, got an empty one" -- rig --model "$tmp/points.ply" --out ""
 expect 1 "--out: expected a path, got an empty one" -- skeleton --points "$tmp/points.ply" --out ""
 expect 1 "--out: expected a path, got an empty one" -- drag --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --joint 1 --to 0,0,0 --out ""
@@ -132,6 +134,10 @@ expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply
 head -2 "$tmp/posed.ply" | grep -q "format ascii" || fail "ASCII input did not give ASCII output"
 expect 0 "wrote 2 frames of 3 points" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --out "$tmp/frames"
 [ -f "$tmp/frames/frame_00001.ply" ] || fail "motion frames missing"
+# A folder under a frame's name is found before any frame is written (it was found after frame 0 was).
+mkdir -p "$tmp/blocked/frame_00001.ply"
+expect 3 "frame_00001.ply: is a folder; frame 1 cannot be written there (nothing was written)" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --out "$tmp/blocked"
+[ -e "$tmp/blocked/frame_00000.ply" ] && fail "frame 0 written before the folder under frame 1's name was found"
 expect 0 "wrote 1 frame of 3 points" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1: --out "$tmp/one_frame"
 # A range past the motion's end writes the frames there are, and says so.
 expect 0 "note: --frames 1:9 runs past the motion's 2 frames: wrote frames 1 to 1" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1:9 --out "$tmp/past_end"
@@ -145,7 +151,7 @@ expect 0 "note: $tmp/demo also holds 1 frame file of an earlier run, left as it 
 expect 0 "note: $tmp/frames also holds 1 frame file of an earlier run" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1: --out "$tmp/frames"
 expect 3 "no-such.bvh: no such capture" -- demo --capture "$tmp/no-such.bvh" --points 100 --frames 2 --out "$tmp/demo"
 if [ -f /usr/share/assimp/models/BVH/01_01.bvh ]; then
-    expect 0 "a human walking, baseline" -- demo --points 3000 --frames 2 --out "$tmp/human"
+    expect 0 "a human moving by 01_01.bvh, baseline" -- demo --points 3000 --frames 2 --out "$tmp/human"
     [ -f "$tmp/human/frame_00001.ply" ] || fail "human demo frames missing"
 fi
 

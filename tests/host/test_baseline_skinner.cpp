@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 
+#include "host/demo_body.hpp"
 #include "host/errors.hpp"
 #include "tests/support/chains.hpp"
 #include "tests/support/points.hpp"
@@ -68,6 +70,31 @@ Skeleton sharply_bent_taper() {
     const double bend = 141 * kPi / 180;
     return make_skeleton({{{0, 0, 0}, 1.47}, {{2.56, 0, 0}, 1.17}, {{2.56 + 1.705 * std::cos(bend), 1.705 * std::sin(bend), 0}, 0.49}},
                          {{0, 1}, {1, 2}}, {}, "sharply bent taper");
+}
+
+// A short segment beside a crease that has a length at rest (its anchor clamped off the generator): the fan
+// borrowed part of the crease at rest too (fan_reading), so the deformation read the detail direction at
+// another place than the encoder. Points within half a unit of one found by a random-body probe (a kink of
+// about 82° after a bone shorter than half its radius, radii 6.76 then 20) came back up to 2.16 off at
+// rest, 2,822 of 4,000 by more than 1e-4; now it borrows only what the crease grows beyond its rest length.
+TEST(BaselineSkinner, RestPoseReproducesPointsOnAShortSegmentBesideARestCrease) {
+    const Skeleton s = make_skeleton({{{16.9538, 0, 0}, 6.75828}, {{16.1297, -0.739744, -2.40327}, 6.75828},
+                                      {{1.03379, 3.01079, -0.897186}, 6.75828}, {{0.765558, 9.56582, 22.7396}, 20}},
+                                     {{0, 1}, {1, 2}, {2, 3}}, {}, "kinked after a short bone");
+    std::vector<Vec3<double>> points;
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> offset(-0.5, 0.5);
+    for (int i = 0; i < 1000; ++i) points.push_back(Vec3<double>{13.1162, 4.15295, 1.15496} + Vec3<double>{offset(rng), offset(rng), offset(rng)});
+    for (bool exact : {false, true}) {
+        BaselineSkinner<float> skinner(s, points, "test");
+        BaselineDeformOptions options;
+        options.exact = exact;
+        skinner.set_deform_options(options);
+        std::vector<Vec3<float>> out;
+        skinner.deform(Pose::rest(s), out);
+        std::size_t worst = 0;
+        EXPECT_LT(max_error(out, points, &worst), 1e-5 * testing::diagonal(s)) << "exact " << exact << ", point " << worst;
+    }
 }
 
 TEST(BaselineSkinner, RestPoseReproducesEveryPointInFloat) {
@@ -179,6 +206,47 @@ TEST(BaselineSkinner, ARestShapeFoldedBeyondTheLimitIsRefusedWhenBuilt) {
         ADD_FAILURE() << "built a skinner on a rest shape folded 171°";
     } catch (const UnsupportedError& e) {
         EXPECT_NE(std::string(e.what()).find("the skeleton's rest shape folds a joint to 171 degrees"), std::string::npos) << e.what();
+    }
+}
+
+// A sphere far smaller than the body (the demo chain's first, 1e-12 against a diagonal of 11.8) is refused
+// when the skinner is built: the rest pose came back 2.5e-5 of the diagonal off. At 1e-8 it is taken.
+TEST(BaselineSkinner, ASphereTooSmallForTheBodyIsRefusedWhenBuilt) {
+    const Skeleton chain = demo_chain();
+    const auto with_first_radius = [&](double radius) {
+        std::vector<Sphere<double>> spheres = chain.spheres;
+        spheres[0].radius = radius;
+        return make_skeleton(spheres, chain.bones, {}, "tiny first sphere");
+    };
+    const std::vector<Vec3<double>> points = demo_points(chain, 500, 7);
+    try {
+        BaselineSkinner<float> skinner(with_first_radius(1e-12), points, "test");
+        ADD_FAILURE() << "built a skinner on a sphere of radius 1e-12";
+    } catch (const UnsupportedError& e) {
+        EXPECT_NE(std::string(e.what()).find("the skeleton's sphere 0 has radius 1e-12, below 1e-10 of the skeleton's size"), std::string::npos)
+            << e.what();
+    }
+    const Skeleton small = with_first_radius(1e-8);
+    BaselineSkinner<float> skinner(small, points, "test");
+    std::vector<Vec3<float>> out;
+    skinner.deform(Pose::rest(small), out);
+    EXPECT_LT(max_error(out, points), 1e-5 * testing::diagonal(small));
+}
+
+// The joint's name in that message shows control characters as '?' (a NUL cut the message short, and an
+// escape sequence in a name reached the terminal), and the message names the methods, not an option.
+TEST(BaselineSkinner, AJointsNameInAMessageShowsNoControlCharacters) {
+    const double open = 9 * kPi / 180;
+    const Skeleton s = make_skeleton({{{0, 0, 0}, 1}, {{3, 0, 0}, 1}, {{3 - 3 * std::cos(open), 3 * std::sin(open), 0}, 1}}, {{0, 1}, {1, 2}},
+                                     {"a", std::string("e\0l\x1b[31m", 8), "c"}, "folded");
+    try {
+        BaselineSkinner<float> skinner(s, testing::points_around(s, 100, 5), "test");
+        ADD_FAILURE() << "built a skinner on a rest shape folded 171°";
+    } catch (const UnsupportedError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find("at joint \"e?l?[31m\" (between bones 0 and 1); the baseline method accepts up to 170 (the DQS and LBS methods take it)"),
+                  std::string::npos)
+            << message;
     }
 }
 

@@ -6,7 +6,10 @@
 #include <cstring>
 
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
+#include "host/json_io.hpp"
 #include "tests/support/chains.hpp"
+#include "tests/support/message_of.hpp"
 #include "tests/support/temp_file.hpp"
 
 namespace bs {
@@ -201,6 +204,16 @@ void expect_motion_error(const std::string& text, const std::string& fragment) {
     }
 }
 
+// A motion read as a pose, or a pose as a motion, is named as what it is (they said "unknown member").
+TEST(MotionInvalid, APoseIsNotAMotionNorAMotionAPose) {
+    expect_motion_error(R"({"bones": [{"bone": 0, "axis": [0, 0, 1], "degrees": 10}]})", "this is a pose (it has \"bones\" or \"root\" and no \"frames\"), not a motion");
+    try {
+        pose_from(R"({"fps": 30, "frames": [{}]})");
+        ADD_FAILURE() << "a motion was read as a pose";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("this is a motion (it has \"frames\"), not a pose"), std::string::npos) << e.what();
+    }
+}
 TEST(MotionInvalid, MissingFps) { expect_motion_error(R"({"frames": [{}]})", "missing required member \"fps\""); }
 TEST(MotionInvalid, ZeroFps) { expect_motion_error(R"({"fps": 0, "frames": [{}]})", "fps: frames per second must be > 0"); }
 TEST(MotionInvalid, NoFrames) { expect_motion_error(R"({"fps": 30, "frames": []})", "frames: a motion needs at least one frame"); }
@@ -211,6 +224,27 @@ TEST(MotionInvalid, AMotionForAnotherBoneCount) {
                         "motion_under_test.json: bone_count: the motion is for a skeleton of 2 bones; this one has 3");
     expect_motion_error(R"({"fps": 30, "bone_count": -3, "frames": [{}]})", "bone_count: expected a whole number >= 0");
     EXPECT_EQ(motion_from(R"({"fps": 30, "bone_count": 3, "frames": [{}]})").frame_count(), 1u);
+}
+// A motion's frames, and its frames × bones, are bounded before any pose is made (a million empty frames of
+// a 27-bone skeleton, a file of 3 MB, took 1.25 GB of poses).
+TEST(MotionInvalid, TooManyFramesOrJointRotations) {
+    const auto motion_of = [](std::size_t count) {
+        json_io::json doc{{"fps", 30}, {"frames", json_io::json::array()}};
+        for (std::size_t f = 0; f < count; ++f) doc["frames"].push_back(json_io::json::object());
+        return doc;
+    };
+    const Skeleton three = testing::straight_chain();
+    const json_io::json over_frames = motion_of(kMaxMotionFrames + 1);
+    EXPECT_NE(testing::message_of<InputError>([&] { parse_motion(over_frames, three, json_io::Where{"m.json", ""}); }).find("1000001 frames of 3 bones exceed the limit"),
+              std::string::npos);
+    std::vector<Sphere<double>> spheres;
+    std::vector<std::array<int, 2>> bones;
+    for (int i = 0; i <= 11; ++i) spheres.push_back({{4.0 * i, 0, 0}, 1.0});
+    for (int i = 0; i < 11; ++i) bones.push_back({i, i + 1});
+    const Skeleton eleven = make_skeleton(spheres, bones, {}, "eleven bones");
+    const std::size_t most = kMaxMotionJointRotations / 11;  // below kMaxMotionFrames
+    EXPECT_NE(testing::message_of<InputError>([&] { parse_motion(motion_of(most + 1), eleven, json_io::Where{"m.json", ""}); }).find("joint rotations"),
+              std::string::npos);
 }
 TEST(Motion, ASavedMotionCarriesItsBoneCount) {
     const Skeleton s = testing::straight_chain();
