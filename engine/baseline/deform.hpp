@@ -148,12 +148,19 @@ template <class T, class Section> BS_HD inline FanReading<T> fan_reading(const S
 // bone whose segment is empty or nearly so at rest, a collapse of the posed bundle is no longer read
 // plainly (the scale is that rest length), so there the fan's own form turns with the collapsing segment's
 // plane; such sections' codes ride the rigid field (host/baseline_rig.cpp, empty_section_band).
+// The scale is at least kRoundingBundle of the bone's smaller radius: a bundle empty at rest and posed has
+// a length of 0 or a few roundings (the fan's plane then the rounding's direction), and a twist can carry a
+// code whose own section is long onto such a generator; with a scale of 0 the fan's own form was taken,
+// and the point jumped by 2.5e-3 of the radius between poses 1e-12 rad apart as the length flickered
+// between 0 and 2.2e-16 (a random chain's short bone kinked 82°). Bundles below the floor read plainly.
 constexpr double kCollapsedBundle = 0.25;
+constexpr double kRoundingBundle = 1e-9;
 
 template <class T>
 BS_HD inline T fan_form_weight(const FanField<T>& fan, const FanReading<T>& reading, const Cone<T>& cone, T rest_length) {
     const T radius = smaller_radius(cone), judged = reading.span > radius ? reading.span : radius;
-    const T full = T(kCollapsedBundle) * (rest_length < judged ? rest_length : judged);
+    const T collapsed = T(kCollapsedBundle) * (rest_length < judged ? rest_length : judged), floor = T(kRoundingBundle) * radius;
+    const T full = collapsed > floor ? collapsed : floor;
     return full > T(0) ? smoothstep_unit(fan.length / full) : T(1);
 }
 

@@ -17,6 +17,7 @@
 
 #include "engine/swing_twist.hpp"
 #include "host/baseline_skinner.hpp"
+#include "host/json_io.hpp"
 #include "tests/support/baseline_bend.hpp"
 #include "tests/support/tables.hpp"
 
@@ -149,6 +150,44 @@ TEST(BaselineBendPoseContinuity, AChildSwungAboutItsParentsAxisToTheFarSideMoves
         std::printf("[ bend pose continuity ] %-11s azimuth π, polar angles up to %.0f°: worst move / bound %.4g\n",
                     chain.name.c_str(), last * 180 / kBaselinePi, worst);
         EXPECT_LE(worst, 1.0) << chain.name;
+    }
+}
+
+// A twist can carry a code whose own section is long at rest onto a generator whose bundle is empty at rest
+// and posed (a random chain found by a probe: a bone 2.5 long of radius 6.76 kinked 82°, then a sphere of
+// radius 20). There the bundle's length is 0 or a rounding's 2.2e-16 from one pose to the next, and its fan's
+// plane that rounding's direction: the point jumped by 0.0169 (2.5e-3 of the radius) between poses 1e-12
+// rad apart. Now bundles below kRoundingBundle of the radius read plainly: turns of bone 2's swing by
+// ±1e-12 to ±1e-8 rad move it by no more than 1e-6 of the radius.
+TEST(BaselineBendPoseContinuity, ABundleEmptyAtRestAndPosedDoesNotFlickerWithRounding) {
+    const Skeleton s = make_skeleton({{{0, 0, 0}, 1}, {{16.95379961614778, 0, 0}, 6.758281489240779},
+                                      {{16.1297459613222, -0.739744374772885, -2.403268224943483}, 6.758281489240779},
+                                      {{1.0337888910340496, 3.0107911500953897, -0.8971856718954081}, 6.758281489240779},
+                                      {{0.7655584646074004, 9.565816142255283, 22.73955044360055}, 20}},
+                                     {{0, 1}, {1, 2}, {2, 3}, {3, 4}}, {}, "kinked after a short bone");
+    const Pose pose = parse_pose(json_io::json::parse(R"({"bones": [
+        {"bone": 0, "rotation": [0.7620111254695136, 0.0, 0.12651111383487534, 0.6350858073811322], "twist_degrees": -282.23073951921197},
+        {"bone": 1, "rotation": [0.9214217556254334, 0.07473718229662264, -0.3708877937070972, 0.08853556529207549], "twist_degrees": -326.12148537818547},
+        {"bone": 2, "rotation": [0.9943556942301373, 0.0074007611642101555, -0.012419578641788527, 0.10510821163283364], "twist_degrees": -69.79278257405821},
+        {"bone": 3, "rotation": [0.9171654632951305, -0.3913497511648271, 0.0711901086577381, -0.024183747252151534], "twist_degrees": 165.05595214429422}]})"),
+                                 s, json_io::Where{"probe pose", ""});
+    const std::vector<Vec3<double>> point{{16.365298651682636, -7.1857681592490898, 0.33771617362599043}};
+    for (bool exact : {true, false}) {
+        BaselineSkinner<double> skinner(s, point, "probe point");
+        BaselineDeformOptions options = testing::tables_for_every_bone();
+        options.exact = exact;
+        skinner.set_deform_options(options);
+        std::vector<Vec3<double>> at, turned;
+        skinner.deform(pose, at);
+        const Vec3<double> axis = normalized(cross(s.rest_axis(2), Vec3<double>{0.3, 0.5, 0.8}));
+        double worst = 0;
+        for (double turn : {1e-12, -1e-12, 1e-10, -1e-10, 1e-8, -1e-8}) {
+            Pose moved = pose;
+            moved.joints[2].swing = normalized(axis_angle(axis, turn) * moved.joints[2].swing);
+            skinner.deform(moved, turned);
+            worst = std::fmax(worst, norm(turned[0] - at[0]));
+        }
+        EXPECT_LT(worst, 1e-6 * 6.758281489240779) << (exact ? "exact" : "tables");
     }
 }
 
