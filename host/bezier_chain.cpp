@@ -141,12 +141,6 @@ Vec3<double> bend_side(const std::vector<Vec3<double>>& chain, Vec3<double> line
 }
 
 // Whether every joint of x lies on the line through `from` (to 1e-9 of the chain's length `total`).
-// FABRIK's passes keep every joint on a line where the first guess and the target all lie on it (a straight
-// chain pushed along itself): they can stretch such a chain but never fold it, and a target it could reach
-// by folding was missed (a straight chain of bones 3.5 and 2.5 pushed from 6 to 2 of its held end stopped
-// at 4 from it). Such a guess is replaced by the evenly bent chain (evenly_bent, bend_side); the passes then
-// only refine it. A pure nudge off the line converged too slowly near full reach (6.99 of 7 missed by 0.01
-// after every pass).
 bool all_on_line(const std::vector<Vec3<double>>& x, Vec3<double> from, Vec3<double> line, double total) {
     for (const Vec3<double>& p : x)
         if (norm((p - from) - dot(p - from, line) * line) > 1e-9 * total) return false;
@@ -166,7 +160,13 @@ std::vector<Vec3<double>> propagate_keeping_lengths(const std::vector<Vec3<doubl
         for (int i = 1; i <= last; ++i) x[i] = x[i - 1] + lengths[std::size_t(i - 1)] * towards;
         return x;
     }
-    // The evenly bent chain towards the target, built once where it is wanted (below).
+    // The evenly bent chain towards the target, built once where it is wanted (below). FABRIK's passes keep
+    // every joint on a line where the first guess and the target all lie on it (a straight chain pushed
+    // along itself): they can stretch such a chain but never fold it, and a target it could reach by
+    // folding was missed (a straight chain of bones 3.5 and 2.5 pushed from 6 to 2 of its held end stopped
+    // at 4 from it). Such a guess is replaced by the evenly bent chain (evenly_bent, bend_side); the passes
+    // then only refine it. A pure nudge off the line converged too slowly near full reach (6.99 of 7 missed
+    // by 0.01 after every pass).
     const std::optional<Vec3<double>> line = line_from(chain[0], target, x, chain, total);
     std::vector<Vec3<double>> bent;
     const auto evenly = [&]() -> const std::vector<Vec3<double>>& {

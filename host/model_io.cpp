@@ -192,10 +192,14 @@ void read_animation(const aiScene& scene, const std::vector<const aiNode*>& kept
     const double ticks_per_second = anim.mTicksPerSecond > 0 ? anim.mTicksPerSecond : 25.0;
     const double seconds = anim.mDuration / ticks_per_second;
     model.fps = kModelFps;
-    if (!std::isfinite(seconds) || seconds < 0 || (seconds * kModelFps + 1) * double(kept.size()) > double(kMaxModelSamples))
+    // Its frames are bounded as a motion file's are (host/input_limits.hpp), so that animate reads back the
+    // motion rig writes from it.
+    const double most_frames = seconds * kModelFps + 1;
+    if (!std::isfinite(seconds) || seconds < 0 || most_frames * double(kept.size()) > double(kMaxModelSamples) || most_frames > double(kMaxMotionFrames))
         throw InputError(path + ": animation \"" + anim.mName.C_Str() + "\": " + std::to_string(anim.mDuration) + " ticks at " +
                          std::to_string(ticks_per_second) + " per second give more than " + std::to_string(kMaxModelSamples) +
-                         " node transforms at " + std::to_string(int(kModelFps)) + " frames/s, or no duration");
+                         " node transforms or " + std::to_string(kMaxMotionFrames) + " frames at " + std::to_string(int(kModelFps)) +
+                         " frames/s, or no duration");
     std::map<std::string, const aiNodeAnim*> channels;
     for (unsigned c = 0; c < anim.mNumChannels; ++c) {
         check_channel(*anim.mChannels[c], path + ": animation \"" + anim.mName.C_Str() + "\"");

@@ -295,13 +295,19 @@ void commit_together(const std::vector<OutputFile*>& files) {
     for (std::size_t i = 0; i < files.size(); ++i) {
         try {
             files[i]->commit();
-        } catch (const IoError&) {
-            if (i > 0)  // the files from i on belong to the set that was just replaced in part
-                for (std::size_t j = i; j < files.size(); ++j) {
-                    std::error_code ignored;
-                    std::filesystem::remove(output_target(files[j]->path()), ignored);
-                }
-            throw;
+        } catch (const IoError& e) {
+            if (i == 0) throw;
+            // The files from i on belong to the set that was just replaced in part. Their names are removed
+            // (a link, not the file it leads to; never a folder), and the message says which.
+            std::string removed;
+            for (std::size_t j = i; j < files.size(); ++j) {
+                const std::string& path = files[j]->path();
+                std::error_code error;
+                if (!std::filesystem::is_directory(std::filesystem::symlink_status(path, error)) && std::filesystem::remove(path, error))
+                    removed += (removed.empty() ? "" : ", ") + path;
+            }
+            if (removed.empty()) throw;
+            throw IoError(std::string(e.what()) + "; removed " + removed + " of the earlier set, which belonged with the files replaced");
         }
     }
 }

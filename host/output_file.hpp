@@ -77,9 +77,10 @@ std::string output_target(const std::string& path);
 // Commits files that belong together (a skeleton and its binding; a rig's skeleton, points and motion):
 // every one is finished before any is committed, so that one that cannot be written (read-only, a full
 // disk) leaves the earlier set as it was (IoError). Where a replacement itself fails after earlier ones
-// took place (rare: a rename refused), the files from the failed one on are removed before the IoError is
-// rethrown: what was there under their names belongs to the set that was just replaced in part, and is
-// read with it by default (drag reads the binding beside the skeleton).
+// took place (rare: a rename refused), the files from the failed one on are removed (the names: a link, not
+// the file it leads to; never a folder) and the IoError says which: what was there under their names
+// belongs to the set that was just replaced in part, and is read with it by default (drag reads the
+// binding beside the skeleton).
 void commit_together(const std::vector<OutputFile*>& files);
 
 // Writes the content of file `source` over file `target` in place (the target keeps its inode, owner and

@@ -101,7 +101,7 @@ struct PointSet {
 // >= 0) and weight0..weight3 (scalar float or double); having only some of them is an error naming the
 // missing ones. Each vertex's weights must be finite, >= 0 and sum to 1 within 1e-3; they are then
 // divided by their sum (in double, stored as float). A `face` element's corner list (vertex_indices or
-// vertex_index) must hold at least one index a face, each a whole index of the vertices. Messages name the vertex (or face) index.
+// vertex_index) must give every face at least one corner, each a whole index of the vertices. Messages name the vertex (or face) index.
 PointSet read_point_set(const std::string& path);
 PointSet parse_point_set(std::string_view bytes, const std::string& source);  // as parse_ply
 

@@ -235,9 +235,11 @@ Motion parse_motion(const json& doc, const Skeleton& skeleton, const Where& wher
     const json& frames = json_io::member(doc, "frames", where);
     json_io::require_array(frames, where["frames"]);
     if (frames.empty()) where["frames"].fail("a motion needs at least one frame");
-    if (frames.size() > kMaxMotionFrames || frames.size() * std::max<std::size_t>(skeleton.bone_count(), 1) > kMaxMotionJointRotations)
-        where["frames"].fail(std::to_string(frames.size()) + " frames of " + std::to_string(skeleton.bone_count()) +
-                             " bones exceed the limit of " + std::to_string(kMaxMotionFrames) + " frames and " +
+    if (frames.size() > kMaxMotionFrames)
+        where["frames"].fail(std::to_string(frames.size()) + " frames exceed the limit of " + std::to_string(kMaxMotionFrames) +
+                             " a motion may hold");
+    if (frames.size() * std::max<std::size_t>(skeleton.bone_count(), 1) > kMaxMotionJointRotations)
+        where["frames"].fail(std::to_string(frames.size()) + " frames of " + std::to_string(skeleton.bone_count()) + " bones exceed the limit of " +
                              std::to_string(kMaxMotionJointRotations) + " joint rotations (frames × bones) a motion may hold");
     std::vector<Pose> poses;
     poses.reserve(frames.size());

@@ -114,10 +114,11 @@ BS_HD inline FanReading<T> fan_reading(T along, T segment, T parent_crease, T ch
 template <class T> BS_HD inline T crease_length_of(EndKind kind, T length) { return kind == EndKind::Concave ? length : T(0); }
 
 // What an end's crease may lend the fan: what it has grown beyond its length at rest (rest_crease). A crease
-// with a length at rest (its anchor clamped off the generator, kBeltCrossingOffSegments) beside a segment
-// shorter than kFanSpan radii lent the fan part of itself at rest too, so the rest pose read the fan at
-// another place than the encoder, which reads it over the segment alone: the rest pose came back up to
-// 3.6% of the radius off (random chains of short bones kinked 80°). Continuous in the lengths.
+// with a length at rest (its anchor clamped off the generator, kBeltCrossingOffSegments, or a segment
+// collapsed at rest) beside a segment shorter than kFanSpan radii lent the fan part of itself at rest too,
+// so the rest pose read the fan at another place than the encoder, which reads it over the segment alone:
+// points near one such joint of a random chain (a short bone kinked 82°, radius 6.76) came back up to 2.16
+// off at rest. Continuous in the lengths.
 template <class T, class End> BS_HD inline T lendable_crease(const End& end) {
     const T grown = end.length() - end.rest_crease;
     return crease_length_of(end.kind, grown > T(0) ? grown : T(0));

@@ -150,8 +150,9 @@ struct PosedEnd {
     T arc_begin, arc_end;
     Crease<T> crease;  // concave: from the crop point (child end) or the anchor (parent end), in travel order
     unsigned flags;
-    T rest_crease = T(0);  // concave: the crease piece's length at rest on this generator (SectionEnd::crease_length; 0
-                           // unless its anchor is clamped off the generator), which the fan does not borrow (fan_reading)
+    T rest_crease = T(0);  // concave: the crease piece's length at rest on this generator (SectionEnd::crease_length: 0
+                           // but where the anchor is clamped off the generator or the segment is collapsed at rest),
+                           // which the fan does not borrow (fan_reading)
 
     BS_HD T length() const { return end_length(kind, arc.radius, arc_begin, arc_end, crease.length); }
 };

@@ -36,8 +36,8 @@
 // segment's length and the directions).
 //
 // All tables are in bone k's frame F⁰_k, in double (the per-point pass's geometry precision). Sizes: a
-// section sample is sizeof(PosedSection<double>) (832 bytes) plus its extent (sizeof(SectionExtent<double>),
-// 136 bytes), a fan sample 128 bytes, a local chain 1,152 bytes, a cell index 4 bytes; per bone and frame.
+// section sample is sizeof(PosedSection<double>) (848 bytes) plus its extent (sizeof(SectionExtent<double>),
+// 152 bytes), a fan sample 128 bytes, a local chain 1,152 bytes, a cell index 4 bytes; per bone and frame.
 // Besides, the fan grid's cos and sin, 16 bytes a sample (the same for every bone).
 #pragma once
 
@@ -645,8 +645,9 @@ BS_HD inline bool cell_is_smooth(const Stencil<PosedSection<T>>& st, const Posed
 // The same for a fan cell: the directions at the segment's ends and middle, of the fan's own form and of
 // the plain interpolation of its end directions, within the tolerance in radians; and the segment's
 // length, which sets fan_form_weight, within what keeps that weight's share of the direction within it:
-// the weight's slope is at most 6 / (kCollapsedBundle · smaller radius) whatever the span, and the two
-// forms differ by at most 2.
+// where the span or the radius sets the weight's scale its slope is at most 6 / (kCollapsedBundle · smaller
+// radius), and the two forms differ by at most 2. Where a bundle short at rest sets it (down to
+// kRoundingBundle of the radius) the slope is steeper, and only the length check guards the cell.
 template <class T>
 BS_HD inline bool cell_is_smooth(const Stencil<FanSample<T>>& st, const FanSample<T>& check, const BaselineBone<T>& bone,
                                  T tolerance) {

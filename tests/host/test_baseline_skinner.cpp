@@ -76,7 +76,8 @@ Skeleton sharply_bent_taper() {
 // borrowed part of the crease at rest too (fan_reading), so the deformation read the detail direction at
 // another place than the encoder. Points within half a unit of one found by a random-body probe (a kink of
 // about 82° after a bone shorter than half its radius, radii 6.76 then 20) came back up to 2.16 off at
-// rest, 2,822 of 4,000 by more than 1e-4; now it borrows only what the crease grows beyond its rest length.
+// rest (2,822 of 4,000 such points by more than 1e-4); now it borrows only what the crease grows beyond its
+// rest length.
 TEST(BaselineSkinner, RestPoseReproducesPointsOnAShortSegmentBesideARestCrease) {
     const Skeleton s = make_skeleton({{{16.9538, 0, 0}, 6.75828}, {{16.1297, -0.739744, -2.40327}, 6.75828},
                                       {{1.03379, 3.01079, -0.897186}, 6.75828}, {{0.765558, 9.56582, 22.7396}, 20}},

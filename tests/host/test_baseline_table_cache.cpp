@@ -45,7 +45,8 @@ void add(std::vector<std::uint64_t>& bits, Vec3<double> p) {
 void add(std::vector<std::uint64_t>& bits, const SectionExtent<double>& e) {
     for (double x : {e.turn.at_parent, e.turn.at_child, e.turn.sigma_start, e.turn.sigma_end}) add(bits, x);
     for (const EndExtent<double>* end : {&e.parent, &e.child})
-        for (double x : {double(int(end->kind)), end->sigma, end->arc_radius, end->arc_begin, end->arc_end, end->crease_length}) add(bits, x);
+        for (double x : {double(int(end->kind)), end->sigma, end->arc_radius, end->arc_begin, end->arc_end, end->crease_length, end->rest_crease})
+            add(bits, x);
     add(bits, double(e.structure));
 }
 void add(std::vector<std::uint64_t>& bits, const PosedSection<double>& s, const Cone<double>& cone) {

@@ -115,8 +115,9 @@ struct ThreeFiles {
     ThreeFiles() {
         for (int i = 0; i < 3; ++i) paths[i] = testing::write_temp("set" + std::to_string(i) + ".txt", "old " + std::to_string(i));
     }
-    // Commits new content to the three, the target `blocked` turned into a folder first; true where it threw.
-    bool commit_with_blocked(int blocked) {
+    // Commits new content to the three, the target `blocked` turned into a folder first; the IoError's
+    // message, empty where none was thrown.
+    std::string commit_with_blocked(int blocked) {
         OutputFile a(paths[0]), b(paths[1]), c(paths[2]);
         OutputFile* files[3] = {&a, &b, &c};
         for (int i = 0; i < 3; ++i) files[i]->write("new " + std::to_string(i));
@@ -124,27 +125,34 @@ struct ThreeFiles {
         fs::create_directories(fs::path(paths[blocked]) / "inside");
         try {
             commit_together({&a, &b, &c});
-        } catch (const IoError&) {
-            return true;
+        } catch (const IoError& e) {
+            return e.what();
         }
-        return false;
+        return "";
     }
 };
 
 TEST(OutputFile, ASetThatCannotReplaceItsFirstFileReplacesNone) {
     ThreeFiles set;
-    EXPECT_TRUE(set.commit_with_blocked(0));
+    EXPECT_NE(set.commit_with_blocked(0), "");
     EXPECT_EQ(content_of(set.paths[1]), "old 1");
     EXPECT_EQ(content_of(set.paths[2]), "old 2");
     for (const std::string& path : set.paths) EXPECT_EQ(files_named_like(path), 1) << path;
 }
 
+// The third is a link to a file shared with others: the link is removed, not the file, and the message
+// names what was removed.
 TEST(OutputFile, ASetReplacedInPartLeavesNoFileOfTheEarlierSet) {
     ThreeFiles set;
-    EXPECT_TRUE(set.commit_with_blocked(1));
+    const std::string shared = testing::write_temp("shared.txt", "shared");
+    fs::remove(set.paths[2]);
+    fs::create_symlink(shared, set.paths[2]);
+    const std::string message = set.commit_with_blocked(1);
+    EXPECT_NE(message.find("; removed " + set.paths[2] + " of the earlier set"), std::string::npos) << message;
     EXPECT_EQ(content_of(set.paths[0]), "new 0");
-    EXPECT_FALSE(fs::exists(set.paths[2]));
+    EXPECT_FALSE(fs::exists(fs::symlink_status(set.paths[2])));
     EXPECT_EQ(files_named_like(set.paths[2]), 0);
+    EXPECT_EQ(content_of(shared), "shared");
 }
 
 // A file that cannot be written whole (here: larger than the process may write, RLIMIT_FSIZE, as a full
