@@ -161,6 +161,20 @@ void note_normals_not_deformed(const PointSet& set) {
         std::printf("note: the points' normals (nx, ny, nz) are written as read, not deformed: recompute them for the posed body\n");
 }
 
+// The frame files [first, last) of a run into `folder`: a name there may be an input of this run (or a link
+// to one), or a folder. Refused (IoError) before anything is written: a folder was found only after the
+// frames before it were written.
+void check_frame_files(const std::filesystem::path& folder, std::size_t first, std::size_t last, const std::vector<NamedInput>& inputs) {
+    for (std::size_t f = first; f < last; ++f) {
+        const std::filesystem::path frame = folder / frame_name(f);
+        const std::string why = output_over_input(frame.string(), inputs);
+        if (!why.empty()) throw IoError(why + " (the --out folder holds an input of this run, or a link to one)");
+        std::error_code ignored;
+        if (std::filesystem::is_directory(frame, ignored))
+            throw IoError(frame.string() + ": is a folder; frame " + std::to_string(f) + " cannot be written there (nothing was written)");
+    }
+}
+
 std::vector<NamedInput> animate_inputs(const AnimateOptions& o) {
     return {{"--skeleton", o.skeleton}, {"--points", o.points}, {"--pose", o.pose}, {"--motion", o.motion}};
 }
@@ -259,16 +273,7 @@ void run_animate(const AnimateOptions& o) {
         }
     }
     std::filesystem::path folder = prepare_folder(o.out);
-    // A frame's name there may be an input of this run (or a link to one), or a folder: refused before any
-    // frame is written (a folder was found only after the frames before it were written).
-    for (std::size_t f = first; f < last; ++f) {
-        const std::filesystem::path frame = folder / frame_name(f);
-        const std::string why = output_over_input(frame.string(), animate_inputs(o));
-        if (!why.empty()) throw IoError(why + " (the --out folder holds an input of this run, or a link to one)");
-        std::error_code ignored;
-        if (std::filesystem::is_directory(frame, ignored))
-            throw IoError(frame.string() + ": is a folder; frame " + std::to_string(f) + " cannot be written there (nothing was written)");
-    }
+    check_frame_files(folder, first, last, animate_inputs(o));
     for (std::size_t f = first; f < last; ++f) {
         deformer.deform(motion.frame(f), deformed);
         store_positions(deformed, set);
@@ -350,6 +355,7 @@ void run_demo(const DemoOptions& o) {
     const double encode_seconds = std::chrono::duration<double>(Clock::now() - encode_start).count();
     FrameDeformer deformer(skinner, o.deform);
     std::filesystem::path folder = prepare_folder(o.out);
+    check_frame_files(folder, 0, std::size_t(frames), {{"--capture", o.capture}});
     save_skeleton((folder / "skeleton.json").string(), skeleton);
     PointSet set = make_point_set(rest);
     write_point_set((folder / "rest.ply").string(), set, PlyFormat::BinaryLittleEndian);
