@@ -77,9 +77,13 @@ private:
 };
 
 
-std::string frame_name(std::size_t frame) {
-    char name[32];
-    std::snprintf(name, sizeof name, "frame_%05zu.ply", frame);
+// Frame `frame` of a motion of `frame_count` frames: frame_NNNNN.ply, its number padded to the digits of the
+// motion's last frame (at least 5), so that a folder's names sort in frame order (a BVH capture may hold
+// millions of frames).
+std::string frame_name(std::size_t frame, std::size_t frame_count) {
+    const int width = std::max<int>(5, int(std::to_string(frame_count > 0 ? frame_count - 1 : 0).size()));
+    char name[48];
+    std::snprintf(name, sizeof name, "frame_%0*zu.ply", width, frame);
     return name;
 }
 
@@ -89,18 +93,20 @@ PlyFormat output_format(const std::string& choice, const PlyFile& input) {
     return input.format == PlyFormat::Ascii ? PlyFormat::Ascii : PlyFormat::BinaryLittleEndian;
 }
 
-// Says when `folder` also holds frame files this run did not write (frame_NNNNN.ply outside [first, last)):
-// an earlier run's, left as they were, which would otherwise read as frames of this one.
-void note_other_frames(const std::filesystem::path& folder, std::size_t first, std::size_t last) {
+// Says when `folder` also holds frame files this run did not write (frame_NNNNN.ply, any width, other than
+// the names of frames [first, last) of a motion of `frame_count` frames): an earlier run's, left as they
+// were, which would otherwise read as frames of this one.
+void note_other_frames(const std::filesystem::path& folder, std::size_t first, std::size_t last, std::size_t frame_count) {
     std::size_t others = 0;
     std::error_code error;
     for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
         const std::string name = entry.path().filename().string();
+        if (name.size() < 15 || name.compare(0, 6, "frame_") != 0 || name.compare(name.size() - 4, 4, ".ply") != 0) continue;
         std::size_t frame = 0;
         const char* digits = name.c_str() + 6;
-        const bool frame_file = name.size() == 15 && name.compare(0, 6, "frame_") == 0 && name.compare(11, 4, ".ply") == 0 &&
-                                std::from_chars(digits, digits + 5, frame).ptr == digits + 5;
-        if (frame_file && (frame < first || frame >= last)) ++others;
+        const char* digits_end = name.c_str() + name.size() - 4;
+        if (std::from_chars(digits, digits_end, frame).ptr != digits_end) continue;
+        if (frame < first || frame >= last || name != frame_name(frame, frame_count)) ++others;
     }
     if (others > 0)
         std::printf("note: %s also holds %zu frame file%s of an earlier run, left as %s\n", folder.string().c_str(), others,
@@ -164,9 +170,10 @@ void note_normals_not_deformed(const PointSet& set) {
 // The frame files [first, last) of a run into `folder`: a name there may be an input of this run (or a link
 // to one), or a folder. Refused (IoError) before anything is written: a folder was found only after the
 // frames before it were written.
-void check_frame_files(const std::filesystem::path& folder, std::size_t first, std::size_t last, const std::vector<NamedInput>& inputs) {
+void check_frame_files(const std::filesystem::path& folder, std::size_t first, std::size_t last, std::size_t frame_count,
+                       const std::vector<NamedInput>& inputs) {
     for (std::size_t f = first; f < last; ++f) {
-        const std::filesystem::path frame = folder / frame_name(f);
+        const std::filesystem::path frame = folder / frame_name(f, frame_count);
         const std::string why = output_over_input(frame.string(), inputs);
         if (!why.empty()) throw IoError(why + " (the --out folder holds an input of this run, or a link to one)");
         std::error_code ignored;
@@ -273,17 +280,17 @@ void run_animate(const AnimateOptions& o) {
         }
     }
     std::filesystem::path folder = prepare_folder(o.out);
-    check_frame_files(folder, first, last, animate_inputs(o));
+    check_frame_files(folder, first, last, motion.frame_count(), animate_inputs(o));
     for (std::size_t f = first; f < last; ++f) {
         deformer.deform(motion.frame(f), deformed);
         store_positions(deformed, set);
-        write_point_set((folder / frame_name(f)).string(), set, format);
+        write_point_set((folder / frame_name(f, motion.frame_count())).string(), set, format);
     }
     std::printf("wrote %zu frame%s of %zu points to %s\n", last - first, last - first == 1 ? "" : "s", set.positions.size(), o.out.c_str());
     if (!o.frames.empty() && frame_bounds(o.frames).second.value_or(0) > motion.frame_count())
         std::printf("note: --frames %s runs past the motion's %zu frames: wrote frames %zu to %zu\n", o.frames.c_str(),
                     motion.frame_count(), first, last - 1);
-    note_other_frames(folder, first, last);
+    note_other_frames(folder, first, last, motion.frame_count());
     note_normals_not_deformed(set);
 }
 
@@ -355,7 +362,7 @@ void run_demo(const DemoOptions& o) {
     const double encode_seconds = std::chrono::duration<double>(Clock::now() - encode_start).count();
     FrameDeformer deformer(skinner, o.deform);
     std::filesystem::path folder = prepare_folder(o.out);
-    check_frame_files(folder, 0, std::size_t(frames), {{"--capture", o.capture}});
+    check_frame_files(folder, 0, std::size_t(frames), std::size_t(frames), {{"--capture", o.capture}});
     save_skeleton((folder / "skeleton.json").string(), skeleton);
     PointSet set = make_point_set(rest);
     write_point_set((folder / "rest.ply").string(), set, PlyFormat::BinaryLittleEndian);
@@ -367,15 +374,16 @@ void run_demo(const DemoOptions& o) {
         deformer.deform(body.poses[std::size_t(f)], deformed);
         deform_seconds += std::chrono::duration<double>(Clock::now() - start).count();
         store_positions(deformed, set);
-        write_point_set((folder / frame_name(std::size_t(f))).string(), set, PlyFormat::BinaryLittleEndian);
+        write_point_set((folder / frame_name(std::size_t(f), std::size_t(frames))).string(), set, PlyFormat::BinaryLittleEndian);
     }
     double points_per_second = double(points) * frames / deform_seconds;
     // The human moves as its capture does (CMU 01_01 by default, whose subject jumps more than it walks).
     const std::string who = human ? "a human moving by " + std::filesystem::path(o.capture).filename().string() : "a chain";
     std::printf("baseskin demo: %s, %s%s on %s, %zu points x %d frames (%s)\n", who.c_str(),
                 o.deform.method.c_str(), baseline_route(skinner).c_str(), deformer.backend(), points, frames, body.motion.c_str());
-    std::printf("wrote %s/{skeleton.json, rest.ply, frame_00000.ply ... frame_%05d.ply}\n", o.out.c_str(), frames - 1);
-    note_other_frames(folder, 0, std::size_t(frames));
+    std::printf("wrote %s/{skeleton.json, rest.ply, %s ... %s}\n", o.out.c_str(), frame_name(0, std::size_t(frames)).c_str(),
+                frame_name(std::size_t(frames) - 1, std::size_t(frames)).c_str());
+    note_other_frames(folder, 0, std::size_t(frames), std::size_t(frames));
     std::printf("encoding: %.3g points/s; deformation: %.3g points/s (%.2f ms per frame%s)\n", double(points) / encode_seconds,
                 points_per_second, 1e3 * deform_seconds / frames,
                 std::string(deformer.backend()) == "the GPU" ? ", the copy back to the host included" : "");

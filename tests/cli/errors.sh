@@ -144,6 +144,15 @@ expect 3 "frame_00001.ply: is a folder; frame 1 cannot be written there (nothing
 expect 0 "wrote 1 frame of 3 points" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1: --out "$tmp/one_frame"
 # A range past the motion's end writes the frames there are, and says so.
 expect 0 "note: --frames 1:9 runs past the motion's 2 frames: wrote frames 1 to 1" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1:9 --out "$tmp/past_end"
+# A motion of more than 100,000 frames numbers its files with as many digits as its last frame needs, so that
+# they sort in frame order (frame_100000.ply came before frame_99999.ply); an earlier run's names of another
+# width are noted as other frames.
+echo "{\"fps\": 30, \"frames\": [$(yes '{}' | head -n 100001 | paste -sd,)]}" >"$tmp/long_motion.json"
+mkdir -p "$tmp/long_frames" && cp "$tmp/frames/frame_00001.ply" "$tmp/long_frames/frame_99999.ply"
+expect 0 "note: $tmp/long_frames also holds 1 frame file of an earlier run" -- animate --skeleton "$tmp/skeleton.json" \
+    --points "$tmp/points.ply" --motion "$tmp/long_motion.json" --frames 99999: --out "$tmp/long_frames"
+[ "$(LC_ALL=C ls "$tmp/long_frames" | tr '\n' ' ')" = "frame_099999.ply frame_100000.ply frame_99999.ply " ] ||
+    fail "frames of a 100,001-frame motion: $(ls "$tmp/long_frames")"
 # Counts as the README writes them: 2e3 is 2000. The demo says which bones baseline tabulates (a bone
 # read by fewer than 700 points takes the direct construction; it had said "tables" for a body of none).
 expect 0 "baseline (tables for 1 of 3 bones)" -- demo --body chain --points 2e3 --frames 3 --out "$tmp/demo"
