@@ -7,6 +7,7 @@
 
 #include "engine/geometry/cone.hpp"
 #include "host/errors.hpp"
+#include "host/statistics.hpp"
 #include "host/weights.hpp"
 
 namespace bs {
@@ -19,12 +20,6 @@ std::vector<bool> weighted_nodes(const RiggedModel& model) {
     for (const auto& vertex : model.weights)
         for (const auto& [node, w] : vertex) weighted[std::size_t(node)] = true;
     return weighted;
-}
-
-// The median of `values` (the upper middle one of an even count).
-double median_of(std::vector<double> values) {
-    std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(values.size() / 2), values.end());
-    return values[values.size() / 2];
 }
 
 // Where the end joint of a weighted node that turns no bone goes: towards the vertices it carries most of
@@ -50,7 +45,7 @@ std::optional<Vec3<double>> end_towards_own_vertices(const RiggedModel& model, i
         mean += (1.0 / double(own.size())) * v;
         from_node.push_back(norm(v - at));
     }
-    if (!(norm(mean - at) > std::max(same_place, 0.25 * median_of(from_node)))) return std::nullopt;
+    if (!(norm(mean - at) > std::max(same_place, 0.25 * upper_median(from_node)))) return std::nullopt;
     const Vec3<double> way = normalized(mean - at);
     double reach = 0;
     std::vector<double> off_way;
@@ -59,7 +54,7 @@ std::optional<Vec3<double>> end_towards_own_vertices(const RiggedModel& model, i
         reach = std::max(reach, along);
         off_way.push_back(norm((v - at) - along * way));
     }
-    return at + std::max(reach - median_of(off_way), 0.5 * reach) * way;
+    return at + std::max(reach - upper_median(off_way), 0.5 * reach) * way;
 }
 
 // The rig's joints: the model's nodes, then an end joint for every weighted node that would turn no bone
@@ -175,7 +170,7 @@ ModelRig rig_model(const RiggedModel& model) {
         }
         const double shortest = shortest_bone(rig.skeleton, sphere);
         // A floor: vertices on the axis itself (a flat or degenerate mesh) must not give a radius of 0.
-        return d->empty() ? 0.25 * shortest : std::max(median_of(*d), 0.02 * shortest);
+        return d->empty() ? 0.25 * shortest : std::max(upper_median(*d), 0.02 * shortest);
     });
     mark_bridges(model, out.rig);
     out.bone_of_node.assign(model.nodes.size(), -1);

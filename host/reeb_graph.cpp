@@ -8,6 +8,7 @@
 #include <set>
 
 #include "host/errors.hpp"
+#include "host/statistics.hpp"
 #include "host/surface_graph.hpp"
 
 namespace bs {
@@ -189,9 +190,7 @@ Body mesh_body(const TriangleMesh& mesh, const ReebOptions& options, const std::
 // a body sampled up to 100 times more thinly than its median (1e4 times less area per sample) are kept.
 constexpr double kOutlierSpacing = 100;
 std::size_t drop_outliers(NeighbourPairs& pairs, std::vector<double>& area) {
-    std::vector<double> spacing = pairs.kth_distance;
-    std::nth_element(spacing.begin(), spacing.begin() + std::ptrdiff_t(spacing.size() / 2), spacing.end());
-    const double limit = kOutlierSpacing * spacing[spacing.size() / 2];
+    const double limit = kOutlierSpacing * upper_median(pairs.kth_distance);
     std::vector<char> outlier(area.size(), 0);
     std::size_t count = 0;
     for (std::size_t v = 0; v < area.size(); ++v)
