@@ -17,10 +17,20 @@ namespace {
 
 constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180.0;
 
-// Whitespace-separated words with their line numbers (braces are words too, even when glued).
+// The most words a header line may hold: a whole hierarchy of kMaxBvhJoints joints on one line has about
+// 20 a joint. A frame line holds at most the channels' count (parse_frames): the words are split out
+// before they are counted, and a line of 50 million values took 2.2 GB before it was refused.
+constexpr std::size_t kMaxHeaderLineWords = 32 * kMaxBvhJoints;
+
+// Whitespace-separated words with their line numbers (braces are words too, even when glued). Lines end
+// in LF, CR LF or CR alone (a file of CR line ends read as one line); a UTF-8 byte-order mark before the
+// first word is skipped.
 class Tokens {
 public:
-    Tokens(std::istream& in, std::string source) : in_(in), source_(std::move(source)) {}
+    Tokens(std::istream& in, std::string source) : in_(in), source_(std::move(source)) {
+        static const char bom[] = "\xEF\xBB\xBF";
+        for (int i = 0; i < 3 && in_.peek() == static_cast<unsigned char>(bom[i]); ++i) in_.get();
+    }
 
     const std::string& source() const { return source_; }
     int line() const { return line_; }
@@ -29,11 +39,11 @@ public:
     std::string next() {
         while (next_ == words_.size()) {
             std::string text;
-            if (!std::getline(in_, text)) return "";
-            ++line_;
+            if (!read_line(text)) return "";
             words_.clear();
             next_ = 0;
-            split(text);
+            split(text, kMaxHeaderLineWords + 1);
+            if (words_.size() > kMaxHeaderLineWords) fail("more than " + std::to_string(kMaxHeaderLineWords) + " words on one line");
         }
         return words_[next_++];
     }
@@ -43,14 +53,13 @@ public:
         next_ = words_.size();
         return rest;
     }
-    // The next line's words; false at the end of the file.
-    bool next_line(std::vector<std::string>& words) {
+    // The next line's first `keep` words (a line's words beyond are not split out); false at the end of the file.
+    bool next_line(std::vector<std::string>& words, std::size_t keep) {
         std::string text;
         words_.clear();
         next_ = 0;
-        if (!std::getline(in_, text)) return false;
-        ++line_;
-        split(text);
+        if (!read_line(text)) return false;
+        split(text, keep);
         words = std::exchange(words_, {});
         return true;
     }
@@ -81,22 +90,44 @@ private:
     std::vector<std::string> words_;  // the current line's, read up to next_
     std::size_t next_ = 0;
 
-    void split(const std::string& text) {
+    // The next line into `text`, without its end (LF, CR LF or CR); false at the end of the file.
+    bool read_line(std::string& text) {
+        std::streambuf& in = *in_.rdbuf();
+        text.clear();
+        for (int c = in.sbumpc();; c = in.sbumpc()) {
+            if (c == std::char_traits<char>::eof()) {
+                if (text.empty()) return false;
+                break;
+            }
+            if (c == '\n') break;
+            if (c == '\r') {
+                if (in.sgetc() == '\n') in.sbumpc();
+                break;
+            }
+            text += char(c);
+        }
+        ++line_;
+        return true;
+    }
+
+    // The line's words into words_, the first `keep` of them.
+    void split(const std::string& text, std::size_t keep) {
         std::string word;
         auto flush = [&] {
             if (!word.empty()) words_.push_back(std::exchange(word, {}));
         };
         for (char c : text) {
+            if (words_.size() >= keep) return;
             if (std::isspace(static_cast<unsigned char>(c))) {
                 flush();
             } else if (c == '{' || c == '}') {
                 flush();
-                words_.push_back(std::string(1, c));
+                if (words_.size() < keep) words_.push_back(std::string(1, c));
             } else {
                 word += c;
             }
         }
-        flush();
+        if (words_.size() < keep) flush();
     }
 };
 
@@ -178,16 +209,19 @@ void parse_frames(Tokens& t, BvhFile& file) {
     std::vector<std::string> words;
     std::size_t read = 0;
     while (read < file.frame_count) {
-        if (!t.next_line(words))
+        if (!t.next_line(words, file.channel_count + 1))  // one more than declared tells a line of too many
             t.fail("truncated: " + std::to_string(file.frame_count) + " frames declared, " + std::to_string(read) + " found");
         if (words.empty()) continue;  // blank lines between frames are tolerated
+        if (words.size() > file.channel_count)
+            t.fail("frame " + std::to_string(read) + ": expected " + std::to_string(file.channel_count) +
+                   " values (the channels declared), got more");
         if (words.size() != file.channel_count)
             t.fail("frame " + std::to_string(read) + ": expected " + std::to_string(file.channel_count) + " values (the channels declared), got " +
                    std::to_string(words.size()));
         for (const std::string& w : words) file.values.push_back(t.to_number(w));
         ++read;
     }
-    while (t.next_line(words))
+    while (t.next_line(words, 1))
         if (!words.empty()) ++file.ignored_lines;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "host/errors.hpp"
+#include "host/input_limits.hpp"
 
 namespace bs {
 
@@ -99,6 +100,10 @@ Motion bvh_motion(const BvhRig& rig, const BvhFile& file, std::size_t first, std
     if (first >= last)
         throw InputError(file.source + ": frames [" + std::to_string(first) + ", " + std::to_string(last) + ") are empty (the capture has " +
                          std::to_string(file.frame_count) + " frames)");
+    // Checked before any pose is made: joints without channels (End Sites, or joints declaring 0) make
+    // bones without values, so a small file could ask for a motion of billions of joint rotations.
+    if (const std::string problem = motion_size_problem(last - first, rig.skeleton.bone_count()); !problem.empty())
+        throw InputError(file.source + ": " + problem);
     std::vector<Pose> frames;
     frames.reserve(last - first);
     for (std::size_t f = first; f < last; ++f) frames.push_back(bvh_frame_pose(rig, file, f));

@@ -39,7 +39,8 @@ BvhRig rig_bvh(const BvhFile& file);
 // Frame `f` (< frame_count) as a pose of rig.skeleton.
 Pose bvh_frame_pose(const BvhRig& rig, const BvhFile& file, std::size_t f);
 
-// Frames [first, last) (clamped to the capture) at the capture's frame rate; InputError when empty.
+// Frames [first, last) (clamped to the capture) at the capture's frame rate; InputError when empty, or when
+// they are more frames or joint rotations than a motion may hold (motion_size_problem, host/input_limits.hpp).
 Motion bvh_motion(const BvhRig& rig, const BvhFile& file, std::size_t first = 0, std::size_t last = kBvhRest);
 
 // The farthest position channels move a joint other than the root from its offset (in the file's units),

@@ -25,6 +25,15 @@ std::ifstream open_input_file(const std::string& path, std::uintmax_t max_bytes,
     return in;
 }
 
+std::string motion_size_problem(std::size_t frames, std::size_t bones) {
+    if (frames > kMaxMotionFrames)
+        return std::to_string(frames) + " frames exceed the limit of " + std::to_string(kMaxMotionFrames) + " a motion may hold";
+    if (bones > 0 && frames > kMaxMotionJointRotations / bones)
+        return std::to_string(frames) + " frames of " + std::to_string(bones) + " bones exceed the limit of " +
+               std::to_string(kMaxMotionJointRotations) + " joint rotations (frames × bones) a motion may hold";
+    return "";
+}
+
 void check_point_count(std::size_t count, const std::string& source) {
     if (count > kMaxPoints)
         throw InputError(source + ": " + std::to_string(count) + " points, more than the " + std::to_string(kMaxPoints) +

@@ -59,6 +59,10 @@ inline const char* outside_input_magnitude_text() { return "beyond ±1e15 or not
 // no size to check); InputError if it is larger than `max_bytes` (`kind` names the format in messages).
 std::ifstream open_input_file(const std::string& path, std::uintmax_t max_bytes, const std::string& kind);
 
+// Empty where a motion of `frames` frames of `bones` bones is within kMaxMotionFrames and
+// kMaxMotionJointRotations; else what it exceeds, for a message that names its source ("N frames exceed ...").
+std::string motion_size_problem(std::size_t frames, std::size_t bones);
+
 // InputError naming `source` when `count` points exceed kMaxPoints.
 void check_point_count(std::size_t count, const std::string& source);
 

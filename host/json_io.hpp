@@ -5,6 +5,7 @@
 #include <istream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "engine/vec.hpp"
 #include "host/output_file.hpp"
@@ -26,6 +27,11 @@ json load(const std::string& path);
 void save(const std::string& path, const json& value);
 // The document's text into `out`, not committed (files that belong together are committed together).
 void write(OutputFile& out, const json& value);
+
+// Whether `text` is UTF-8 (RFC 3629: no overlong forms, surrogates or code points past U+10FFFF), which
+// every string of a JSON file must be: writing one that is not throws nlohmann's type_error 316. Names
+// from BVH and model files are bytes as the file gives them (a Latin-1 capture's "Wirbelsäule").
+bool is_utf8(std::string_view text);
 
 // Context for messages: "<file>: <element>: <problem>".
 struct Where {

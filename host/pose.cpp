@@ -235,12 +235,8 @@ Motion parse_motion(const json& doc, const Skeleton& skeleton, const Where& wher
     const json& frames = json_io::member(doc, "frames", where);
     json_io::require_array(frames, where["frames"]);
     if (frames.empty()) where["frames"].fail("a motion needs at least one frame");
-    if (frames.size() > kMaxMotionFrames)
-        where["frames"].fail(std::to_string(frames.size()) + " frames exceed the limit of " + std::to_string(kMaxMotionFrames) +
-                             " a motion may hold");
-    if (frames.size() * std::max<std::size_t>(skeleton.bone_count(), 1) > kMaxMotionJointRotations)
-        where["frames"].fail(std::to_string(frames.size()) + " frames of " + std::to_string(skeleton.bone_count()) + " bones exceed the limit of " +
-                             std::to_string(kMaxMotionJointRotations) + " joint rotations (frames × bones) a motion may hold");
+    if (const std::string problem = motion_size_problem(frames.size(), skeleton.bone_count()); !problem.empty())
+        where["frames"].fail(problem);
     std::vector<Pose> poses;
     poses.reserve(frames.size());
     for (std::size_t f = 0; f < frames.size(); ++f) poses.push_back(parse_pose(frames[f], skeleton, where["frames"][f]));
@@ -274,12 +270,28 @@ void save_motion(const std::string& path, const Motion& motion) {
     out.commit();
 }
 
+namespace {
+
+// A motion file's text, piece by piece, to `emit`: frame by frame, so that a long capture never builds its
+// whole document in memory.
+template <class Emit>
+void motion_file_pieces(const Motion& motion, Emit&& emit) {
+    emit("{\"fps\": " + json(motion.fps()).dump() + ", \"bone_count\": " + std::to_string(motion.frame(0).joints.size()) +
+         ",\n \"frames\": [");
+    for (std::size_t f = 0; f < motion.frame_count(); ++f) emit((f ? ",\n  " : "\n  ") + pose_json(motion.frame(f)).dump());
+    emit(std::string("\n ]}\n"));
+}
+
+}  // namespace
+
 void write_motion(OutputFile& out, const Motion& motion) {
-    // Frame by frame: a long capture never builds its whole document in memory.
-    out.write("{\"fps\": " + json(motion.fps()).dump() + ", \"bone_count\": " + std::to_string(motion.frame(0).joints.size()) +
-              ",\n \"frames\": [");
-    for (std::size_t f = 0; f < motion.frame_count(); ++f) out.write((f ? ",\n  " : "\n  ") + pose_json(motion.frame(f)).dump());
-    out.write("\n ]}\n");
+    motion_file_pieces(motion, [&](const std::string& piece) { out.write(piece); });
+}
+
+std::uintmax_t motion_file_bytes(const Motion& motion) {
+    std::uintmax_t bytes = 0;
+    motion_file_pieces(motion, [&](const std::string& piece) { bytes += piece.size(); });
+    return bytes;
 }
 
 }  // namespace bs

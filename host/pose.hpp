@@ -10,6 +10,7 @@
 // axis, and twist_degrees (unwrapped) is added to that twist.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -97,5 +98,8 @@ json_io::json pose_json(const Pose& pose);
 void save_motion(const std::string& path, const Motion& motion);
 // The same into `out`, not committed: the caller commits it with the files that belong with it.
 void write_motion(OutputFile& out, const Motion& motion);
+// The bytes write_motion writes, counted without writing: a motion whose file would pass kMaxJsonFileBytes
+// is one that load_motion refuses (a rig of a ten-minute capture wrote one).
+std::uintmax_t motion_file_bytes(const Motion& motion);
 
 }  // namespace bs

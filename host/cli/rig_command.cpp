@@ -27,7 +27,7 @@ namespace bs::cli {
 namespace {
 
 // The files a rig writes in its folder: a model without bones gets points.ply alone, one without an
-// animation no motion.json.
+// animation (or one whose motion file would be too large to read back) no motion.json.
 constexpr const char* kRigFiles[] = {"skeleton.json", "points.ply", "motion.json"};
 
 // Whether `path` reads as the JSON file a rig writes under that name: a skeleton's spheres and bones,
@@ -93,6 +93,15 @@ void require_readable_body(const std::vector<Vec3<double>>& points, const std::s
                              number_text(p.z, 6) + "), beyond what the point readers take (" + input_magnitude_text() + "): scale it down");
 }
 
+// Why a rig writes no motion.json for `motion`: empty where animate reads that file back; else that the file
+// would pass the JSON reader's limit (a rig of a ten-minute capture wrote 276 MB that animate then refused).
+std::string motion_file_too_large(const Motion& motion) {
+    const std::uintmax_t bytes = motion_file_bytes(motion);
+    if (bytes <= kMaxJsonFileBytes) return "";
+    return "no motion.json: its " + std::to_string(motion.frame_count()) + " frames would take " + std::to_string(bytes) +
+           " bytes, more than the " + std::to_string(kMaxJsonFileBytes) + " a JSON file may have (README, \"Input limits\")";
+}
+
 // The share of a model's points beyond the sphere-mesh (SphereMeshCoverage) above which rig says so: Debian's
 // rigged samples have 0-4.6%, Half-Life's man.mdl had 15.6% before its leaf bones followed their vertices.
 constexpr double kUncoveredNoted = 0.05;
@@ -146,6 +155,10 @@ void rig_model_file(const RigOptions& o) {
     } catch (const UnsupportedError& e) {
         why_no_motion = std::string("no motion.json: ") + e.what();
     }
+    if (motion) {
+        why_no_motion = motion_file_too_large(*motion);
+        if (!why_no_motion.empty()) motion.reset();
+    }
     const std::filesystem::path folder = prepare_folder(o.out);
     const std::vector<std::string> written = write_rig_files(folder, &rig.rig.skeleton, set, motion ? &*motion : nullptr);
     if (!motion) {
@@ -181,19 +194,20 @@ void run_rig(const RigOptions& o) {
     if (!is_bvh_path(o.model)) return rig_model_file(o);
     BvhFile capture = load_bvh(o.model);
     BvhRig rig = rig_bvh(capture);
-    Motion motion = bvh_motion(rig, capture);
+    std::optional<Motion> motion = bvh_motion(rig, capture);
+    const std::string why_no_motion = motion_file_too_large(*motion);
     std::vector<Vec3<double>> rest = demo_points(rig.skeleton, o.points, o.seed);
     require_readable_body(rest, o.model);
     PointSet set = make_point_set(rest);
     set.influences = auto_influences(rig.skeleton, rest);
 
     const std::filesystem::path folder = prepare_folder(o.out);
-    const std::vector<std::string> written = write_rig_files(folder, &rig.skeleton, set, &motion);
+    const std::vector<std::string> written = write_rig_files(folder, &rig.skeleton, set, why_no_motion.empty() ? &*motion : nullptr);
 
     std::printf("rig: %s: %zu joints (%zu merged: at zero length from a parent or a sibling), %zu spheres, %zu bones, %d junctions\n", o.model.c_str(),
                 capture.joints.size(), rig.merged.size(), rig.skeleton.spheres.size(), rig.skeleton.bone_count(),
                 junction_count(rig.skeleton));
-    std::printf("motion: %zu frames at %.4g frames/s; points: %zu over the surface\n", motion.frame_count(), motion.fps(), rest.size());
+    std::printf("motion: %zu frames at %.4g frames/s; points: %zu over the surface\n", motion->frame_count(), motion->fps(), rest.size());
     if (capture.ignored_lines > 0)
         std::printf("ignored %zu line%s after the %zu frames the file declares\n", capture.ignored_lines, capture.ignored_lines == 1 ? "" : "s",
                     capture.frame_count);
@@ -205,7 +219,11 @@ void run_rig(const RigOptions& o) {
         std::printf("note: position channels move joint \"%s\" up to %.4g from its offset (frame %zu); the sphere-mesh's rigid "
                     "bones leave that out of the motion (its rotations are kept)\n",
                     capture.joints[std::size_t(slide.joint)].name.c_str(), slide.distance, slide.frame);
-    std::printf("wrote %s/{skeleton.json, points.ply, motion.json}\n", o.out.c_str());
+    if (why_no_motion.empty())
+        std::printf("wrote %s/{skeleton.json, points.ply, motion.json}\n", o.out.c_str());
+    else
+        std::printf("%s; animate reads the capture itself (--motion %s): wrote %s/{skeleton.json, points.ply}\n", why_no_motion.c_str(),
+                    o.model.c_str(), o.out.c_str());
     remove_earlier_rig_files(folder, written);
 }
 

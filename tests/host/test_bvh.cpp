@@ -153,6 +153,34 @@ TEST(Bvh, RefusesAFrameTimeOutOfRange) {
     expect_refused(replaced(kTiny, "Frame Time: 0.04", "Frame Time: 1e-320"), "Frame Time: expected seconds in [1e-6, 3600]");
 }
 
+// Lines may end in LF, CR LF or CR alone (a capture saved with CR line ends read as one line and was refused
+// as "unexpected words after the frame time"); a UTF-8 byte-order mark before HIERARCHY is skipped (refused
+// as 'expected "HIERARCHY", got "\xEF\xBB\xBFHIERARCHY"', two words that look the same).
+TEST(Bvh, ReadsAnyLineEndAndAByteOrderMark) {
+    const BvhFile lf = tiny();
+    std::string cr = kTiny, crlf;
+    for (char& c : cr)
+        if (c == '\n') c = '\r';
+    for (char c : std::string(kTiny)) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    for (const std::string& text : {cr, crlf, "\xEF\xBB\xBF" + std::string(kTiny)}) {
+        std::istringstream in(text);
+        const BvhFile f = parse_bvh(in, "ends.bvh");
+        EXPECT_EQ(f.joints.size(), lf.joints.size());
+        EXPECT_EQ(f.values, lf.values);
+    }
+    expect_refused(replaced(cr, "0 0 0 90 0 0", "0 0 0 nan 0 0"), "damaged.bvh:25: expected a number");
+}
+
+// A frame line's words are split out only up to one more than the channels: a line of 50 million values took
+// 2.2 GB before it was refused. A header line holds at most kMaxBvhJoints × 32 words.
+TEST(Bvh, RefusesALineOfTooManyWordsBeforeSplittingItAll) {
+    std::string many;
+    for (int i = 0; i < 2'000'000; ++i) many += "0 ";
+    expect_refused(replaced(kTiny, "1 2 3 0 0 0 0 0 0 0 0 0", many), "damaged.bvh:24: frame 0: expected 12 values (the channels declared), got more");
+    expect_refused(replaced(kTiny, "1 2 3 0 0 0 0 0 0 0 0 0", "1 2 3 0 0 0 0 0 0 0 0 0 0"), "got more");
+    expect_refused(replaced(kTiny, "ROOT Hips", "ROOT Hips " + many), "damaged.bvh:2: more than 131072 words on one line");
+}
+
 TEST(Bvh, IgnoresAndCountsLinesPastTheDeclaredFrames) {
     std::istringstream in(std::string(kTiny) + "0 0 0 0 0 0 0 0 0 0 0 0\n\n");
     BvhFile f = parse_bvh(in, "long.bvh");

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
@@ -255,6 +256,17 @@ TEST(Motion, ASavedMotionCarriesItsBoneCount) {
     const Skeleton longer = make_skeleton({{{0, 0, 0}, 1}, {{4, 0, 0}, 1}, {{7, 0, 0}, 1}, {{9, 0, 0}, 1}, {{11, 0, 0}, 1}},
                                           {{0, 1}, {1, 2}, {2, 3}, {3, 4}}, {}, "four bones");
     EXPECT_THROW(load_motion(path, longer), InputError);
+}
+// What rig checks before it writes a motion file (a ten-minute capture's, 276 MB, was written, then refused
+// by the reader): the bytes save_motion writes, counted without writing them.
+TEST(Motion, ItsFileBytesAreCountedWithoutWritingThem) {
+    const Skeleton s = testing::bent_chain();
+    Pose turned = Pose::rest(s);
+    turned.joints[1].twist_radians = 1.234567890123;
+    const Motion motion(24, {Pose::rest(s), turned, turned});
+    const std::string path = testing::write_temp("counted_motion.json", "");
+    save_motion(path, motion);
+    EXPECT_EQ(motion_file_bytes(motion), std::filesystem::file_size(path));
 }
 TEST(MotionInvalid, BadFrameNamesItsIndex) {
     expect_motion_error(R"({"fps": 30, "frames": [{}, {"bones": [{"bone": 9}]}]})", "frames[1].bones[0].bone: index 9 out of range");

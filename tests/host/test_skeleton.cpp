@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 
 #include "host/errors.hpp"
+#include "host/json_io.hpp"
 #include "tests/support/chains.hpp"
+#include "tests/support/message_of.hpp"
 #include "tests/support/temp_file.hpp"
 
 namespace bs {
@@ -63,6 +66,28 @@ TEST(Skeleton, BridgesRoundTripAndAreKnownByIndex) {
     EXPECT_EQ(load_skeleton(path, SkeletonRules::Tree).bridges, std::vector<int>{testing::kTubeBridge});
     save_skeleton(path, testing::two_chain_tube(false));
     EXPECT_TRUE(load_skeleton(path, SkeletonRules::Tree).bridges.empty());
+}
+
+// Names are bytes as a capture or model gives them; a JSON file holds UTF-8 text. A Latin-1 capture's name
+// had stopped rig and demo with nlohmann's "internal error" (type_error 316), naming neither file nor joint.
+TEST(Skeleton, ANameThatIsNotUtf8IsRefusedWhenWrittenNamingTheSphere) {
+    const Skeleton s = make_skeleton({{{0, 0, 0}, 1}, {{4, 0, 0}, 1}, {{7, 0, 0}, 0.5}}, {{0, 1}, {1, 2}},
+                                     {"Hips", "Wirbels\xE4ule", "Kopf"}, "latin-1 names");
+    const std::string path = testing::temp_path("latin1.json");
+    const std::string message = testing::message_of<InputError>([&] { save_skeleton(path, s); });
+    EXPECT_NE(message.find(path + ": cannot write sphere 1's name \"Wirbels\\xE4ule\": it is not UTF-8 text"), std::string::npos) << message;
+    EXPECT_FALSE(std::filesystem::exists(path));
+    const Skeleton utf8 = make_skeleton(s.spheres, s.bones, {"Hüfte", "Wirbelsäule", "頭 🙂"}, "utf-8 names");
+    save_skeleton(path, utf8);
+    EXPECT_EQ(load_skeleton(path).names, utf8.names);
+}
+
+TEST(JsonIo, Utf8IsTheTextOfRfc3629) {
+    for (const char* good : {"", "plain", "Wirbelsäule", "頭", "🙂", "\x7F", "\xEF\xBF\xBF", "\xF4\x8F\xBF\xBF"})
+        EXPECT_TRUE(json_io::is_utf8(good)) << good;
+    for (const char* bad : {"\xE4", "a\x80", "\xC0\x80", "\xC1\xBF", "\xE0\x80\x80", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xF5\x80\x80\x80",
+                            "\xE2\x82", "\xF0\x9F\x99", "\xC3(", "\xFF"})
+        EXPECT_FALSE(json_io::is_utf8(bad)) << bad;
 }
 
 std::string bridges_error(std::vector<int> bridges) {
