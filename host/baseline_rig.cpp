@@ -576,24 +576,56 @@ BaselineCode encode_with(const std::vector<Bone>& bones, const Meetings& meeting
     return code;
 }
 
+// Every bone's pose table entry at rest: the identity frame, no twist, no bend.
+std::vector<BaselineBonePose<double>> rest_poses(const std::vector<Bone>& bones) {
+    std::vector<BaselineBonePose<double>> table;
+    for (std::size_t k = 0; k < bones.size(); ++k)
+        table.push_back(bone_pose(bones.data(), int(k), Rigid<double>::identity(), 0.0, Quat<double>::identity()));
+    return table;
+}
+
+// A clamped code — where the construction was clamped, the one kind of code it may not give back at rest
+// (pinned at a segment's end by a hand-over that comes back, a fan projection past an end: 1.58 off on a
+// random chain's tapered bone) — blends toward the rigid field, which is the identity at rest, by how far
+// the construction misses its point there: from kRestMissStart to kRestMissFull of its bone's smaller
+// radius (smoothstep: continuous in the miss, so in p wherever the code is). The point then comes back
+// within kRestMissFull of that radius. Other codes give their point back by construction (tested).
+void blend_in_rest_miss(const std::vector<Bone>& bones, const std::vector<BaselineBonePose<double>>& rest, Vec3<double> p,
+                        BaselineCode& code) {
+    if (!(code.flags & kCodeClamped)) return;
+    BaselineCode unblended = code;
+    unblended.rigid_blend = 0;
+    const double miss = norm(deform_baseline_point(unblended, p, bones.data(), rest.data(), int(bones.size())) - p);
+    const Cone<double>& cone = bones[code.bone].cone;
+    const double radius = std::min(cone.parent.radius, cone.child.radius);
+    const double weight = smoothstep_unit((miss - kRestMissStart * radius) / ((kRestMissFull - kRestMissStart) * radius));
+    code.rigid_blend = std::max(code.rigid_blend, float(weight));
+}
+
 }  // namespace
 
 BaselineCode encode_point(const std::vector<Bone>& bones, Vec3<double> p, const EncodeOptions& options) {
     EncodeScratch scratch;
-    return encode_with(bones, meetings(bones, options), p, options, scratch);
+    BaselineCode code = encode_with(bones, meetings(bones, options), p, options, scratch);
+    blend_in_rest_miss(bones, rest_poses(bones), p, code);
+    return code;
 }
 
 std::vector<BaselineCode> encode_points(const std::vector<Bone>& bones, const std::vector<Vec3<double>>& points,
                                         const std::string& source, const EncodeOptions& options) {
     check_rest_points(points, source);
     const Meetings around = meetings(bones, options);
+    const std::vector<BaselineBonePose<double>> rest = rest_poses(bones);
     std::vector<BaselineCode> codes(points.size());
     const long long n = static_cast<long long>(points.size());
 #pragma omp parallel
     {
         EncodeScratch scratch;
 #pragma omp for schedule(dynamic, 1024)
-        for (long long i = 0; i < n; ++i) codes[i] = encode_with(bones, around, points[i], options, scratch);
+        for (long long i = 0; i < n; ++i) {
+            codes[i] = encode_with(bones, around, points[i], options, scratch);
+            blend_in_rest_miss(bones, rest, points[i], codes[i]);
+        }
     }
     return codes;
 }

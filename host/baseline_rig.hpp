@@ -51,6 +51,11 @@ struct EncodeOptions {
 // code's bone changes.
 double junction_weight(const std::vector<BaselineBone<double>>& bones, Vec3<double> p, const EncodeOptions& options = {});
 
+// A clamped code blends toward the rigid field by how far the construction misses its point at rest: from
+// kRestMissStart to kRestMissFull of its bone's smaller radius (docs/ALGORITHM.md "Fallbacks").
+constexpr double kRestMissStart = 1e-6;
+constexpr double kRestMissFull = 1e-5;
+
 BaselineCode encode_point(const std::vector<BaselineBone<double>>& bones, Vec3<double> p,
                           const EncodeOptions& options = {});
 

@@ -17,18 +17,7 @@ std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skelet
         double twist = pose.joints[k].twist_radians;
         Rigid<double> untwist = rotation_about(axis_angle(skeleton.rest_axis(int(k)), -twist),
                                                skeleton.spheres[skeleton.bones[k][0]].centre);
-        table[k].frame = compose(posed[k], untwist);
-        table[k].twist = twist;
-        table[k].field = TurnedRigid<double>::of(table[k].frame, bones[k].cone.axis, bones[k].cone.parent.centre);
-        table[k].field_twisted = table[k].field.at(twist);
-        table[k].axes = posed_axes(bones[k], table[k].frame);
-        const Quat<double> swing = pose.joints[k].swing;
-        const int previous = bones[k].previous;
-        if (previous >= 0) {
-            table[k].bend = bend_schedule(bones[std::size_t(previous)].cone, bones[k].cone, swing);
-        } else {
-            table[k].bend.swing = swing;  // no chain joint: no continuation
-        }
+        table[k] = bone_pose(bones.data(), int(k), compose(posed[k], untwist), twist, pose.joints[k].swing);
     }
     return table;
 }

@@ -43,6 +43,25 @@ template <class T> BS_HD inline BoneAxes<T> posed_axes(const BaselineBone<T>& bo
     return {frame.apply(rest.origin), frame.apply_vector(rest.axis), frame.apply_vector(rest.reference), frame.apply_vector(rest.side)};
 }
 
+// Bone k's entry of a pose table from its posed frame F⁰_k (without its own twist), its unwrapped twist and
+// its swing (about its parent joint, in the parent's posed frame). At rest: the identity, 0 and the identity.
+template <class T>
+BS_HD inline BaselineBonePose<T> bone_pose(const BaselineBone<T>* bones, int k, const Rigid<T>& frame, T twist, Quat<T> swing) {
+    const BaselineBone<T>& bone = bones[k];
+    BaselineBonePose<T> entry;
+    entry.frame = frame;
+    entry.twist = twist;
+    entry.field = TurnedRigid<T>::of(frame, bone.cone.axis, bone.cone.parent.centre);
+    entry.field_twisted = entry.field.at(twist);
+    entry.axes = posed_axes(bone, frame);
+    if (bone.previous >= 0) {
+        entry.bend = bend_schedule(bones[bone.previous].cone, bone.cone, swing);
+    } else {
+        entry.bend.swing = swing;  // no chain joint: no continuation
+    }
+    return entry;
+}
+
 template <class T> BS_HD inline T cubic_profile(T d) { return d * d * (T(3) - T(2) * d); }
 
 // Bone k and its neighbours in F⁰_k; local indices 0 (previous), 1 (k), 2 (next).

@@ -221,6 +221,32 @@ TEST(BaselineTable, StagedCellCheckRefinesTheCellsThatThreeChecksWould) {
 // posed generator's meridian frame (place_on_tabulated_segment); it must land where the whole combined
 // section puts it (DeformedSegment::at, the fan at its radial's angle) and get the same direction; placed in posed
 // coordinates at once (BaselineBonePose::axes, as the pass does), it is that point moved by F⁰_k.
+// A cell's check reads where a point reads the fan, not only where it lies: on this random chain's short
+// bone (0.23 long, radius 0.52) a segment 1e-4 radii long lies between a parent crease of length 0 and a
+// convex arc; the combined crop σ was within the tolerance, but the fan turns its whole angle over that
+// segment, so the reading moved by 0.03 and points 0.08 deep came back up to 2.1e-3 off at rest (the
+// check's ratios, steps of 1/8 of the section, never fell on the segment); now within 2.4e-5.
+TEST(BaselineTable, RestPointsOnASegmentShorterThanTheCheckStepsComeBack) {
+    const Skeleton s = make_skeleton({{{0, 0, 0}, 1},
+                                      {{3.290794150128049, 0, 0}, 0.5189604491892118},
+                                      {{3.467854980408106, 0.1107566777111007, -0.09139086686281232}, 0.5189604491892118},
+                                      {{5.0979513447693146, 0.8689323517341498, -0.7222540226916034}, 0.6589664563093984},
+                                      {{5.15856927712476, 1.117346399918174, -0.693743084050084}, 0.6589664563093984},
+                                      {{5.1899791435447815, 1.4533593794589514, -0.6667456610383063}, 0.36156877318128355},
+                                      {{5.204523951554583, 1.8115101148151684, -0.8208645052620951}, 0.13518560949542643}},
+                                     {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}}, {}, "short bone");
+    const Vec3<double> centre = s.spheres[1].centre, axis = normalized(s.spheres[2].centre - centre);
+    const Vec3<double> point{3.18008466, 0.356666112, -0.323172921};  // 0.076 under bone 1's surface
+    std::vector<Vec3<double>> points;
+    for (int i = -100; i <= 100; ++i) points.push_back(centre + rotate(axis_angle(axis, 4e-4 * i), point - centre));
+    BaselineSkinner<double> skinner = testing::with_every_bone_tabulated(BaselineSkinner<double>(s, points, "test"));
+    std::vector<Vec3<double>> out;
+    skinner.deform(Pose::rest(s), out);
+    double worst = 0;
+    for (std::size_t i = 0; i < points.size(); ++i) worst = std::max(worst, norm(out[i] - points[i]));
+    EXPECT_LT(worst, 1e-5 * testing::diagonal(s));  // DESIGN's rest budget (was 0.0021, 33× it)
+}
+
 TEST(BaselineTable, ASegmentPointFromTheExtentsIsTheWholeSectionsPoint) {
     for (const testing::NamedChain& chain : testing::all_chains()) {
         Random rng(23);
