@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <optional>
 
 #include "host/bvh_rig.hpp"
@@ -129,7 +130,10 @@ std::pair<std::optional<std::size_t>, std::optional<std::size_t>> frame_bounds(c
         if (part.empty()) return std::nullopt;
         std::size_t value = 0;
         const auto [end, error] = std::from_chars(part.data(), part.data() + part.size(), value);
-        if (error != std::errc() || end != part.data() + part.size()) refuse();
+        if (end != part.data() + part.size()) refuse();
+        // A whole number too large to hold is past any motion's end (a B there keeps the frames there are).
+        if (error == std::errc::result_out_of_range) return std::numeric_limits<std::size_t>::max();
+        if (error != std::errc()) refuse();
         return value;
     };
     const std::size_t colon = text.find(':');

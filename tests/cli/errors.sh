@@ -144,6 +144,8 @@ expect 3 "frame_00001.ply: is a folder; frame 1 cannot be written there (nothing
 expect 0 "wrote 1 frame of 3 points" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1: --out "$tmp/one_frame"
 # A range past the motion's end writes the frames there are, and says so.
 expect 0 "note: --frames 1:9 runs past the motion's 2 frames: wrote frames 1 to 1" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1:9 --out "$tmp/past_end"
+# A B too large to hold is past the end too (it said "expected whole numbers").
+expect 0 "note: --frames 1:99999999999999999999999 runs past the motion's 2 frames: wrote frames 1 to 1" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1:99999999999999999999999 --out "$tmp/past_end"
 # A motion of more than 100,000 frames numbers its files with as many digits as its last frame needs, so that
 # they sort in frame order (frame_100000.ply came before frame_99999.ply); an earlier run's names of another
 # width are noted as other frames.
