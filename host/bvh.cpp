@@ -17,20 +17,20 @@ namespace {
 
 constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180.0;
 
-// The most words a header line may hold: a whole hierarchy of kMaxBvhJoints joints on one line has about
-// 20 a joint. A frame line holds at most the channels' count (parse_frames): the words are split out
-// before they are counted, and a line of 50 million values took 2.2 GB before it was refused.
+// The most words a header line may hold: a whole hierarchy of kMaxBvhJoints joints on one line has at most
+// 16 a joint. A frame line holds at most the channels' count (parse_frames). The words beyond are not
+// kept, and a word may be at most kMaxWordBytes long: a line of 50 million values took 2.2 GB before it was
+// refused, and a line was held whole before its words were counted.
 constexpr std::size_t kMaxHeaderLineWords = 32 * kMaxBvhJoints;
+constexpr std::size_t kMaxWordBytes = 4096;
 
-// Whitespace-separated words with their line numbers (braces are words too, even when glued). Lines end
-// in LF, CR LF or CR alone (a file of CR line ends read as one line); a UTF-8 byte-order mark before the
-// first word is skipped.
+// Whitespace-separated words with their line numbers (braces are words too, even when glued). Lines end in
+// LF (CRs before it are whitespace: CR LF, or CR CR LF after a second conversion) or, in a file whose first
+// line end is a CR not followed by LF, in CR (a file of CR line ends read as one line). A UTF-8 byte-order
+// mark before the first word is skipped.
 class Tokens {
 public:
-    Tokens(std::istream& in, std::string source) : in_(in), source_(std::move(source)) {
-        static const char bom[] = "\xEF\xBB\xBF";
-        for (int i = 0; i < 3 && in_.peek() == static_cast<unsigned char>(bom[i]); ++i) in_.get();
-    }
+    Tokens(std::istream& in, std::string source) : in_(in), source_(std::move(source)) {}
 
     const std::string& source() const { return source_; }
     int line() const { return line_; }
@@ -38,11 +38,7 @@ public:
     // The next word, or "" at the end of the file.
     std::string next() {
         while (next_ == words_.size()) {
-            std::string text;
-            if (!read_line(text)) return "";
-            words_.clear();
-            next_ = 0;
-            split(text, kMaxHeaderLineWords + 1);
+            if (!read_words(kMaxHeaderLineWords + 1)) return "";
             if (words_.size() > kMaxHeaderLineWords) fail("more than " + std::to_string(kMaxHeaderLineWords) + " words on one line");
         }
         return words_[next_++];
@@ -53,14 +49,11 @@ public:
         next_ = words_.size();
         return rest;
     }
-    // The next line's first `keep` words (a line's words beyond are not split out); false at the end of the file.
+    // The next line's first `keep` words (a line's words beyond are not kept); false at the end of the file.
     bool next_line(std::vector<std::string>& words, std::size_t keep) {
-        std::string text;
-        words_.clear();
-        next_ = 0;
-        if (!read_line(text)) return false;
-        split(text, keep);
+        if (!read_words(keep)) return false;
         words = std::exchange(words_, {});
+        next_ = 0;
         return true;
     }
 
@@ -84,50 +77,72 @@ public:
     }
 
 private:
+    enum class LineEnds { undecided, lf, cr };
+
     std::istream& in_;
     std::string source_;
     int line_ = 0;
     std::vector<std::string> words_;  // the current line's, read up to next_
     std::size_t next_ = 0;
+    LineEnds ends_ = LineEnds::undecided;
+    std::size_t blank_lines_ahead_ = 0;  // CRs read while deciding that lines end in CR: blank lines
 
-    // The next line into `text`, without its end (LF, CR LF or CR); false at the end of the file.
-    bool read_line(std::string& text) {
+    // Reads the next line's words into words_, the first `keep` of them; false at the end of the file.
+    bool read_words(std::size_t keep) {
+        words_.clear();
+        next_ = 0;
+        ++line_;
+        if (blank_lines_ahead_ > 0) {
+            --blank_lines_ahead_;
+            return true;
+        }
         std::streambuf& in = *in_.rdbuf();
-        text.clear();
-        for (int c = in.sbumpc();; c = in.sbumpc()) {
-            if (c == std::char_traits<char>::eof()) {
-                if (text.empty()) return false;
+        const int eof = std::char_traits<char>::eof();
+        std::string word;
+        const auto flush = [&] {
+            if (!word.empty() && words_.size() < keep) words_.push_back(word);
+            word.clear();
+        };
+        bool read_any = false;
+        for (int c = in.sbumpc(); c != eof; c = in.sbumpc()) {
+            read_any = true;
+            if (c == '\n') {
+                if (ends_ == LineEnds::undecided) ends_ = LineEnds::lf;
                 break;
             }
-            if (c == '\n') break;
-            if (c == '\r') {
+            if (c == '\r' && ends_ != LineEnds::lf) {
+                if (ends_ == LineEnds::undecided) {
+                    std::size_t more = 0;
+                    for (; in.sgetc() == '\r'; in.sbumpc()) ++more;
+                    ends_ = in.sgetc() == '\n' ? LineEnds::lf : LineEnds::cr;
+                    if (ends_ == LineEnds::cr) blank_lines_ahead_ = more;
+                }
                 if (in.sgetc() == '\n') in.sbumpc();
                 break;
             }
-            text += char(c);
-        }
-        ++line_;
-        return true;
-    }
-
-    // The line's words into words_, the first `keep` of them.
-    void split(const std::string& text, std::size_t keep) {
-        std::string word;
-        auto flush = [&] {
-            if (!word.empty()) words_.push_back(std::exchange(word, {}));
-        };
-        for (char c : text) {
-            if (words_.size() >= keep) return;
-            if (std::isspace(static_cast<unsigned char>(c))) {
+            if (std::isspace(c)) {
                 flush();
             } else if (c == '{' || c == '}') {
                 flush();
-                if (words_.size() < keep) words_.push_back(std::string(1, c));
-            } else {
-                word += c;
+                if (words_.size() < keep) words_.push_back(std::string(1, char(c)));
+            } else if (words_.size() < keep) {
+                if (word.size() == kMaxWordBytes) fail("a word longer than " + std::to_string(kMaxWordBytes) + " characters");
+                word += char(c);
             }
         }
-        if (words_.size() < keep) flush();
+        flush();
+        if (!read_any) {
+            --line_;
+            return false;
+        }
+        // A UTF-8 byte-order mark (refused as 'expected "HIERARCHY", got "\xEF\xBB\xBFHIERARCHY"', two words
+        // that look the same); a part of one is left, and refused so.
+        static const std::string bom = "\xEF\xBB\xBF";
+        if (line_ == 1 && !words_.empty() && words_[0].compare(0, bom.size(), bom) == 0) {
+            words_[0].erase(0, bom.size());
+            if (words_[0].empty()) words_.erase(words_.begin());
+        }
+        return true;
     }
 };
 

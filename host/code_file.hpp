@@ -28,7 +28,9 @@ namespace bs {
 
 // 3 since 2026-12-05: a code's t counts a concave end's crease piece at rest, and a concave end's σ and
 // direction are the posed section's at rest (engine/baseline/section.hpp), so version-2 codes of a joint
-// clamped at rest would be read against another section; encode again.
+// clamped at rest would be read against another section; encode again. Codes saved before 2026-12-06 (same
+// version) hold clamped codes without the rest miss's blend (host/baseline_rig.cpp blend_in_rest_miss): they
+// read as they did, and those codes need not give their point back at rest; encode again to take the blend.
 constexpr std::uint32_t kCodeFileVersion = 3;
 
 struct SavedCodes {

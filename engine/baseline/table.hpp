@@ -602,7 +602,8 @@ BS_HD inline PosedBase<T> tabulated_posed_base(const BaselineCode& code, const B
 
 // How far the interpolation `st` at a point of its cell misses the sample there (`check`: one of a coarse
 // cell's check samples, or a sub-cell's middle), in units of the bone's smaller radius: the largest miss
-// of the posed points at kCellCheckRatios ratios t; infinite where the interpolation may not be used at
+// of the posed points (and, on the segment, of where they read the fan) at kCellCheckRatios ratios t and at
+// the pieces' ends and middles; infinite where the interpolation may not be used at
 // all: a change of structure, or the two bracketing samples' anchors (the section's far ends) further
 // apart than kTableJump × spacing × the bone's larger radius (the construction jumps between them).
 template <class T>

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,9 +32,19 @@ namespace {
 constexpr const char* kRigFiles[] = {"skeleton.json", "points.ply", "motion.json"};
 
 // Whether `path` reads as the JSON file a rig writes under that name: a skeleton's spheres and bones,
-// a motion's fps and frames (a file of the user's own under that name is no earlier rig's).
+// a motion's fps and frames (a file of the user's own under that name is no earlier rig's). A motion file
+// too large for the JSON reader (an earlier version of rig wrote one of 276 MB) is known by its start, as
+// write_motion begins every motion file.
 bool reads_as_rig_file(const std::filesystem::path& path) {
     try {
+        std::error_code error;
+        if (path.filename() == "motion.json" && std::filesystem::file_size(path, error) > kMaxJsonFileBytes && !error) {
+            std::ifstream in(path, std::ios::binary);
+            std::string start(64, '\0');
+            in.read(start.data(), std::streamsize(start.size()));
+            start.resize(std::size_t(in.gcount()));
+            return start.rfind("{\"fps\": ", 0) == 0 && start.find(", \"bone_count\": ") != std::string::npos;
+        }
         const json_io::json doc = json_io::load(path.string());
         const bool skeleton = path.filename() == "skeleton.json";
         return doc.is_object() && doc.contains(skeleton ? "spheres" : "fps") && doc.contains(skeleton ? "bones" : "frames");
@@ -194,8 +205,16 @@ void run_rig(const RigOptions& o) {
     if (!is_bvh_path(o.model)) return rig_model_file(o);
     BvhFile capture = load_bvh(o.model);
     BvhRig rig = rig_bvh(capture);
-    std::optional<Motion> motion = bvh_motion(rig, capture);
-    const std::string why_no_motion = motion_file_too_large(*motion);
+    // A capture too long for a motion (joints without channels make bones without values: animate refuses
+    // it too) or for a motion file (animate reads the capture itself) still gives its body.
+    const std::string too_long = motion_size_problem(capture.frame_count, rig.skeleton.bone_count());
+    std::string why_no_motion = too_long.empty() ? "" : "no motion.json: its " + too_long;
+    std::optional<Motion> motion;
+    if (too_long.empty()) {
+        motion = bvh_motion(rig, capture);
+        why_no_motion = motion_file_too_large(*motion);
+        if (!why_no_motion.empty()) why_no_motion += "; animate reads the capture itself (--motion " + o.model + ")";
+    }
     std::vector<Vec3<double>> rest = demo_points(rig.skeleton, o.points, o.seed);
     require_readable_body(rest, o.model);
     PointSet set = make_point_set(rest);
@@ -207,7 +226,7 @@ void run_rig(const RigOptions& o) {
     std::printf("rig: %s: %zu joints (%zu merged: at zero length from a parent or a sibling), %zu spheres, %zu bones, %d junctions\n", o.model.c_str(),
                 capture.joints.size(), rig.merged.size(), rig.skeleton.spheres.size(), rig.skeleton.bone_count(),
                 junction_count(rig.skeleton));
-    std::printf("motion: %zu frames at %.4g frames/s; points: %zu over the surface\n", motion->frame_count(), motion->fps(), rest.size());
+    std::printf("motion: %zu frames at %.4g frames/s; points: %zu over the surface\n", capture.frame_count, 1.0 / capture.frame_time, rest.size());
     if (capture.ignored_lines > 0)
         std::printf("ignored %zu line%s after the %zu frames the file declares\n", capture.ignored_lines, capture.ignored_lines == 1 ? "" : "s",
                     capture.frame_count);
@@ -222,8 +241,7 @@ void run_rig(const RigOptions& o) {
     if (why_no_motion.empty())
         std::printf("wrote %s/{skeleton.json, points.ply, motion.json}\n", o.out.c_str());
     else
-        std::printf("%s; animate reads the capture itself (--motion %s): wrote %s/{skeleton.json, points.ply}\n", why_no_motion.c_str(),
-                    o.model.c_str(), o.out.c_str());
+        std::printf("%s: wrote %s/{skeleton.json, points.ply}\n", why_no_motion.c_str(), o.out.c_str());
     remove_earlier_rig_files(folder, written);
 }
 

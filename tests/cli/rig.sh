@@ -91,6 +91,24 @@ if [ -e "$models/animation_with_skeleton.fbx" ]; then
     echo '{"my": "own notes"}' >"$tmp/reused/motion.json"
     expect 0 "note: $tmp/reused/motion.json is not this rig's (left as it was)" -- rig --model "$models/box.fbx" --points 100 --out "$tmp/reused"
     grep -q "own notes" "$tmp/reused/motion.json" || fail "a file of the user's own named motion.json was removed"
+    # A capture whose motion would pass a motion's 10,000,000 joint rotations (joints without channels make
+    # bones without values: 200 bones × 50,001 frames of one value) still gives its body, without motion.json.
+    {
+        printf 'HIERARCHY\nROOT J0\n{\nOFFSET 0 0 0\nCHANNELS 1 Zrotation\n'
+        for j in $(seq 199); do printf 'JOINT J%d\n{\nOFFSET 0 1 0\nCHANNELS 0\n' "$j"; done
+        printf 'End Site\n{\nOFFSET 0 1 0\n}\n'
+        for j in $(seq 200); do printf '}\n'; done
+        printf 'MOTION\nFrames: 50001\nFrame Time: 0.01\n'
+        yes 0 | head -n 50001
+    } >"$tmp/channel_less.bvh"
+    expect 0 "no motion.json: its 50001 frames of 200 bones exceed the limit of 10000000 joint rotations" -- \
+        rig --model "$tmp/channel_less.bvh" --points 100 --out "$tmp/channel_less"
+    [ -s "$tmp/channel_less/skeleton.json" ] && [ ! -e "$tmp/channel_less/motion.json" ] || fail "a capture too long for a motion: no body"
+    # An earlier rig's motion too large for the JSON reader (a ten-minute capture's, 276 MB) is known by its
+    # start, and removed too (it was "not this rig's", and kept).
+    printf '{"fps": 120, "bone_count": 27,\n "frames": [' >"$tmp/reused/motion.json"
+    truncate -s 300M "$tmp/reused/motion.json"
+    expect 0 "note: removed $tmp/reused/motion.json of an earlier rig" -- rig --model "$models/box.fbx" --points 100 --out "$tmp/reused"
     head -c 20000 "$models/animation_with_skeleton.fbx" >"$tmp/cut.fbx"
     expect 2 "cut.fbx" -- rig --model "$tmp/cut.fbx" --out "$tmp/x"
     # A file of lamps and no geometry: assimp would draw its node tree as a mesh, which had been rigged

@@ -153,22 +153,31 @@ TEST(Bvh, RefusesAFrameTimeOutOfRange) {
     expect_refused(replaced(kTiny, "Frame Time: 0.04", "Frame Time: 1e-320"), "Frame Time: expected seconds in [1e-6, 3600]");
 }
 
+// kTiny with every line end written as `end`.
+std::string with_line_ends(const std::string& end) {
+    std::string text;
+    for (char c : std::string(kTiny)) text += c == '\n' ? end : std::string(1, c);
+    return text;
+}
+
 // Lines may end in LF, CR LF or CR alone (a capture saved with CR line ends read as one line and was refused
-// as "unexpected words after the frame time"); a UTF-8 byte-order mark before HIERARCHY is skipped (refused
-// as 'expected "HIERARCHY", got "\xEF\xBB\xBFHIERARCHY"', two words that look the same).
+// as "unexpected words after the frame time"), or CR CR LF (CR LF converted again) and LF CR, whose CRs are
+// whitespace; a UTF-8 byte-order mark before HIERARCHY is skipped (refused as 'expected "HIERARCHY", got
+// "\xEF\xBB\xBFHIERARCHY"', two words that look the same), a part of one is not.
 TEST(Bvh, ReadsAnyLineEndAndAByteOrderMark) {
     const BvhFile lf = tiny();
-    std::string cr = kTiny, crlf;
-    for (char& c : cr)
-        if (c == '\n') c = '\r';
-    for (char c : std::string(kTiny)) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
-    for (const std::string& text : {cr, crlf, "\xEF\xBB\xBF" + std::string(kTiny)}) {
-        std::istringstream in(text);
-        const BvhFile f = parse_bvh(in, "ends.bvh");
-        EXPECT_EQ(f.joints.size(), lf.joints.size());
-        EXPECT_EQ(f.values, lf.values);
+    for (const char* end : {"\r", "\r\n", "\r\r\n", "\n\r", "\n"}) {
+        for (const std::string& bom : {std::string(), std::string("\xEF\xBB\xBF")}) {
+            std::istringstream in(bom + with_line_ends(end));
+            const BvhFile f = parse_bvh(in, "ends.bvh");
+            EXPECT_EQ(f.joints.size(), lf.joints.size());
+            EXPECT_EQ(f.values, lf.values);
+        }
+        expect_refused(replaced(with_line_ends(end), "0 0 0 90 0 0", "0 0 0 nan 0 0"), "damaged.bvh:25: expected a number");
     }
-    expect_refused(replaced(cr, "0 0 0 90 0 0", "0 0 0 nan 0 0"), "damaged.bvh:25: expected a number");
+    expect_refused("\xEF\xBB" + std::string(kTiny), "damaged.bvh:1: expected \"HIERARCHY\"");
+    // Blank lines in a file of CR line ends count.
+    expect_refused(replaced(with_line_ends("\r"), "MOTION", "\r\rMOTION\r1 2"), "damaged.bvh:24: expected \"Frames:\"");
 }
 
 // A frame line's words are split out only up to one more than the channels: a line of 50 million values took
@@ -179,6 +188,7 @@ TEST(Bvh, RefusesALineOfTooManyWordsBeforeSplittingItAll) {
     expect_refused(replaced(kTiny, "1 2 3 0 0 0 0 0 0 0 0 0", many), "damaged.bvh:24: frame 0: expected 12 values (the channels declared), got more");
     expect_refused(replaced(kTiny, "1 2 3 0 0 0 0 0 0 0 0 0", "1 2 3 0 0 0 0 0 0 0 0 0 0"), "got more");
     expect_refused(replaced(kTiny, "ROOT Hips", "ROOT Hips " + many), "damaged.bvh:2: more than 131072 words on one line");
+    expect_refused(replaced(kTiny, "1 2 3 0 0 0", "1" + std::string(5000, '0') + " 2 3 0 0 0"), "damaged.bvh:24: a word longer than 4096 characters");
 }
 
 TEST(Bvh, IgnoresAndCountsLinesPastTheDeclaredFrames) {
