@@ -355,14 +355,19 @@ namespace {
 // side's arc to a concave crossing at infinity (seen on a chain of radii 0.7, 1.5, 0.7 straight at rest,
 // bent 149.7°: 2.6 between poses 0.01° apart; 0.5, 2, 0.5 at 121.1°; 0.1, 2.9, 0.1 at 46.2°: at generator
 // angles of 181–184°). Until 2026-12-05 the axes' angle alone was bounded, and those poses were taken.
-double joint_angle_degrees(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones, const Pose& pose, std::size_t k) {
+// Kept as its two terms for messages: a fold of 227.5° between axes bent 90° read as a mistake.
+struct JointAngle {
+    double axes = 0, slopes = 0;  // degrees
+    double degrees() const { return axes + slopes; }
+};
+JointAngle joint_angle(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones, const Pose& pose, std::size_t k) {
     const int parent = bones[k].previous;
-    if (parent < 0) return 0;
+    if (parent < 0) return {};
     // In the parent's frame the parent's axis is at rest and the child's is turned by its swing.
     const Vec3<double> a = skeleton.rest_axis(parent), b = rotate(pose.joints[k].swing, skeleton.rest_axis(int(k)));
-    const double axes = std::atan2(norm(cross(a, b)), dot(a, b));
-    const double slopes = std::fabs(std::asin(bones[k].cone.sin_theta) - std::asin(bones[std::size_t(parent)].cone.sin_theta));
-    return (axes + slopes) * 180 / 3.14159265358979323846;
+    const double to_degrees = 180 / 3.14159265358979323846;
+    return {std::atan2(norm(cross(a, b)), dot(a, b)) * to_degrees,
+            std::fabs(std::asin(bones[k].cone.sin_theta) - std::asin(bones[std::size_t(parent)].cone.sin_theta)) * to_degrees};
 }
 
 // "joint "NAME" (between bones P and K)": the chain joint before bone k, for messages. Control characters
@@ -442,11 +447,15 @@ void BaselineSkinner<T>::check_rest_shape() const {
 template <class T>
 void BaselineSkinner<T>::check_folds(const Pose& pose, const std::string& what) const {
     for (std::size_t k = 0; k < bones_.size(); ++k) {
-        const double angle = joint_angle_degrees(skeleton_, bones_, pose, k);
+        const JointAngle joint = joint_angle(skeleton_, bones_, pose, k);
+        const double angle = joint.degrees();
         if (angle > kMaxJointAngleDegrees) {
             // Six digits, or as many as it takes to tell the angle from the limit (170.0001 read "170").
             const std::string shown = number_text(angle, 6) != number_text(kMaxJointAngleDegrees) ? number_text(angle, 6) : number_text(angle);
-            throw UnsupportedError(what + " folds a joint to " + shown + " degrees between consecutive bones' generators, at " +
+            const std::string terms = joint.slopes > 0 ? " (their axes " + number_text(joint.axes, 4) + " apart, plus " +
+                                                             number_text(joint.slopes, 4) + " where the cones' slopes add)"
+                                                       : "";
+            throw UnsupportedError(what + " folds a joint to " + shown + " degrees between consecutive bones' generators" + terms + ", at " +
                                    joint_name(skeleton_, bones_, k) + "; the baseline method accepts up to " +
                                    number_text(kMaxJointAngleDegrees) + " (the DQS and LBS methods take it)");
         }

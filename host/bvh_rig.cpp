@@ -110,8 +110,26 @@ Motion bvh_motion(const BvhRig& rig, const BvhFile& file, std::size_t first, std
     return Motion(1.0 / file.frame_time, std::move(frames));
 }
 
-Motion load_bvh_motion(const std::string& path, const Skeleton& skeleton) {
-    BvhFile file = load_bvh(path);
+std::vector<std::string> capture_notes(const BvhFile& file) {
+    std::vector<std::string> notes;
+    if (file.ignored_lines > 0)
+        notes.push_back("ignored " + std::to_string(file.ignored_lines) + " line" + (file.ignored_lines == 1 ? "" : "s") + " after the " +
+                        std::to_string(file.frame_count) + " frames the file declares");
+    // Position channels on joints other than the root would stretch rigid bones: the poses leave them out.
+    std::vector<Vec3<double>> joints_at_rest;
+    for (const BvhJointPose& p : bvh_pose(file, kBvhRest)) joints_at_rest.push_back(p.position);
+    const BvhSlide slide = largest_joint_slide(file);
+    if (slide.distance > kSlideNoted * largest_extent(joints_at_rest))
+        notes.push_back("note: position channels move joint \"" + file.joints[std::size_t(slide.joint)].name + "\" up to " +
+                        number_text(slide.distance, 4) + " from its offset (frame " + std::to_string(slide.frame) +
+                        "); the sphere-mesh's rigid bones leave that out of the motion (its rotations are kept)");
+    return notes;
+}
+
+Motion load_bvh_motion(const std::string& path, const Skeleton& skeleton) { return capture_motion(load_bvh(path), skeleton); }
+
+Motion capture_motion(const BvhFile& file, const Skeleton& skeleton) {
+    const std::string& path = file.source;
     BvhRig rig = rig_bvh(file);
     const Skeleton& own = rig.skeleton;
     bool same = own.bones == skeleton.bones && own.spheres.size() == skeleton.spheres.size();

@@ -52,9 +52,16 @@ struct BvhSlide {
 };
 BvhSlide largest_joint_slide(const BvhFile& file);
 
+// What a motion made of the capture leaves out of it, as notes for its user: lines past the declared frames,
+// and position channels that move a joint other than the root by over kSlideNoted of the capture's rest
+// extent (smaller ones are rounding in exporters that write every joint's offset as position channels).
+constexpr double kSlideNoted = 1e-3;
+std::vector<std::string> capture_notes(const BvhFile& file);
+
 // A capture as a motion of `skeleton`, which must be the capture's rig (the skeleton `baseskin rig` writes
 // for it: the same bones, and sphere centres within 1e-6 of the body's size; radii may differ). InputError
 // naming the file otherwise.
+Motion capture_motion(const BvhFile& file, const Skeleton& skeleton);
 Motion load_bvh_motion(const std::string& path, const Skeleton& skeleton);
 
 }  // namespace bs

@@ -267,7 +267,12 @@ void run_animate(const AnimateOptions& o) {
         note_normals_not_deformed(set);
         return;
     }
-    Motion motion = load_motion(o.motion, skeleton);
+    // A capture is read once: its notes (what its motion leaves out, as rig says them) and its motion.
+    std::optional<BvhFile> capture;
+    if (is_bvh_path(o.motion)) capture = load_bvh(o.motion);
+    Motion motion = capture ? capture_motion(*capture, skeleton) : load_motion(o.motion, skeleton);
+    if (capture)
+        for (const std::string& note : capture_notes(*capture)) std::printf("%s\n", note.c_str());
     const auto [first, last] = o.frames.empty() ? std::pair<std::size_t, std::size_t>{0, motion.frame_count()}
                                                 : frame_range(o.frames, motion.frame_count());
     // Every frame's pose checked before any frame is written: a pose the method refuses (baseline's folded

@@ -196,10 +196,6 @@ void add_rig_command(CLI::App& app, RigOptions& o) {
     });
 }
 
-// A slide noted by `rig`: over this fraction of the capture's rest extent (smaller ones are rounding in
-// exporters that write every joint's offset as position channels).
-constexpr double kSlideNoted = 1e-3;
-
 void run_rig(const RigOptions& o) {
     require_memory_for_points(o.points, kRigBytesPerPoint);
     if (!is_bvh_path(o.model)) return rig_model_file(o);
@@ -227,17 +223,7 @@ void run_rig(const RigOptions& o) {
                 capture.joints.size(), rig.merged.size(), rig.skeleton.spheres.size(), rig.skeleton.bone_count(),
                 junction_count(rig.skeleton));
     std::printf("motion: %zu frames at %.4g frames/s; points: %zu over the surface\n", capture.frame_count, 1.0 / capture.frame_time, rest.size());
-    if (capture.ignored_lines > 0)
-        std::printf("ignored %zu line%s after the %zu frames the file declares\n", capture.ignored_lines, capture.ignored_lines == 1 ? "" : "s",
-                    capture.frame_count);
-    // Position channels on joints other than the root would stretch rigid bones: the poses leave them out.
-    std::vector<Vec3<double>> joints_at_rest;
-    for (const BvhJointPose& p : bvh_pose(capture, kBvhRest)) joints_at_rest.push_back(p.position);
-    const BvhSlide slide = largest_joint_slide(capture);
-    if (slide.distance > kSlideNoted * largest_extent(joints_at_rest))
-        std::printf("note: position channels move joint \"%s\" up to %.4g from its offset (frame %zu); the sphere-mesh's rigid "
-                    "bones leave that out of the motion (its rotations are kept)\n",
-                    capture.joints[std::size_t(slide.joint)].name.c_str(), slide.distance, slide.frame);
+    for (const std::string& note : capture_notes(capture)) std::printf("%s\n", note.c_str());
     if (why_no_motion.empty())
         std::printf("wrote %s/{skeleton.json, points.ply, motion.json}\n", o.out.c_str());
     else

@@ -72,6 +72,9 @@ cmp -s "$tmp/from_bvh/frame_00002.ply" "$tmp/from_json/frame_00002.ply" || fail 
 awk '/JOINT LeftUpLeg/ {upleg = 1} upleg && /CHANNELS 3/ {sub(/CHANNELS 3/, "CHANNELS 6 Xposition Yposition Zposition"); upleg = 0} {print}' "$tmp/walk.bvh" |
     awk 'BEGIN {m = 0} /^MOTION/ {m = 1} m && NF == 15 {$7 = "1 -1 0.5 " $7} {print}' >"$tmp/sliding.bvh"
 expect 0 'note: position channels move joint "LeftUpLeg" up to 0.5 from its offset (frame 0)' -- rig --model "$tmp/sliding.bvh" --points 500 --out "$tmp/sliding"
+# animate reading the capture says it too (it had said nothing).
+expect 0 'note: position channels move joint "LeftUpLeg" up to 0.5 from its offset (frame 0)' -- \
+    animate --skeleton "$tmp/sliding/skeleton.json" --points "$tmp/sliding/points.ply" --motion "$tmp/sliding.bvh" --out "$tmp/sliding_frames"
 
 
 # A rigged, animated model and one without bones (Debian's assimp-testmodels, installed by ./run).
