@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <unordered_map>
 
 #include "engine/baseline/deform.hpp"
 #include "engine/baseline/posed_section.hpp"
@@ -438,18 +440,115 @@ bool all_on_one_junction(const std::vector<Bone>& bones, const std::vector<std::
     return false;
 }
 
+// Whether the codes of bones a and b may meet as two unlinked bones' do: not of one chain (the chain hands
+// points over) and not of one junction (junction_weight blends those).
+bool unlinked(const std::vector<Bone>& bones, const std::vector<int>& chain, std::size_t a, std::size_t b) {
+    return chain[a] != chain[b] && !share_a_junction(bones[a], bones[b]);
+}
+
+// The least of b's signed distance over the spheres that sweep a's axis (centre and radius interpolated
+// along it), less their radii: < 0 where they overlap b. Convex in the axis fraction (a convex volume's
+// signed distance at an affine point, less an affine radius), so a ternary search finds its least value.
+double gap_of_swept_spheres(const Cone<double>& a, const Cone<double>& b) {
+    auto gap_at = [&](double along) {
+        const Vec3<double> centre = a.parent.centre + (along * a.length) * a.axis;
+        return closest_point_on_bone(b, centre).signed_distance - ((1 - along) * a.parent.radius + along * a.child.radius);
+    };
+    double low = 0, high = 1;
+    for (int step = 0; step < 48; ++step) {  // to (2/3)^48 = 4e-9 of the axis
+        const double first = (2 * low + high) / 3, second = (low + 2 * high) / 3;
+        if (gap_at(first) < gap_at(second))
+            high = second;
+        else
+            low = first;
+    }
+    return std::min({gap_at(0), gap_at(1), gap_at(0.5 * (low + high))});
+}
+
+// How much two unlinked bones touch, in [0, 1]: 1 where their volumes overlap or touch, falling by
+// smoothstep to 0 as the gap between them grows to options.unlinked_touch_band × the smaller of their mean
+// radii. A tapered bone's swept spheres lie inside its hull, so the gap is taken both ways and the less kept.
+double touching(const Cone<double>& a, const Cone<double>& b, const EncodeOptions& options) {
+    const double gap = std::min(gap_of_swept_spheres(a, b), gap_of_swept_spheres(b, a));
+    if (gap <= 0) return 1;
+    const double band = options.unlinked_touch_band * std::min(mean_radius(a), mean_radius(b));
+    return band > 0 ? 1 - smoothstep_unit(gap / band) : 0;
+}
+
 // What a point's meeting weight needs besides its distances, a function of the bones alone (made once for
-// a whole point set): the junctions' members, the free ends' pairs, and each bone's chain and mean radius.
+// a whole point set): the junctions' members, the free ends' pairs, each bone's chain and mean radius, and
+// the unlinked pairs that touch (keyed a × bones + b, a < b; pairs absent touch 0).
 struct Meetings {
     std::vector<JunctionMembers> junctions;
     std::vector<FreeEndPair> free_ends;
     std::vector<int> chain;
     std::vector<double> mean_radius;
+    std::unordered_map<std::uint64_t, double> touching;
 };
+std::uint64_t pair_key(std::size_t a, std::size_t b, std::size_t bone_count) { return std::uint64_t(a) * bone_count + b; }
+
+// Each bone's piece of the sphere-mesh: bones joined by chain links and junctions share one (bridges join
+// nothing: a rigged model's parts hung from an unweighted node are pieces of their own). The least bone
+// index of the piece; a bridge is a piece alone.
+std::vector<std::size_t> pieces(const std::vector<Bone>& bones) {
+    std::vector<std::size_t> piece(bones.size());
+    for (std::size_t k = 0; k < bones.size(); ++k) piece[k] = k;
+    auto root = [&](std::size_t k) {
+        while (piece[k] != k) k = piece[k] = piece[piece[k]];
+        return k;
+    };
+    auto join = [&](std::size_t a, std::size_t b) {
+        const std::size_t ra = root(a), rb = root(b);
+        piece[std::max(ra, rb)] = std::min(ra, rb);
+    };
+    std::vector<std::size_t> first_on_junction;  // by junction sphere: its first bone, or SIZE_MAX
+    for (std::size_t k = 0; k < bones.size(); ++k) {
+        if (bones[k].next >= 0) join(k, std::size_t(bones[k].next));
+        for (const int junction : {bones[k].parent_junction, bones[k].child_junction}) {
+            if (junction < 0) continue;
+            if (std::size_t(junction) >= first_on_junction.size()) first_on_junction.resize(std::size_t(junction) + 1, SIZE_MAX);
+            std::size_t& first = first_on_junction[std::size_t(junction)];
+            if (first == SIZE_MAX)
+                first = k;
+            else
+                join(first, k);
+        }
+    }
+    for (std::size_t k = 0; k < bones.size(); ++k) piece[k] = root(k);
+    return piece;
+}
+
+// The unlinked pairs of bones that touch (Meetings::touching), of one piece of the sphere-mesh: where two
+// pieces overlap they are separate parts side by side (X/BCN_Epileptic.X's eyelids, fingers hung by bridges
+// from a palm node). Free ends that meet are left out: their own pair blends them as a junction's
+// (add_free_ends_meeting, with the band of their end spheres; the wider band of a touching pair raised the
+// FBX tube's height error p99 from 1.0 to 1.62 radii).
+void add_touching_pairs(const std::vector<Bone>& bones, const EncodeOptions& options, Meetings& out) {
+    auto free_ends_meeting = [&](std::size_t a, std::size_t b) {
+        return std::any_of(out.free_ends.begin(), out.free_ends.end(), [&](const FreeEndPair& pair) {
+            return std::size_t(pair.first) == a && std::size_t(pair.second) == b;
+        });
+    };
+    const std::vector<std::size_t> piece = pieces(bones);
+    for (std::size_t a = 0; a < bones.size(); ++a)
+        for (std::size_t b = a + 1; b < bones.size(); ++b) {
+            if (bones[a].bridge || bones[b].bridge || piece[a] != piece[b] || !unlinked(bones, out.chain, a, b) || free_ends_meeting(a, b))
+                continue;
+            const Cone<double>&ca = bones[a].cone, &cb = bones[b].cone;
+            const double reach_a = 0.5 * ca.length + larger_radius(ca), reach_b = 0.5 * cb.length + larger_radius(cb);
+            const Vec3<double> middle_a = 0.5 * (ca.parent.centre + ca.child.centre), middle_b = 0.5 * (cb.parent.centre + cb.child.centre);
+            const double band = options.unlinked_touch_band * std::min(out.mean_radius[a], out.mean_radius[b]);
+            if (norm(middle_b - middle_a) >= reach_a + reach_b + band) continue;  // bounding spheres apart
+            const double touch = touching(ca, cb, options);
+            if (touch > 0) out.touching.emplace(pair_key(a, b, bones.size()), touch);
+        }
+}
+
 Meetings meetings(const std::vector<Bone>& bones, const EncodeOptions& options) {
-    Meetings out{junction_members(bones, options), {}, chain_starts(bones), {}};
+    Meetings out{junction_members(bones, options), {}, chain_starts(bones), {}, {}};
     add_free_ends_meeting(bones, options, out.free_ends);
     for (const Bone& bone : bones) out.mean_radius.push_back(mean_radius(bone.cone));
+    add_touching_pairs(bones, options, out);
     return out;
 }
 
@@ -462,11 +561,14 @@ struct MeetingScratch {
 // Codes of two bones that nothing links — of two chains that share no junction — meet, as two of a
 // junction's do, where the point is as far from one's surface as from the other's and both are the nearest
 // bones (a sphere-mesh thinner than its body: X/Testwuson.X's chest lies nearer the surfaces of its
-// forelegs than of its spine, and its midline parts the codes of the left and the right leg). Where those
-// points lie off both surfaces the meeting is blended like a junction's, with the band
-// options.unlinked_band × the smaller of the two bones' mean radii; on a surface the bone is the surface's
-// own and nothing is blended (two separate parts side by side: a face's eyelids), the weight rising from 0
-// at the nearer surface to 1 at options.far_band_start of that radius off it (docs/ALGORITHM.md "Junctions").
+// forelegs than of its spine, and its midline parts the codes of the left and the right leg). There the
+// meeting is blended like a junction's, with the band options.unlinked_band × the smaller of the two bones'
+// mean radii, wherever the two bones touch (their volumes overlap: an arm's second bone lying on a sibling
+// arm of its junction, the humanoid's upper arm on its neck). Two separate parts side by side (a face's
+// eyelids) keep moving on their own: on a surface the bone is the surface's own and nothing is blended,
+// the weight rising from 0 at the nearer surface to 1 at options.far_band_start of that radius off it. The
+// pair's touch (add_touching_pairs) passes from one case to the other over options.unlinked_touch_band of
+// the gap between them (docs/ALGORITHM.md "Junctions").
 // Bones of one chain are left out: the chain construction hands points from a bone to its neighbour, and
 // where its bones are short beside their radii, bones two apart lie as near a point as the one between
 // (blended, a straight chain of bones half as long as their radius rode the rigid field at half a radius
@@ -485,13 +587,16 @@ double unlinked_weight(const std::vector<Bone>& bones, const Meetings& meetings,
     double weight = 0;
     for (std::size_t i = 0; i < near.size(); ++i)
         for (std::size_t j = i + 1; j < near.size(); ++j) {
-            if (meetings.chain[near[i]] == meetings.chain[near[j]] || share_a_junction(bones[near[i]], bones[near[j]])) continue;
+            if (!unlinked(bones, meetings.chain, near[i], near[j])) continue;
             const double da = distance[near[i]], db = distance[near[j]], nearer = std::min(da, db);
             const double radius = std::min(mean_radius[near[i]], mean_radius[near[j]]), band = options.unlinked_band * radius;
             const double apart = std::fabs(da - db) / band, above_nearest = (nearer - nearest) / band;
-            if (apart >= 1 || above_nearest >= 1 || nearer <= 0) continue;  // a factor is 0
-            const double off_surface = smoothstep_unit(nearer / (options.far_band_start * radius));
-            weight = std::max(weight, off_surface * (1 - smoothstep_unit(apart)) * (1 - smoothstep_unit(above_nearest)));
+            if (apart >= 1 || above_nearest >= 1) continue;  // a factor is 0
+            const auto touch_entry = meetings.touching.find(pair_key(near[i], near[j], bones.size()));
+            const double touch = touch_entry == meetings.touching.end() ? 0 : touch_entry->second;
+            const double off_surface = nearer > 0 ? smoothstep_unit(nearer / (options.far_band_start * radius)) : 0;
+            const double closed = touch + (1 - touch) * off_surface;
+            weight = std::max(weight, closed * (1 - smoothstep_unit(apart)) * (1 - smoothstep_unit(above_nearest)));
         }
     return weight;
 }

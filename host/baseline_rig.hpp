@@ -25,16 +25,20 @@ struct EncodeOptions {
     double fan_centre_band = 0.5;  // distance to the fan centre I, as a fraction of |b − I|
     // Heights over a segment (in local radii) where the blend toward the rigid motion starts, and over
     // which it reaches 1. The start is also the height (in the smaller of two bones' mean radii) from
-    // which two unlinked bones' codes are wholly blended where they meet (junction_weight).
+    // which the codes of two unlinked bones apart are wholly blended where they meet (junction_weight).
     double far_band_start = 0.5;
     double far_band_width = 1.2;
     // Width, in junction radii, of the band around the surface where two bones of a junction are equally
     // far (where their codes meet) over which the junction's weight falls from 1 to 0 (junction_weight);
     // in the smaller end sphere's radius for free ends that meet.
     double junction_band = 0.5;
-    // The same band where the codes of two bones that nothing links meet off their surfaces, in the
+    // The same band where the codes of two bones that nothing links meet, in the
     // smaller of the two bones' mean radii (docs/ALGORITHM.md "Junctions": measured against 0.5 and 2).
     double unlinked_band = 1.0;
+    // Two unlinked bones whose volumes overlap are parts of one body that touch, and their codes are blended
+    // wherever they meet, on and inside the surfaces too; apart by more than this (in the smaller of their
+    // mean radii) they are separate parts side by side, blended only off their surfaces (unlinked_weight).
+    double unlinked_touch_band = 0.1;
     // Sections shorter than this (in local radii, or in the bone's generator length where that is shorter) at
     // rest blend toward the rigid field, wholly at length 0
     // (segment_code in host/baseline_rig.cpp: a section cropped to nothing tells its points nothing).
@@ -45,9 +49,10 @@ struct EncodeOptions {
 // two bones of a junction, or two whose free ends lie on overlapping spheres, are the nearest bones to p
 // and equally far (where their codes meet), falling to 0 over options.junction_band radii (the junction's,
 // or the smaller end sphere's) of either difference; the same for any two bones that nothing links (of
-// two chains that share no junction; band: options.unlinked_band × the smaller of their mean radii), times a
-// factor that rises from 0 on the nearer surface to 1 at options.far_band_start of that radius off it; 0
-// where no such bones meet. A function of p alone, so the codes that store it stay continuous where the
+// two chains that share no junction; band: options.unlinked_band × the smaller of their mean radii) where
+// their volumes overlap; for two such bones apart (by more than options.unlinked_touch_band of that radius)
+// times a factor that rises from 0 on the nearer surface to 1 at options.far_band_start of that radius off
+// it; 0 where no such bones meet. A function of p alone, so the codes that store it stay continuous where the
 // code's bone changes.
 double junction_weight(const std::vector<BaselineBone<double>>& bones, Vec3<double> p, const EncodeOptions& options = {});
 

@@ -6,6 +6,12 @@
 //   the legs apart (without the blend they tore by the legs' whole relative motion).
 // - On a leg's surface nothing is blended, even beside the other leg: two separate parts side by side
 //   (a face's eyelids) keep moving on their own.
+// - Legs of one piece (each the second bone of an arm of one root junction, no bridge) that overlap are
+//   parts of one body that touch: across their midline the codes are wholly blended on and inside the
+//   surface too, and pairs there stay together (they tore where the surface's factor left them
+//   unblended). As the legs come apart the blend of a point on one leg facing the other falls to the
+//   side-by-side case continuously, over options.unlinked_touch_band of the radius. (Overlapping parts of
+//   two pieces, hung by bridges, stay apart: tests/host/test_baseline_bridges.cpp.)
 // - Bones of one chain, which its construction links, are not blended, however short.
 #include <gtest/gtest.h>
 
@@ -25,15 +31,21 @@ namespace {
 
 using testing::Random;
 
-// A root at x = -5 and two legs along +x at y = ±half_gap, radius `radius`, from x = 0 to 3; the bones
-// from the root (0 and 2) are bridges, so the legs (bones 1 and 3) end freely at both ends, side by side.
+// A root at x = -5 and two legs along +x at y = ±half_gap, radius `radius`, from x = 0 to 3, one piece: the
+// root is a junction of the two hip bones (0 and 2) and each leg (bones 1 and 3) is the second bone of its
+// arm; the legs share no sphere.
+Skeleton joined_legs(double half_gap, double radius) {
+    return make_skeleton({{{-5, 0, 0}, 1.0},
+                          {{0, half_gap, 0}, radius},
+                          {{3, half_gap, 0}, radius},
+                          {{0, -half_gap, 0}, radius},
+                          {{3, -half_gap, 0}, radius}},
+                         {{0, 1}, {1, 2}, {0, 3}, {3, 4}}, {}, "legs", SkeletonRules::Tree);
+}
+
+// The same legs as two pieces: the hip bones are bridges, so the legs end freely at both ends, side by side.
 Skeleton two_legs(double half_gap, double radius) {
-    Skeleton s = make_skeleton({{{-5, 0, 0}, 1.0},
-                                {{0, half_gap, 0}, radius},
-                                {{3, half_gap, 0}, radius},
-                                {{0, -half_gap, 0}, radius},
-                                {{3, -half_gap, 0}, radius}},
-                               {{0, 1}, {1, 2}, {0, 3}, {3, 4}}, {}, "two legs", SkeletonRules::Tree);
+    Skeleton s = joined_legs(half_gap, radius);
     set_bridges(s, {0, 2}, "two legs");
     return s;
 }
@@ -113,6 +125,61 @@ TEST(BaselineUnlinked, PointsOnTheSurfaceOfPartsSideBySideAreNotBlended) {
     EXPECT_GT(facing, 100) << "points that face the other leg, 0.1 to 0.26 from its surface";
     EXPECT_EQ(wrong_bone, 0);
     EXPECT_EQ(blended, 0);
+}
+
+// Joined legs of radius 0.8 whose axes lie 1.4 apart (they overlap by 0.2): pairs across the midline y = 0
+// from the crease where the two surfaces cross (z = ±0.39) inward to the axis plane, all inside both legs.
+TEST(BaselineUnlinked, PointsWhereTouchingUnlinkedBonesMeetOnAndInsideTheirSurfacesStayTogether) {
+    const Skeleton s = joined_legs(0.7, kRadius);
+    const std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
+    Random rng(815);
+    std::vector<Vec3<double>> points;
+    const double crease = std::sqrt(kRadius * kRadius - 0.7 * 0.7);
+    for (int i = 0; i < 500; ++i) {
+        const double x = rng.uniform(0.5, 2.5), z = rng.uniform(-crease, crease);
+        points.insert(points.end(), {{x, 5e-5, z}, {x, -5e-5, z}});
+    }
+    int partial = 0;
+    for (const Vec3<double>& p : points) partial += encode_point(bones, p).rigid_blend < 1.0f - 1e-3f;
+    EXPECT_EQ(partial, 0) << "codes where touching legs meet are wholly blended";
+
+    BaselineSkinner<double> skinner(s, points, "touching legs");
+    std::vector<Vec3<double>> out;
+    testing::BendPoseOptions options;
+    options.rigid = false;
+    options.max_joint_degrees = 60;
+    double worst = 0;
+    for (int trial = 0; trial < 12; ++trial) {
+        skinner.deform(testing::random_bend_pose(s, rng, options), out);
+        for (std::size_t i = 0; i < points.size(); i += 2) worst = std::max(worst, norm(out[i] - out[i + 1]) / norm(points[i] - points[i + 1]));
+    }
+    std::printf("[ unlinked ] 500 pairs where touching legs meet x 12 poses: worst stretch %.2f\n", worst);
+    EXPECT_LE(worst, 10) << "the rigid field's own gradient where the legs move apart is 3";
+}
+
+// A point on the left joined leg's surface facing the right leg, as the legs' gap goes from an overlap of
+// 0.1 to a gap of 0.2 in steps of 0.001: its blend falls from the touching case's to the side-by-side
+// case's without a jump (a pair's touch is 1 − smoothstep of the gap over the touch band). Past the band
+// the blend is the side-by-side case's: what it is with no touch band at all (the far pair of a leg and
+// the other arm's hip bone, off both their surfaces, still weighs 0.018 there).
+TEST(BaselineUnlinked, TheBlendOfAPointBetweenUnlinkedBonesIsContinuousAsTheyComeApart) {
+    auto blend_at = [](double gap, const EncodeOptions& options) {
+        const double half_gap = kRadius + 0.5 * gap;
+        const std::vector<BaselineBone<double>> bones = make_baseline_bones(joined_legs(half_gap, kRadius));
+        return double(encode_point(bones, {1.5, half_gap - kRadius * (1 - 1e-9), 0.0}, options).rigid_blend);
+    };
+    const EncodeOptions options;
+    EncodeOptions no_touch_band;
+    no_touch_band.unlinked_touch_band = 0;
+    double largest_step = 0;
+    for (int step = 1; step <= 300; ++step)
+        largest_step = std::max(largest_step, std::fabs(blend_at(-0.1 + 0.001 * step, options) - blend_at(-0.1 + 0.001 * (step - 1), options)));
+    const double first = blend_at(-0.1, options), last = blend_at(0.2, options);
+    std::printf("[ unlinked ] a point facing the other leg, gap -0.1 to 0.2: blend %.3f to %.3f, largest step %.4f\n", first, last, largest_step);
+    EXPECT_GT(first, 0.9);
+    EXPECT_EQ(last, blend_at(0.2, no_touch_band));
+    EXPECT_LT(last, 0.05);
+    EXPECT_LT(largest_step, 0.05);
 }
 
 // One straight chain of bones half as long as their radius: at half a radius off its surface bones two
