@@ -370,16 +370,14 @@ JointAngle joint_angle(const Skeleton& skeleton, const std::vector<BaselineBone<
             std::fabs(std::asin(bones[k].cone.sin_theta) - std::asin(bones[std::size_t(parent)].cone.sin_theta)) * to_degrees};
 }
 
-// "joint "NAME" (between bones P and K)": the chain joint before bone k, for messages. Control characters
-// of the name (any a JSON string may hold) show as '?': a NUL cut the message there, and a name's escape
-// sequences reached the terminal.
+// "joint "NAME" (between bones P and K)": the chain joint before bone k, for messages. The name's control
+// characters (any a JSON string may hold) and bytes that are not UTF-8 show as \xHH (quoted_text,
+// host/errors.hpp): a NUL cut the message there, and a name's escape sequences reached the terminal.
 std::string joint_name(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones, std::size_t k) {
     const std::size_t sphere = std::size_t(skeleton.bones[k][0]);
-    std::string name = sphere < skeleton.names.size() && !skeleton.names[sphere].empty() ? skeleton.names[sphere]
-                                                                                        : "sphere " + std::to_string(sphere);
-    for (char& c : name)
-        if ((c >= 0 && c < 32) || c == 127) c = '?';
-    return "joint \"" + name + "\" (between bones " + std::to_string(bones[k].previous) + " and " + std::to_string(k) + ")";
+    const std::string name = sphere < skeleton.names.size() && !skeleton.names[sphere].empty() ? skeleton.names[sphere]
+                                                                                              : "sphere " + std::to_string(sphere);
+    return "joint " + quoted_text(name) + " (between bones " + std::to_string(bones[k].previous) + " and " + std::to_string(k) + ")";
 }
 }  // namespace
 

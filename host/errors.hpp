@@ -8,6 +8,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace bs {
 
@@ -33,6 +34,61 @@ inline std::string number_text(double v, int significant = 0) {
     char text[40];
     if (significant > 0) return std::string(text, std::size_t(std::snprintf(text, sizeof text, "%.*g", significant < 17 ? significant : 17, v)));
     return std::string(text, std::to_chars(text, text + sizeof text, v).ptr);
+}
+
+// One character of UTF-8 text: the code point at text[i] and its length in bytes (1 to 4), or length 0
+// where the bytes there are not UTF-8 (RFC 3629: no overlong forms, surrogates or code points past
+// U+10FFFF; a sequence cut short by the end of the text is not UTF-8 either). i < text.size().
+struct Utf8Char {
+    std::size_t length;
+    char32_t code;
+};
+inline Utf8Char utf8_char_at(std::string_view text, std::size_t i) {
+    const unsigned char lead = static_cast<unsigned char>(text[i]);
+    // The sequence's length and the least code point it may hold (RFC 3629, section 4).
+    std::size_t length = 1;
+    char32_t least = 0, code = lead;
+    if (lead >= 0xF0 && lead <= 0xF4) length = 4, least = 0x10000, code = lead & 0x07;
+    else if (lead >= 0xE0 && lead <= 0xEF) length = 3, least = 0x800, code = lead & 0x0F;
+    else if (lead >= 0xC2 && lead <= 0xDF) length = 2, least = 0x80, code = lead & 0x1F;
+    else if (lead >= 0x80) return {0, 0};  // a continuation byte, or a lead that only overlong forms use
+    if (text.size() - i < length) return {0, 0};
+    for (std::size_t k = 1; k < length; ++k) {
+        const unsigned char next = static_cast<unsigned char>(text[i + k]);
+        if ((next & 0xC0) != 0x80) return {0, 0};
+        code = (code << 6) | (next & 0x3F);
+    }
+    if (code < least || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return {0, 0};
+    return {length, code};
+}
+
+// Text from a file or an argument (a name, a word, a line) as a message shows it: between two `quote`s,
+// UTF-8 text as it is ("Wirbelsäule", "頭"), but control characters (C0, DEL and C1: a NUL cut a message
+// short, an escape sequence reached the terminal) and bytes that are not UTF-8 as \xHH, one per byte
+// ("Wirbels\xE4ule" for Latin-1). Cut after the first 40 characters (a character is a code point, or one
+// byte that is not UTF-8), marked with "..." inside the quotes, so a long line cannot flood the terminal.
+inline std::string quoted_text(std::string_view text, char quote = '"') {
+    constexpr std::size_t kShownCharacters = 40;
+    std::string out(1, quote);
+    std::size_t i = 0;
+    for (std::size_t shown = 0; i < text.size() && shown < kShownCharacters; ++shown) {
+        const Utf8Char c = utf8_char_at(text, i);
+        const std::size_t bytes = c.length == 0 ? 1 : c.length;
+        if (c.length == 0 || c.code < 0x20 || (c.code >= 0x7F && c.code <= 0x9F)) {
+            for (std::size_t k = i; k < i + bytes; ++k) {
+                static const char hex[] = "0123456789ABCDEF";
+                const unsigned char byte = static_cast<unsigned char>(text[k]);
+                out += "\\x";
+                out += hex[byte >> 4];
+                out += hex[byte & 0xF];
+            }
+        } else {
+            out.append(text, i, bytes);
+        }
+        i += bytes;
+    }
+    if (i < text.size()) out += "...";
+    return out + quote;
 }
 
 // The programs' exit codes (README): 0 success · 1 bad command line · 2 invalid input · 3 file I/O ·

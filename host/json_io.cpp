@@ -118,23 +118,9 @@ void save(const std::string& path, const json& value) {
 }
 
 bool is_utf8(std::string_view text) {
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const unsigned char lead = static_cast<unsigned char>(text[i]);
-        // The sequence's length and the least and greatest code points it may hold (RFC 3629, section 4).
-        std::size_t length = 1;
-        char32_t least = 0, code = lead;
-        if (lead >= 0xF0 && lead <= 0xF4) length = 4, least = 0x10000, code = lead & 0x07;
-        else if (lead >= 0xE0 && lead <= 0xEF) length = 3, least = 0x800, code = lead & 0x0F;
-        else if (lead >= 0xC2 && lead <= 0xDF) length = 2, least = 0x80, code = lead & 0x1F;
-        else if (lead >= 0x80) return false;  // a continuation byte, or a lead that only overlong forms use
-        if (text.size() - i < length) return false;
-        for (std::size_t k = 1; k < length; ++k) {
-            const unsigned char next = static_cast<unsigned char>(text[i + k]);
-            if ((next & 0xC0) != 0x80) return false;
-            code = (code << 6) | (next & 0x3F);
-        }
-        if (code < least || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return false;
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t length = utf8_char_at(text, i).length;  // host/errors.hpp
+        if (length == 0) return false;
         i += length;
     }
     return true;

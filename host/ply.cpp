@@ -84,12 +84,9 @@ bool fits(PlyType t, double v) {
     return t == PlyType::Float64 || !std::isfinite(v) || std::fabs(v) < 0x1.ffffffp127;
 }
 
-// Text from a file as shown in a message: quoted, cut at 40 characters, unprintable bytes as '?'.
-std::string shown(std::string_view text) {
-    std::string out = "'";
-    for (char c : text.substr(0, 40)) out += (c >= 32 && c < 127) ? c : '?';
-    return out + (text.size() > 40 ? "...'" : "'");
-}
+// Text from a file as shown in a message: in single quotes, cut at 40 characters, control characters and
+// bytes that are not UTF-8 as \xHH (host/errors.hpp).
+std::string shown(std::string_view text) { return quoted_text(text, '\''); }
 
 [[noreturn]] void fail(const std::string& path, const std::string& where, const std::string& what) {
     throw InputError(path + ": " + where + ": " + what);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 #include "host/errors.hpp"
@@ -31,22 +30,6 @@ namespace {
 
 std::string bone_name(std::size_t k) { return "bones[" + std::to_string(k) + "]"; }
 std::string sphere_name(std::size_t i) { return "spheres[" + std::to_string(i) + "]"; }
-
-// A name as a message shows it: quoted, with control characters and bytes past ASCII as \xHH.
-std::string shown_name(const std::string& name) {
-    std::string out = "\"";
-    for (char c : name) {
-        const unsigned char byte = static_cast<unsigned char>(c);
-        if (byte >= 32 && byte < 127) {
-            out += c;
-        } else {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\x%02X", byte);
-            out += escaped;
-        }
-    }
-    return out + "\"";
-}
 
 void check_spheres(const std::vector<Sphere<double>>& spheres, const Where& where) {
     if (spheres.empty()) where["spheres"].fail("at least two spheres are needed, got none");
@@ -258,7 +241,7 @@ void save_skeleton(const std::string& path, const Skeleton& skeleton) {
 void write_skeleton(OutputFile& out, const Skeleton& skeleton) {
     for (std::size_t s = 0; s < skeleton.names.size(); ++s)
         if (!json_io::is_utf8(skeleton.names[s]))
-            throw InputError(out.path() + ": cannot write sphere " + std::to_string(s) + "'s name " + shown_name(skeleton.names[s]) +
+            throw InputError(out.path() + ": cannot write sphere " + std::to_string(s) + "'s name " + quoted_text(skeleton.names[s]) +
                              ": it is not UTF-8 text, which a JSON file holds (re-encode the names in the file it came from, e.g. with iconv)");
     json doc;
     doc["spheres"] = json::array();

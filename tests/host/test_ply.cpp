@@ -367,7 +367,7 @@ TEST(PlyError, CarriageReturnInsideACommentOrObjInfo) {
     // Found by fuzzing (tests/fuzz/fuzz_ply.cpp): a lone CR inside a comment was kept by the reader but
     // is a line break to write_ply, so a file that was read could not be written back.
     expect_read_error(kAsciiHead + "comment three\rpoints\nelement vertex 0\nend_header\n",
-                      {"line 3", "carriage return", "'three?points'"});
+                      {"line 3", "carriage return", "'three\\x0Dpoints'"});
     expect_read_error(kAsciiHead + "obj_info scanner\r\r\nend_header\n", {"line 3", "carriage return"});
     // The fuzzer's own input: its obj_info line carried a CR (and NULs) among its tabs.
     expect_read_error(kAsciiHead + "obj_info three points\t\t\tn" + std::string(1, '\0') + "``0" + std::string(1, '\0') +

@@ -1,0 +1,56 @@
+#include "host/errors.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace bs {
+namespace {
+
+// quoted_text: how a name, word or line from a file shows in a message (skeleton, PLY and baseline
+// messages share it).
+
+TEST(Errors, QuotedTextKeepsPlainAscii) {
+    EXPECT_EQ(quoted_text("LeftUpLeg"), "\"LeftUpLeg\"");
+    EXPECT_EQ(quoted_text("a b_c-1.5 ~"), "\"a b_c-1.5 ~\"");
+    EXPECT_EQ(quoted_text(""), "\"\"");
+    EXPECT_EQ(quoted_text("plx", '\''), "'plx'");
+}
+
+TEST(Errors, QuotedTextEscapesControlCharactersAndNul) {
+    EXPECT_EQ(quoted_text(std::string("e\0l\x1b[31m", 8)), "\"e\\x00l\\x1B[31m\"");
+    EXPECT_EQ(quoted_text("three\rpoints\n\t"), "\"three\\x0Dpoints\\x0A\\x09\"");
+    EXPECT_EQ(quoted_text("del\x7f"), "\"del\\x7F\"");
+    // A C1 control (U+009B, a terminal's one-byte CSI), UTF-8 though it is: both of its bytes.
+    EXPECT_EQ(quoted_text("a\xC2\x9B" "b"), "\"a\\xC2\\x9Bb\"");
+}
+
+TEST(Errors, QuotedTextEscapesBytesThatAreNotUtf8) {
+    EXPECT_EQ(quoted_text("Wirbels\xE4ule"), "\"Wirbels\\xE4ule\"");  // Latin-1
+    EXPECT_EQ(quoted_text("\xFF\xFE"), "\"\\xFF\\xFE\"");
+    EXPECT_EQ(quoted_text("\xC3"), "\"\\xC3\"");              // a sequence cut short by the end
+    EXPECT_EQ(quoted_text("\xC0\xAF"), "\"\\xC0\\xAF\"");      // an overlong '/'
+    EXPECT_EQ(quoted_text("\xED\xA0\x80"), "\"\\xED\\xA0\\x80\"");  // a surrogate (U+D800)
+    EXPECT_EQ(quoted_text("x\x80y"), "\"x\\x80y\"");           // a lone continuation byte
+}
+
+TEST(Errors, QuotedTextKeepsUtf8) {
+    EXPECT_EQ(quoted_text("Wirbelsäule"), "\"Wirbelsäule\"");
+    EXPECT_EQ(quoted_text("頭 🙂"), "\"頭 🙂\"");
+    EXPECT_EQ(quoted_text("Hüfte\xE4"), "\"Hüfte\\xE4\"");  // kept where it is UTF-8, escaped where not
+}
+
+TEST(Errors, QuotedTextCutsALongTextAt40Characters) {
+    const std::string forty(40, 'a');
+    EXPECT_EQ(quoted_text(forty), "\"" + forty + "\"");
+    EXPECT_EQ(quoted_text(forty + "b"), "\"" + forty + "...\"");
+    EXPECT_EQ(quoted_text(std::string(5000, 'x'), '\''), "'" + std::string(40, 'x') + "...'");
+    // Characters, not bytes: 40 two-byte 'ä' are kept whole, and an escaped byte counts as one.
+    std::string umlauts;
+    for (int i = 0; i < 41; ++i) umlauts += "ä";
+    EXPECT_EQ(quoted_text(umlauts), "\"" + umlauts.substr(0, 80) + "...\"");
+    EXPECT_EQ(quoted_text(std::string(39, 'a') + "\x01\x02"), "\"" + std::string(39, 'a') + "\\x01...\"");
+}
+
+}  // namespace
+}  // namespace bs
