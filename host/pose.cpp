@@ -270,21 +270,28 @@ void save_motion(const std::string& path, const Motion& motion) {
     out.commit();
 }
 
-bool write_motion(OutputFile& out, const Motion& motion, std::uintmax_t max_bytes) {
-    // Frame by frame, so that a long capture never builds its whole document in memory; counted as it goes.
+namespace {
+
+// A motion file's text, piece by piece, to `emit`: frame by frame, so that a long capture never builds its
+// whole document in memory.
+template <class Emit>
+void motion_file_pieces(const Motion& motion, Emit&& emit) {
+    emit("{\"fps\": " + json(motion.fps()).dump() + ", \"bone_count\": " + std::to_string(motion.frame(0).joints.size()) +
+         ",\n \"frames\": [");
+    for (std::size_t f = 0; f < motion.frame_count(); ++f) emit((f ? ",\n  " : "\n  ") + pose_json(motion.frame(f)).dump());
+    emit(std::string("\n ]}\n"));
+}
+
+}  // namespace
+
+void write_motion(OutputFile& out, const Motion& motion) {
+    motion_file_pieces(motion, [&](const std::string& piece) { out.write(piece); });
+}
+
+std::uintmax_t motion_file_bytes(const Motion& motion) {
     std::uintmax_t bytes = 0;
-    const auto emit = [&](const std::string& piece) {
-        bytes += piece.size();
-        if (bytes > max_bytes) return false;
-        out.write(piece);
-        return true;
-    };
-    if (!emit("{\"fps\": " + json(motion.fps()).dump() + ", \"bone_count\": " + std::to_string(motion.frame(0).joints.size()) +
-              ",\n \"frames\": ["))
-        return false;
-    for (std::size_t f = 0; f < motion.frame_count(); ++f)
-        if (!emit((f ? ",\n  " : "\n  ") + pose_json(motion.frame(f)).dump())) return false;
-    return emit(std::string("\n ]}\n"));
+    motion_file_pieces(motion, [&](const std::string& piece) { bytes += piece.size(); });
+    return bytes;
 }
 
 }  // namespace bs

@@ -11,7 +11,6 @@
 #pragma once
 
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -97,11 +96,10 @@ Motion load_motion(const std::string& path, const Skeleton& skeleton);
 // file of such frames: loading it gives the same poses back (to rounding).
 json_io::json pose_json(const Pose& pose);
 void save_motion(const std::string& path, const Motion& motion);
-// The same into `out`, not committed: the caller commits it with the files that belong with it. The bytes
-// are counted as they are written: where the file would pass `max_bytes` (rig passes kMaxJsonFileBytes, as
-// load_motion refuses a larger file: a rig of a ten-minute capture wrote one), it stops before the piece
-// that would pass it and returns false; `out` then holds part of the motion and is not to be committed
-// (destroyed, it removes its temporary). True where the whole motion was written.
-bool write_motion(OutputFile& out, const Motion& motion, std::uintmax_t max_bytes = std::numeric_limits<std::uintmax_t>::max());
+// The same into `out`, not committed: the caller commits it with the files that belong with it.
+void write_motion(OutputFile& out, const Motion& motion);
+// The bytes write_motion writes, counted without writing: a motion whose file would pass kMaxJsonFileBytes
+// is one that load_motion refuses (a rig of a ten-minute capture wrote one).
+std::uintmax_t motion_file_bytes(const Motion& motion);
 
 }  // namespace bs

@@ -76,11 +76,7 @@ void remove_earlier_rig_files(const std::filesystem::path& folder, const std::ve
 // would read a mix of two rigs' files together); where putting one in place fails once others were (a
 // rename refused), the earlier rig's files left under the later names are removed. Returns the names
 // written, for remove_earlier_rig_files. `skeleton` and `motion` may be null (a model without bones, or
-// without an animation). The motion is counted as it is written: one whose file would pass what the JSON
-// reader takes (kMaxJsonFileBytes: animate would refuse it) is stopped there and dropped, its temporary
-// removed before any file is committed, and the others are committed without it (no "motion.json" in
-// the names returned). A motion.json written in place (a FIFO, a stream under /dev: host/output_file.hpp)
-// keeps what was written up to there (as any file written in place does where a write fails).
+// without an animation).
 std::vector<std::string> write_rig_files(const std::filesystem::path& folder, const Skeleton* skeleton, const PointSet& points,
                                          const Motion* motion) {
     std::vector<std::string> names;
@@ -91,10 +87,7 @@ std::vector<std::string> write_rig_files(const std::filesystem::path& folder, co
     };
     if (skeleton) write_skeleton(open("skeleton.json"), *skeleton);
     write_point_set(open("points.ply"), points, PlyFormat::BinaryLittleEndian);
-    if (motion && !write_motion(open("motion.json"), *motion, kMaxJsonFileBytes)) {
-        files.pop_back();  // destroyed: its temporary is removed
-        names.pop_back();
-    }
+    if (motion) write_motion(open("motion.json"), *motion);
     std::vector<OutputFile*> set;
     for (const std::unique_ptr<OutputFile>& file : files) set.push_back(file.get());
     commit_together(set);
@@ -111,16 +104,13 @@ void require_readable_body(const std::vector<Vec3<double>>& points, const std::s
                              number_text(p.z, 6) + "), beyond what the point readers take (" + input_magnitude_text() + "): scale it down");
 }
 
-// Whether write_rig_files wrote motion.json (it leaves out a motion whose file would be too large).
-bool wrote_motion(const std::vector<std::string>& written) {
-    return std::find(written.begin(), written.end(), "motion.json") != written.end();
-}
-
-// Why a rig wrote no motion.json for `motion` that write_rig_files left out: the file would pass the JSON
-// reader's limit (a rig of a ten-minute capture wrote 276 MB that animate then refused).
+// Why a rig writes no motion.json for `motion`: empty where animate reads that file back; else that the file
+// would pass the JSON reader's limit (a rig of a ten-minute capture wrote 276 MB that animate then refused).
 std::string motion_file_too_large(const Motion& motion) {
-    return "no motion.json: its " + std::to_string(motion.frame_count()) + " frames would take more than the " +
-           std::to_string(kMaxJsonFileBytes) + " bytes a JSON file may have (README, \"Input limits\")";
+    const std::uintmax_t bytes = motion_file_bytes(motion);
+    if (bytes <= kMaxJsonFileBytes) return "";
+    return "no motion.json: its " + std::to_string(motion.frame_count()) + " frames would take " + std::to_string(bytes) +
+           " bytes, more than the " + std::to_string(kMaxJsonFileBytes) + " a JSON file may have (README, \"Input limits\")";
 }
 
 // The share of a model's points beyond the sphere-mesh (SphereMeshCoverage) above which rig says so: Debian's
@@ -176,12 +166,12 @@ void rig_model_file(const RigOptions& o) {
     } catch (const UnsupportedError& e) {
         why_no_motion = std::string("no motion.json: ") + e.what();
     }
+    if (motion) {
+        why_no_motion = motion_file_too_large(*motion);
+        if (!why_no_motion.empty()) motion.reset();
+    }
     const std::filesystem::path folder = prepare_folder(o.out);
     const std::vector<std::string> written = write_rig_files(folder, &rig.rig.skeleton, set, motion ? &*motion : nullptr);
-    if (motion && !wrote_motion(written)) {
-        why_no_motion = motion_file_too_large(*motion);
-        motion.reset();
-    }
     if (!motion) {
         std::printf("%s: wrote %s/{skeleton.json, points.ply}\n", why_no_motion.c_str(), o.out.c_str());
     } else {
@@ -216,16 +206,18 @@ void run_rig(const RigOptions& o) {
     const std::string too_long = motion_size_problem(capture.frame_count, rig.skeleton.bone_count());
     std::string why_no_motion = too_long.empty() ? "" : "no motion.json: its " + too_long;
     std::optional<Motion> motion;
-    if (too_long.empty()) motion = bvh_motion(rig, capture);
+    if (too_long.empty()) {
+        motion = bvh_motion(rig, capture);
+        why_no_motion = motion_file_too_large(*motion);
+        if (!why_no_motion.empty()) why_no_motion += "; animate reads the capture itself (--motion " + o.model + ")";
+    }
     std::vector<Vec3<double>> rest = demo_points(rig.skeleton, o.points, o.seed);
     require_readable_body(rest, o.model);
     PointSet set = make_point_set(rest);
     set.influences = auto_influences(rig.skeleton, rest);
 
     const std::filesystem::path folder = prepare_folder(o.out);
-    const std::vector<std::string> written = write_rig_files(folder, &rig.skeleton, set, motion ? &*motion : nullptr);
-    if (motion && !wrote_motion(written))  // too large a file (write_rig_files)
-        why_no_motion = motion_file_too_large(*motion) + "; animate reads the capture itself (--motion " + o.model + ")";
+    const std::vector<std::string> written = write_rig_files(folder, &rig.skeleton, set, why_no_motion.empty() ? &*motion : nullptr);
 
     std::printf("rig: %s: %zu joints (%zu merged: at zero length from a parent or a sibling), %zu spheres, %zu bones, %d junctions\n", o.model.c_str(),
                 capture.joints.size(), rig.merged.size(), rig.skeleton.spheres.size(), rig.skeleton.bone_count(),
