@@ -446,33 +446,29 @@ bool unlinked(const std::vector<Bone>& bones, const std::vector<int>& chain, std
     return chain[a] != chain[b] && !share_a_junction(bones[a], bones[b]);
 }
 
-// The least of b's signed distance over the spheres that sweep a's axis (centre and radius interpolated
-// along it), less their radii: < 0 where they overlap b. Convex in the axis fraction (a convex volume's
-// signed distance at an affine point, less an affine radius), so a ternary search finds its least value.
-double gap_of_swept_spheres(const Cone<double>& a, const Cone<double>& b) {
+// The gap between two bones' volumes where they are apart, a value <= 0 where they overlap or touch (how
+// deep does not matter, and the search stops there). A bone's volume, the convex hull of its two spheres,
+// is exactly the union of the spheres whose centre and radius are interpolated along its axis (a point of
+// the hull, λ y1 + (1 − λ) y2 with y1, y2 in the spheres, lies within λ r1 + (1 − λ) r2 of λ C1 + (1 − λ) C2):
+// so the gap is the least of b's signed distance at those centres less their radii, a convex function of
+// the axis fraction (a convex volume's signed distance at an affine point, less an affine radius), which a
+// ternary search finds.
+double gap_between(const Cone<double>& a, const Cone<double>& b) {
     auto gap_at = [&](double along) {
         const Vec3<double> centre = a.parent.centre + (along * a.length) * a.axis;
         return closest_point_on_bone(b, centre).signed_distance - ((1 - along) * a.parent.radius + along * a.child.radius);
     };
-    double low = 0, high = 1;
-    for (int step = 0; step < 48; ++step) {  // to (2/3)^48 = 4e-9 of the axis
+    double low = 0, high = 1, least = std::min(gap_at(0), gap_at(1));
+    for (int step = 0; step < 48 && least > 0; ++step) {  // to (2/3)^48 = 4e-9 of the axis
         const double first = (2 * low + high) / 3, second = (low + 2 * high) / 3;
-        if (gap_at(first) < gap_at(second))
+        const double at_first = gap_at(first), at_second = gap_at(second);
+        least = std::min({least, at_first, at_second});
+        if (at_first < at_second)
             high = second;
         else
             low = first;
     }
-    return std::min({gap_at(0), gap_at(1), gap_at(0.5 * (low + high))});
-}
-
-// How much two unlinked bones touch, in [0, 1]: 1 where their volumes overlap or touch, falling by
-// smoothstep to 0 as the gap between them grows to options.unlinked_touch_band × the smaller of their mean
-// radii. A tapered bone's swept spheres lie inside its hull, so the gap is taken both ways and the less kept.
-double touching(const Cone<double>& a, const Cone<double>& b, const EncodeOptions& options) {
-    const double gap = std::min(gap_of_swept_spheres(a, b), gap_of_swept_spheres(b, a));
-    if (gap <= 0) return 1;
-    const double band = options.unlinked_touch_band * std::min(mean_radius(a), mean_radius(b));
-    return band > 0 ? 1 - smoothstep_unit(gap / band) : 0;
+    return least;
 }
 
 // What a point's meeting weight needs besides its distances, a function of the bones alone (made once for
@@ -518,28 +514,37 @@ std::vector<std::size_t> pieces(const std::vector<Bone>& bones) {
     return piece;
 }
 
-// The unlinked pairs of bones that touch (Meetings::touching), of one piece of the sphere-mesh: where two
-// pieces overlap they are separate parts side by side (X/BCN_Epileptic.X's eyelids, fingers hung by bridges
-// from a palm node). Free ends that meet are left out: their own pair blends them as a junction's
-// (add_free_ends_meeting, with the band of their end spheres; the wider band of a touching pair raised the
-// FBX tube's height error p99 from 1.0 to 1.62 radii).
+// The least distance between the segments p0p1 and q0q1 (Ericson, Real-Time Collision Detection, 5.1.9:
+// the closest points' parameters, each clamped to its segment and the other recomputed).
+double segment_distance(Vec3<double> p0, Vec3<double> p1, Vec3<double> q0, Vec3<double> q1) {
+    const Vec3<double> d1 = p1 - p0, d2 = q1 - q0, r = p0 - q0;
+    const double a = dot(d1, d1), e = dot(d2, d2), f = dot(d2, r), c = dot(d1, r), b = dot(d1, d2);
+    const double denominator = a * e - b * b;  // >= 0; 0 for parallel segments (a and e > 0: no bone is a point)
+    double s = denominator > 0 ? std::clamp((b * f - c * e) / denominator, 0.0, 1.0) : 0.0;
+    double t = (b * s + f) / e;
+    if (t < 0 || t > 1) {
+        t = std::clamp(t, 0.0, 1.0);
+        s = std::clamp((t * b - c) / a, 0.0, 1.0);
+    }
+    return norm((p0 + s * d1) - (q0 + t * d2));
+}
+
+// The unlinked pairs of bones of one piece of the sphere-mesh that touch (Meetings::touching): 1 where their
+// volumes overlap or touch, falling by smoothstep to 0 as the gap between them grows to
+// options.unlinked_touch_band × the smaller of their mean radii. Where two pieces overlap they are separate
+// parts side by side (fingers hung by bridges from a palm node, the FBX tube's two chains). Only pairs
+// whose axes come within their larger radii and the band of each other are searched.
 void add_touching_pairs(const std::vector<Bone>& bones, const EncodeOptions& options, Meetings& out) {
-    auto free_ends_meeting = [&](std::size_t a, std::size_t b) {
-        return std::any_of(out.free_ends.begin(), out.free_ends.end(), [&](const FreeEndPair& pair) {
-            return std::size_t(pair.first) == a && std::size_t(pair.second) == b;
-        });
-    };
     const std::vector<std::size_t> piece = pieces(bones);
     for (std::size_t a = 0; a < bones.size(); ++a)
         for (std::size_t b = a + 1; b < bones.size(); ++b) {
-            if (bones[a].bridge || bones[b].bridge || piece[a] != piece[b] || !unlinked(bones, out.chain, a, b) || free_ends_meeting(a, b))
-                continue;
+            if (bones[a].bridge || bones[b].bridge || piece[a] != piece[b] || !unlinked(bones, out.chain, a, b)) continue;
             const Cone<double>&ca = bones[a].cone, &cb = bones[b].cone;
-            const double reach_a = 0.5 * ca.length + larger_radius(ca), reach_b = 0.5 * cb.length + larger_radius(cb);
-            const Vec3<double> middle_a = 0.5 * (ca.parent.centre + ca.child.centre), middle_b = 0.5 * (cb.parent.centre + cb.child.centre);
             const double band = options.unlinked_touch_band * std::min(out.mean_radius[a], out.mean_radius[b]);
-            if (norm(middle_b - middle_a) >= reach_a + reach_b + band) continue;  // bounding spheres apart
-            const double touch = touching(ca, cb, options);
+            const double axes_apart = segment_distance(ca.parent.centre, ca.child.centre, cb.parent.centre, cb.child.centre);
+            if (axes_apart - larger_radius(ca) - larger_radius(cb) >= band) continue;  // the gap is at least that
+            const double gap = gap_between(ca, cb);
+            const double touch = gap <= 0 ? 1.0 : band > 0 ? 1 - smoothstep_unit(gap / band) : 0.0;
             if (touch > 0) out.touching.emplace(pair_key(a, b, bones.size()), touch);
         }
 }
@@ -561,14 +566,15 @@ struct MeetingScratch {
 // Codes of two bones that nothing links — of two chains that share no junction — meet, as two of a
 // junction's do, where the point is as far from one's surface as from the other's and both are the nearest
 // bones (a sphere-mesh thinner than its body: X/Testwuson.X's chest lies nearer the surfaces of its
-// forelegs than of its spine, and its midline parts the codes of the left and the right leg). There the
-// meeting is blended like a junction's, with the band options.unlinked_band × the smaller of the two bones'
-// mean radii, wherever the two bones touch (their volumes overlap: an arm's second bone lying on a sibling
-// arm of its junction, the humanoid's upper arm on its neck). Two separate parts side by side (a face's
-// eyelids) keep moving on their own: on a surface the bone is the surface's own and nothing is blended,
-// the weight rising from 0 at the nearer surface to 1 at options.far_band_start of that radius off it. The
-// pair's touch (add_touching_pairs) passes from one case to the other over options.unlinked_touch_band of
-// the gap between them (docs/ALGORITHM.md "Junctions").
+// forelegs than of its spine, and its midline parts the codes of the left and the right leg). Two such
+// bones that touch (their volumes overlap, in one piece: the human demo's neck, whose second bone lies
+// against the chest junction's bones out to the shoulders) are parts of one body: their pair weighs as a
+// junction's pair does, on and inside the surfaces too, with the band options.junction_band × the smaller
+// of their mean radii, times the pair's touch (add_touching_pairs). Two separate parts side by side (a
+// face's eyelids) keep moving on their own: their pair is blended only off the surfaces, with the band
+// options.unlinked_band × that radius, times a factor that rises from 0 at the nearer surface to 1 at
+// options.far_band_start of that radius off it. A pair weighs the larger of the two (docs/ALGORITHM.md
+// "Bones that nothing links", "Parts that touch").
 // Bones of one chain are left out: the chain construction hands points from a bone to its neighbour, and
 // where its bones are short beside their radii, bones two apart lie as near a point as the one between
 // (blended, a straight chain of bones half as long as their radius rode the rigid field at half a radius
@@ -578,10 +584,11 @@ double unlinked_weight(const std::vector<Bone>& bones, const Meetings& meetings,
                        const EncodeOptions& options, std::vector<std::size_t>& near) {
     const std::vector<double>& mean_radius = meetings.mean_radius;
     // A pair weighs only where both distances are within two bands of the nearest (both differences below
-    // one band), and a pair's band is at most either bone's own.
+    // one band), and a pair's bands are at most either bone's own.
+    const double widest_band = std::max(options.unlinked_band, options.junction_band);
     near.clear();
     for (std::size_t k = 0; k < bones.size(); ++k)
-        if (distance[k] - nearest < 2 * options.unlinked_band * mean_radius[k]) near.push_back(k);
+        if (distance[k] - nearest < 2 * widest_band * mean_radius[k]) near.push_back(k);
     // Bones that all meet at one junction (around a star's or a hand's centre) make no pair: skip the pairs.
     if (near.size() > 2 && all_on_one_junction(bones, near)) return 0;
     double weight = 0;
@@ -590,13 +597,12 @@ double unlinked_weight(const std::vector<Bone>& bones, const Meetings& meetings,
             if (!unlinked(bones, meetings.chain, near[i], near[j])) continue;
             const double da = distance[near[i]], db = distance[near[j]], nearer = std::min(da, db);
             const double radius = std::min(mean_radius[near[i]], mean_radius[near[j]]), band = options.unlinked_band * radius;
-            const double apart = std::fabs(da - db) / band, above_nearest = (nearer - nearest) / band;
-            if (apart >= 1 || above_nearest >= 1) continue;  // a factor is 0
+            const double touching_band = options.junction_band * radius, wider = std::max(band, touching_band);
+            if (std::fabs(da - db) >= wider || nearer - nearest >= wider) continue;  // both pair weights are 0
             const auto touch_entry = meetings.touching.find(pair_key(near[i], near[j], bones.size()));
             const double touch = touch_entry == meetings.touching.end() ? 0 : touch_entry->second;
             const double off_surface = nearer > 0 ? smoothstep_unit(nearer / (options.far_band_start * radius)) : 0;
-            const double closed = touch + (1 - touch) * off_surface;
-            weight = std::max(weight, closed * (1 - smoothstep_unit(apart)) * (1 - smoothstep_unit(above_nearest)));
+            weight = std::max({weight, off_surface * pair_weight(da, db, nearest, band), touch * pair_weight(da, db, nearest, touching_band)});
         }
     return weight;
 }

@@ -35,9 +35,11 @@ struct EncodeOptions {
     // The same band where the codes of two bones that nothing links meet, in the
     // smaller of the two bones' mean radii (docs/ALGORITHM.md "Junctions": measured against 0.5 and 2).
     double unlinked_band = 1.0;
-    // Two unlinked bones whose volumes overlap are parts of one body that touch, and their codes are blended
-    // wherever they meet, on and inside the surfaces too; apart by more than this (in the smaller of their
-    // mean radii) they are separate parts side by side, blended only off their surfaces (unlinked_weight).
+    // Two unlinked bones of one piece (joined by chains and junctions, not by a bridge) whose volumes
+    // overlap are parts of one body that touch: their codes are blended wherever they meet, on and inside
+    // the surfaces too, as a junction's pair's (band: junction_band × the smaller of their mean radii).
+    // Apart by more than this (in that radius) they are separate parts side by side, blended only off their
+    // surfaces; between, the touch falls by smoothstep (unlinked_weight).
     double unlinked_touch_band = 0.1;
     // Sections shorter than this (in local radii, or in the bone's generator length where that is shorter) at
     // rest blend toward the rigid field, wholly at length 0
@@ -49,10 +51,11 @@ struct EncodeOptions {
 // two bones of a junction, or two whose free ends lie on overlapping spheres, are the nearest bones to p
 // and equally far (where their codes meet), falling to 0 over options.junction_band radii (the junction's,
 // or the smaller end sphere's) of either difference; the same for any two bones that nothing links (of
-// two chains that share no junction; band: options.unlinked_band × the smaller of their mean radii) where
-// their volumes overlap; for two such bones apart (by more than options.unlinked_touch_band of that radius)
-// times a factor that rises from 0 on the nearer surface to 1 at options.far_band_start of that radius off
-// it; 0 where no such bones meet. A function of p alone, so the codes that store it stay continuous where the
+// two chains that share no junction): where they touch (their volumes overlap, in one piece of the
+// sphere-mesh) as a junction's pair with the band options.junction_band × the smaller of their mean radii;
+// for two such bones apart (by more than options.unlinked_touch_band of that radius, or of two pieces) with
+// the band options.unlinked_band × that radius, times a factor that rises from 0 on the nearer surface to 1
+// at options.far_band_start of that radius off it; 0 where no such bones meet. A function of p alone, so the codes that store it stay continuous where the
 // code's bone changes.
 double junction_weight(const std::vector<BaselineBone<double>>& bones, Vec3<double> p, const EncodeOptions& options = {});
 

@@ -62,7 +62,7 @@ public:
     }
     void expect(const std::string& word) {
         std::string got = next();
-        if (got != word) fail("expected \"" + word + "\", got " + (got.empty() ? "the end of the file" : "\"" + got + "\""));
+        if (got != word) fail("expected " + quoted_text(word) + ", got " + (got.empty() ? "the end of the file" : quoted_text(got)));
     }
     double number() {
         std::string word = next();
@@ -71,8 +71,8 @@ public:
     double to_number(const std::string& word) const {
         char* end = nullptr;
         double value = std::strtod(word.c_str(), &end);
-        if (word.empty() || *end != '\0') fail("expected a number, got " + (word.empty() ? "the end of the file" : "\"" + word + "\""));
-        if (!within_input_magnitude(value)) fail(std::string("expected a number ") + input_magnitude_text() + ", got \"" + word + "\"");
+        if (word.empty() || *end != '\0') fail("expected a number, got " + (word.empty() ? "the end of the file" : quoted_text(word)));
+        if (!within_input_magnitude(value)) fail(std::string("expected a number ") + input_magnitude_text() + ", got " + quoted_text(word));
         return value;
     }
 
@@ -150,7 +150,7 @@ BvhChannel channel_named(Tokens& t, const std::string& name) {
     static const char* const names[] = {"Xposition", "Yposition", "Zposition", "Xrotation", "Yrotation", "Zrotation"};
     for (int i = 0; i < 6; ++i)
         if (name == names[i]) return BvhChannel(i);
-    t.fail("unknown channel \"" + name + "\" (expected Xposition, Yposition, Zposition, Xrotation, Yrotation or Zrotation)");
+    t.fail("unknown channel " + quoted_text(name) + " (expected Xposition, Yposition, Zposition, Xrotation, Yrotation or Zrotation)");
 }
 
 Vec3<double> offset(Tokens& t) {
@@ -198,8 +198,8 @@ void parse_joint(Tokens& t, BvhFile& file, std::string name, int parent, std::si
             end.first_channel = file.channel_count;
             file.joints.push_back(std::move(end));
         } else {
-            t.fail("expected JOINT, End Site or \"}\" in joint \"" + file.joints[std::size_t(index)].name + "\", got " +
-                   (word.empty() ? "the end of the file" : "\"" + word + "\""));
+            t.fail("expected JOINT, End Site or \"}\" in joint " + quoted_text(file.joints[std::size_t(index)].name) + ", got " +
+                   (word.empty() ? "the end of the file" : quoted_text(word)));
         }
     }
 }

@@ -120,7 +120,7 @@ std::vector<std::string> capture_notes(const BvhFile& file) {
     for (const BvhJointPose& p : bvh_pose(file, kBvhRest)) joints_at_rest.push_back(p.position);
     const BvhSlide slide = largest_joint_slide(file);
     if (slide.distance > kSlideNoted * largest_extent(joints_at_rest))
-        notes.push_back("note: position channels move joint \"" + file.joints[std::size_t(slide.joint)].name + "\" up to " +
+        notes.push_back("note: position channels move joint " + quoted_text(file.joints[std::size_t(slide.joint)].name) + " up to " +
                         number_text(slide.distance, 4) + " from its offset (frame " + std::to_string(slide.frame) +
                         "); the sphere-mesh's rigid bones leave that out of the motion (its rotations are kept)");
     return notes;

@@ -62,11 +62,20 @@ inline Utf8Char utf8_char_at(std::string_view text, std::size_t i) {
     return {length, code};
 }
 
+// Whether a message shows code point c as its bytes: control characters (C0, DEL and C1: a NUL cut a message
+// short, an escape sequence reached the terminal), the marks and embeddings that reorder a line (U+061C,
+// U+200E/F, U+202A to U+202E, U+2066 to U+2069), the line and paragraph separators (U+2028/9), and the
+// quote and the backslash (so that what lies between the quotes reads back as the text, an escape as one).
+inline bool shown_escaped(char32_t c, char quote) {
+    return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x061C || c == 0x200E || c == 0x200F || (c >= 0x2028 && c <= 0x202E) ||
+           (c >= 0x2066 && c <= 0x2069) || c == char32_t(static_cast<unsigned char>(quote)) || c == '\\';
+}
+
 // Text from a file or an argument (a name, a word, a line) as a message shows it: between two `quote`s,
-// UTF-8 text as it is ("Wirbelsäule", "頭"), but control characters (C0, DEL and C1: a NUL cut a message
-// short, an escape sequence reached the terminal) and bytes that are not UTF-8 as \xHH, one per byte
-// ("Wirbels\xE4ule" for Latin-1). Cut after the first 40 characters (a character is a code point, or one
-// byte that is not UTF-8), marked with "..." inside the quotes, so a long line cannot flood the terminal.
+// UTF-8 text as it is ("Wirbelsäule", "頭"), but the characters above (shown_escaped) and bytes that are
+// not UTF-8 as \xHH, one per byte ("Wirbels\xE4ule" for Latin-1). Cut after the first 40 characters (a
+// character is a code point, or one byte that is not UTF-8), marked with "..." inside the quotes, so a
+// long line cannot flood the terminal.
 inline std::string quoted_text(std::string_view text, char quote = '"') {
     constexpr std::size_t kShownCharacters = 40;
     std::string out(1, quote);
@@ -74,7 +83,7 @@ inline std::string quoted_text(std::string_view text, char quote = '"') {
     for (std::size_t shown = 0; i < text.size() && shown < kShownCharacters; ++shown) {
         const Utf8Char c = utf8_char_at(text, i);
         const std::size_t bytes = c.length == 0 ? 1 : c.length;
-        if (c.length == 0 || c.code < 0x20 || (c.code >= 0x7F && c.code <= 0x9F)) {
+        if (c.length == 0 || shown_escaped(c.code, quote)) {
             for (std::size_t k = i; k < i + bytes; ++k) {
                 static const char hex[] = "0123456789ABCDEF";
                 const unsigned char byte = static_cast<unsigned char>(text[k]);

@@ -22,7 +22,7 @@ HierarchyRig rig_topology(const std::vector<RigJoint>& joints, const std::string
     double scale = 0;
     for (std::size_t j = 1; j < joints.size(); ++j) {
         if (joints[j].parent < 0 || std::size_t(joints[j].parent) >= j)
-            throw InputError(source + ": joint \"" + joints[j].name + "\" is listed before its parent");
+            throw InputError(source + ": joint " + quoted_text(joints[j].name) + " is listed before its parent");
         scale = std::max(scale, norm(joints[j].position - joints[std::size_t(joints[j].parent)].position));
     }
     HierarchyRig rig;

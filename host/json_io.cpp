@@ -38,7 +38,7 @@ public:
     bool start_object(std::size_t) override { return open(false); }
     bool key(string_t& name) override {
         std::vector<std::string>& seen = levels_.back().names;
-        if (std::find(seen.begin(), seen.end(), name) != seen.end()) fail("member \"" + name + "\" appears twice in one object");
+        if (std::find(seen.begin(), seen.end(), name) != seen.end()) fail("member " + quoted_text(name) + " appears twice in one object");
         seen.push_back(name);
         return true;
     }
@@ -177,7 +177,7 @@ void only_members(const json& object, std::initializer_list<const char*> allowed
     for (auto it = object.begin(); it != object.end(); ++it) {
         bool known = false;
         for (const char* a : allowed) known = known || it.key() == a;
-        if (!known) where.fail("unknown member \"" + it.key() + "\"");
+        if (!known) where.fail("unknown member " + quoted_text(it.key()));
     }
 }
 

@@ -62,7 +62,7 @@ void append_assimp_mesh(const aiMesh& in, const aiMatrix4x4& to_scene, const std
         const aiVector3D q = to_scene * in.mVertices[v];
         Vec3<double> p{q.x, q.y, q.z};
         if (!within_input_magnitude(p))  // assimp numbers a mesh's vertices its own way (an OBJ's per corner)
-            throw InputError(path + ": mesh \"" + std::string(in.mName.C_Str()) + "\", vertex " + std::to_string(v) +
+            throw InputError(path + ": mesh " + quoted_text(in.mName.C_Str()) + ", vertex " + std::to_string(v) +
                              " as assimp reads it (not the file's numbering): a coordinate " + outside_input_magnitude_text());
         out.vertices.push_back(p);
     }

@@ -179,7 +179,7 @@ void check_key_times(const Key* keys, unsigned count, const std::string& where) 
 }
 
 void check_channel(const aiNodeAnim& ch, const std::string& animation) {
-    const std::string node = animation + ", node \"" + ch.mNodeName.C_Str() + "\"";
+    const std::string node = animation + ", node " + quoted_text(ch.mNodeName.C_Str());
     check_key_times(ch.mPositionKeys, ch.mNumPositionKeys, node + ", position");
     check_key_times(ch.mRotationKeys, ch.mNumRotationKeys, node + ", rotation");
     check_key_times(ch.mScalingKeys, ch.mNumScalingKeys, node + ", scaling");
@@ -196,13 +196,13 @@ void read_animation(const aiScene& scene, const std::vector<const aiNode*>& kept
     // motion rig writes from it.
     const double most_frames = seconds * kModelFps + 1;
     if (!std::isfinite(seconds) || seconds < 0 || most_frames * double(kept.size()) > double(kMaxModelSamples) || most_frames > double(kMaxMotionFrames))
-        throw InputError(path + ": animation \"" + anim.mName.C_Str() + "\": " + std::to_string(anim.mDuration) + " ticks at " +
+        throw InputError(path + ": animation " + quoted_text(anim.mName.C_Str()) + ": " + std::to_string(anim.mDuration) + " ticks at " +
                          std::to_string(ticks_per_second) + " per second give more than " + std::to_string(kMaxModelSamples) +
                          " node transforms or " + std::to_string(kMaxMotionFrames) + " frames at " + std::to_string(int(kModelFps)) +
                          " frames/s, or no duration");
     std::map<std::string, const aiNodeAnim*> channels;
     for (unsigned c = 0; c < anim.mNumChannels; ++c) {
-        check_channel(*anim.mChannels[c], path + ": animation \"" + anim.mName.C_Str() + "\"");
+        check_channel(*anim.mChannels[c], path + ": animation " + quoted_text(anim.mName.C_Str()));
         channels[anim.mChannels[c]->mNodeName.C_Str()] = anim.mChannels[c];
     }
     std::vector<aiMatrix4x4> inverse_bind;
@@ -217,7 +217,7 @@ void read_animation(const aiScene& scene, const std::vector<const aiNode*>& kept
         }, globals);
         std::vector<Rigid<double>> transforms;
         for (std::size_t j = 0; j < kept.size(); ++j)
-            transforms.push_back(rigid_of(globals[kept[j]] * inverse_bind[j], path, "frame " + std::to_string(f) + ", node \"" + kept[j]->mName.C_Str() + "\""));
+            transforms.push_back(rigid_of(globals[kept[j]] * inverse_bind[j], path, "frame " + std::to_string(f) + ", node " + quoted_text(kept[j]->mName.C_Str())));
         model.frames.push_back(std::move(transforms));
     }
 }
@@ -259,7 +259,7 @@ RiggedModel read_assimp_model(const std::string& path) {
             for (unsigned w = 0; w < bone.mNumWeights; ++w) {
                 const aiVertexWeight& vw = bone.mWeights[w];
                 if (vw.mVertexId >= mesh.mNumVertices || !std::isfinite(vw.mWeight) || vw.mWeight < 0)
-                    throw InputError(path + ": bone \"" + bone.mName.C_Str() + "\": weight " + std::to_string(w) + " is invalid");
+                    throw InputError(path + ": bone " + quoted_text(bone.mName.C_Str()) + ": weight " + std::to_string(w) + " is invalid");
                 if (vw.mWeight > 0) weights[base + vw.mVertexId].push_back({bone_node, vw.mWeight});
             }
         }
@@ -273,7 +273,7 @@ RiggedModel read_assimp_model(const std::string& path) {
     std::map<const aiNode*, int> index;
     for (const aiNode* n : kept) index[n] = int(index.size());
     for (const aiNode* b : bones)
-        if (!index.count(b)) throw InputError(path + ": bone \"" + b->mName.C_Str() + "\" is not under the skeleton's top node");
+        if (!index.count(b)) throw InputError(path + ": bone " + quoted_text(b->mName.C_Str()) + " is not under the skeleton's top node");
     const std::vector<aiMatrix4x4> bind = bind_transforms(kept, bone_bind, parents);
     for (std::size_t j = 0; j < kept.size(); ++j) {
         const aiNode* n = kept[j];

@@ -256,8 +256,8 @@ void require_rigid_motion(const RiggedModel& model) {
             const Vec3<double> at = model.nodes[j].bind_position;
             const double moved = norm(model.frames[f][j].apply(at) - model.frames[f][std::size_t(parent)].apply(at));
             if (moved > tolerance)
-                throw UnsupportedError(model.source + ": frame " + std::to_string(f) + ": node \"" + model.nodes[j].name +
-                                       "\" lies " + std::to_string(moved) + " from where its parent \"" + model.nodes[std::size_t(parent)].name +
+                throw UnsupportedError(model.source + ": frame " + std::to_string(f) + ": node " + quoted_text(model.nodes[j].name) +
+                                       " lies " + std::to_string(moved) + " from where its parent " + quoted_text(model.nodes[std::size_t(parent)].name) +
                                        "\" carries its bind position (translation or scale keys, or bind matrices that disagree with "
                                        "the node hierarchy): the sphere-mesh's rigid bones cannot follow that animation");
         }

@@ -242,7 +242,7 @@ void HeaderParser::element(const std::vector<std::string_view>& w, PlyFile& file
     if (w.size() != 3) fail("bad element line: expected 'element <name> <count>'");
     PlyElement e;
     e.name = name(w[1]);
-    if (!element_names_.insert(e.name).second) fail("duplicate element '" + e.name + "'");
+    if (!element_names_.insert(e.name).second) fail("duplicate element " + shown(e.name));
     property_names_.clear();
     e.count = count(w[2]);
     file.elements.push_back(std::move(e));
@@ -274,7 +274,7 @@ void HeaderParser::property(const std::vector<std::string_view>& w, PlyFile& fil
              "'property list <count type> <item type> <name>'");
     }
     p.name = name(w.back());
-    if (!property_names_.insert(p.name).second) fail("duplicate property '" + p.name + "' in element '" + e.name + "'");
+    if (!property_names_.insert(p.name).second) fail("duplicate property " + shown(p.name) + " in element " + shown(e.name));
     e.properties.push_back(std::move(p));
 }
 
@@ -385,7 +385,7 @@ void BinaryReader::element(PlyElement& e) {
 void BinaryReader::list(PlyProperty& p) {
     const double n = value(p.count_type);
     const std::size_t item = info(p.type).size;
-    if (n < 0) fail(path_, row_of(*e_, row_), "list '" + p.name + "' has a negative count " + number_text(n));
+    if (n < 0) fail(path_, row_of(*e_, row_), "list " + shown(p.name) + " has a negative count " + number_text(n));
     if (n > static_cast<double>(left() / item))
         fail(path_, row_of(*e_, row_),
              "list '" + p.name + "' of " + number_text(n) + " items runs past the end of the file (" +
@@ -424,7 +424,7 @@ private:
     void end_row();
     std::string here() const { return line_at(line_) + ": " + row_of(*e_, row_); }
     [[noreturn]] void fail_value(const PlyProperty& p, bool is_count, const std::string& what) const {
-        fail(path_, here() + ", property '" + p.name + "'" + (is_count ? " (list count)" : ""), what);
+        fail(path_, here() + ", property " + shown(p.name) + (is_count ? " (list count)" : ""), what);
     }
 
     const std::string& path_;

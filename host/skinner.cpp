@@ -11,7 +11,7 @@ Method parse_method(const std::string& name) {
     if (name == "dqs") return Method::dqs;
     if (name == "baseline") return Method::baseline;
     if (name == "metaball") return Method::metaball;
-    throw InputError("unknown skinning method \"" + name + "\" (expected lbs, dqs, baseline or metaball)");
+    throw InputError("unknown skinning method " + quoted_text(name) + " (expected lbs, dqs, baseline or metaball)");
 }
 
 const char* method_name(Method method) {

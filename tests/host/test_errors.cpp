@@ -25,6 +25,19 @@ TEST(Errors, QuotedTextEscapesControlCharactersAndNul) {
     EXPECT_EQ(quoted_text("a\xC2\x9B" "b"), "\"a\\xC2\\x9Bb\"");
 }
 
+// A name that holds the quote or a backslash reads back unambiguously: a"b is not shown as "a"b", nor a
+// name spelling out \x1B as an escape character. Marks that reorder a line (U+202E, right-to-left
+// override) and line separators (U+2028) are shown as their bytes.
+TEST(Errors, QuotedTextEscapesTheQuoteTheBackslashAndWhatReordersALine) {
+    EXPECT_EQ(quoted_text("a\"b"), "\"a\\x22b\"");
+    EXPECT_EQ(quoted_text("a'b", '\''), "'a\\x27b'");
+    EXPECT_EQ(quoted_text("a'b"), "\"a'b\"");  // the other quote is plain text
+    EXPECT_EQ(quoted_text("\\x1B"), "\"\\x5Cx1B\"");
+    EXPECT_EQ(quoted_text("abc\u202Egpj.exe"), "\"abc\\xE2\\x80\\xAEgpj.exe\"");
+    EXPECT_EQ(quoted_text("line\u2028two"), "\"line\\xE2\\x80\\xA8two\"");
+    EXPECT_EQ(quoted_text("\u2066x\u2069"), "\"\\xE2\\x81\\xA6x\\xE2\\x81\\xA9\"");
+}
+
 TEST(Errors, QuotedTextEscapesBytesThatAreNotUtf8) {
     EXPECT_EQ(quoted_text("Wirbels\xE4ule"), "\"Wirbels\\xE4ule\"");  // Latin-1
     EXPECT_EQ(quoted_text("\xFF\xFE"), "\"\\xFF\\xFE\"");
