@@ -31,6 +31,8 @@ namespace bs {
 // clamped at rest would be read against another section; encode again. Codes saved before 2026-12-06 (same
 // version) hold clamped codes without the rest miss's blend (host/baseline_rig.cpp blend_in_rest_miss): they
 // read as they did, and those codes need not give their point back at rest; encode again to take the blend.
+// Codes saved before the touch of unlinked bones (2026-12-06, later; host/baseline_rig.cpp add_touching_pairs)
+// keep their old blend where two such bones of one piece overlap, and tear there as they did.
 constexpr std::uint32_t kCodeFileVersion = 3;
 
 struct SavedCodes {

@@ -204,6 +204,30 @@ TEST(BaselineUnlinked, TheBlendOfAPointBetweenUnlinkedBonesIsContinuousAsTheyCom
     EXPECT_LT(largest_step, 0.05);
 }
 
+// A U of one piece: two arms from a root junction, each bending inward at its top, their free tips facing
+// each other across a gap swept from an overlap of 0.1 to a gap of 0.3 (radius 0.5) in steps of 0.001. The
+// free ends' own pair exists only once their end spheres overlap, so before the touch a point's blend
+// jumped at that moment (from the off-surface factor's, 0.06 here, to 1); the touch carries it across
+// smoothly (a first version that left such ends out of the touch jumped by 0.52 beside the midline).
+TEST(BaselineUnlinked, TheBlendBetweenFacingFreeEndsOfOnePieceIsContinuousAsTheyMeet) {
+    auto blend_at = [](double gap) {
+        const double reach = 0.5 + 0.5 * gap;  // each tip's centre from the middle x = 3
+        const Skeleton u = make_skeleton({{{0, 0, 0}, 0.5}, {{0, 3, 0}, 0.5}, {{3 - reach, 3, 0}, 0.5}, {{6, 0, 0}, 0.5}, {{6, 3, 0}, 0.5}, {{3 + reach, 3, 0}, 0.5}},
+                                         {{0, 1}, {1, 2}, {0, 3}, {3, 4}, {4, 5}}, {}, "U", SkeletonRules::Tree);
+        return double(encode_point(make_baseline_bones(u), {3.0, 3, 0.2}).rigid_blend);
+    };
+    double largest_step = 0, previous = blend_at(-0.1);
+    for (int step = 1; step <= 400; ++step) {
+        const double blend = blend_at(-0.1 + 0.001 * step);
+        largest_step = std::max(largest_step, std::fabs(blend - previous));
+        previous = blend;
+    }
+    std::printf("[ unlinked ] a point between facing free tips, gap -0.1 to 0.3: blend %.3f to %.3f, largest step %.4f\n", blend_at(-0.1),
+                previous, largest_step);
+    EXPECT_GT(blend_at(-0.1), 0.5) << "where the tips overlap the point rides the rigid field";
+    EXPECT_LT(largest_step, 0.05);
+}
+
 // One straight chain of bones half as long as their radius: at half a radius off its surface bones two
 // apart are as near a point as the one between them, but the chain construction hands points from bone
 // to bone, and no code is blended.
