@@ -64,6 +64,10 @@ double junction_weight(const std::vector<BaselineBone<double>>& bones, Vec3<doub
 constexpr double kRestMissStart = 1e-6;
 constexpr double kRestMissFull = 1e-5;
 
+// One point's code, as encode_points gives it. Each call works out the bones' meeting tables again (the
+// junctions, the free ends that meet, the touch of every unlinked pair: a search over pairs of bones, up to
+// seconds on thousands of overlapping bones): encode a point set with encode_points, which does it once.
+// junction_weight does the same.
 BaselineCode encode_point(const std::vector<BaselineBone<double>>& bones, Vec3<double> p,
                           const EncodeOptions& options = {});
 
