@@ -538,7 +538,7 @@ void add_touching_pairs(const std::vector<Bone>& bones, const EncodeOptions& opt
     const std::vector<std::size_t> piece = pieces(bones);
     for (std::size_t a = 0; a < bones.size(); ++a)
         for (std::size_t b = a + 1; b < bones.size(); ++b) {
-            if (bones[a].bridge || bones[b].bridge || piece[a] != piece[b] || !unlinked(bones, out.chain, a, b)) continue;
+            if (piece[a] != piece[b] || !unlinked(bones, out.chain, a, b)) continue;  // a bridge is a piece alone
             const Cone<double>&ca = bones[a].cone, &cb = bones[b].cone;
             const double band = options.unlinked_touch_band * std::min(out.mean_radius[a], out.mean_radius[b]);
             const double axes_apart = segment_distance(ca.parent.centre, ca.child.centre, cb.parent.centre, cb.child.centre);

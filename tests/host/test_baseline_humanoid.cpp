@@ -26,7 +26,6 @@
 
 #include "host/baseline_rig.hpp"
 #include "host/baseline_skinner.hpp"
-#include "host/bvh_rig.hpp"
 #include "host/demo_body.hpp"
 #include "tests/support/random.hpp"
 
@@ -37,20 +36,9 @@ constexpr const char* kCapture = "/usr/share/assimp/models/BVH/01_01.bvh";
 constexpr std::size_t kPoints = 600;
 constexpr int kSurfaceEvery = 4;
 
-struct CaptureBody {
-    Skeleton skeleton;
-    Motion motion;
-};
-CaptureBody rigged_capture() {
-    BvhFile capture = load_bvh(kCapture);
-    BvhRig rig = rig_bvh(capture);
-    Motion motion = bvh_motion(rig, capture);
-    return {std::move(rig.skeleton), std::move(motion)};
-}
-
 TEST(BaselineHumanoid, EveryFrameOfACaptureIsFiniteOnTheSurfaceAndContinuous) {
     if (!std::filesystem::exists(kCapture)) GTEST_SKIP() << kCapture << " missing (Debian's assimp-testmodels; ./run installs it)";
-    const CaptureBody body = rigged_capture();
+    const CapturedBody body = captured_human(kCapture);
     const Skeleton& s = body.skeleton;
     const Motion& motion = body.motion;
     std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
@@ -144,7 +132,7 @@ std::vector<Vec3<double>> pairs_across_code_boundaries(const std::vector<Baselin
 
 TEST(BaselineHumanoid, PairsAcrossWhereTwoBonesCodesMeetStayTogetherUnderEveryFrame) {
     if (!std::filesystem::exists(kCapture)) GTEST_SKIP() << kCapture << " missing (Debian's assimp-testmodels; ./run installs it)";
-    const CaptureBody body = rigged_capture();
+    const CapturedBody body = captured_human(kCapture);
     const std::vector<Vec3<double>> points = pairs_across_code_boundaries(make_baseline_bones(body.skeleton), body.skeleton);
     BaselineSkinner<double> skinner(body.skeleton, points, kCapture);
     std::vector<Vec3<double>> out;
