@@ -129,8 +129,17 @@ BenchBody bench_body(const std::string& body, const std::string& capture) {
             std::move(human.skeleton), pose, next};
 }
 
+// What baseline's blended codes read of their kept field bones, per point of the body: a word each, and
+// their entries.
+double baseline_field_bytes(const bs::BaselineSkinner<float>& baseline) {
+    const auto& codes = baseline.codes();
+    const double blended = double(std::count_if(codes.begin(), codes.end(), [](const bs::BaselineCode& c) { return c.rigid_blend != 0.0f; }));
+    return (blended * sizeof(std::uint32_t) + double(baseline.field_bones().pool.size() * sizeof(bs::FieldWeight))) / double(codes.size());
+}
+
 // Bytes one pass reads and writes per point (per-frame tables excluded: they are reported apart). On the
-// GPU the baseline pass also reads its evaluation order (kernels/coherent_order.hpp). Not counted: what the
+// GPU the baseline pass also reads its evaluation order (kernels/coherent_order.hpp); its blended codes read
+// their kept field bones (baseline_field_bytes). Not counted: what the
 // GPU's second baseline launch reads again for the points the first left (their codes, rest points and order,
 // and 8 bytes of index written and read), so "of copy" is a lower bound there. LBS of any number of
 // influences reads its offset and, per pair, a bone index and a weight (the average pair count a point).
@@ -142,7 +151,7 @@ double pass_bytes_per_point(const bs::Skinner& skinner, bool cuda) {
     switch (skinner.method()) {
         case bs::Method::lbs:
         case bs::Method::dqs: return point + sizeof(bs::Influences) + point;
-        case bs::Method::baseline: return point + sizeof(bs::BaselineCode) + (cuda ? sizeof(std::uint32_t) : 0) + point;
+        case bs::Method::baseline: return point + sizeof(bs::BaselineCode) + (cuda ? sizeof(std::uint32_t) : 0) + point + baseline_field_bytes(*skinner.baseline());
         case bs::Method::metaball: return point + 2 * sizeof(std::uint32_t) + point;  // one binding per point
     }
     return 0;

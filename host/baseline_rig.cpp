@@ -741,4 +741,45 @@ std::vector<BaselineCode> encode_points(const std::vector<Bone>& bones, const st
     return codes;
 }
 
+template <class T>
+KeptFieldBones keep_field_bones(const std::vector<Bone>& bones, const std::vector<BaselineCode>& codes, const std::vector<Vec3<T>>& rest,
+                                std::size_t max_pool_entries) {
+    max_pool_entries = std::min<std::size_t>(max_pool_entries, kMaxFieldPoolEntries);
+    const long long n = static_cast<long long>(codes.size());
+    auto search = [&](long long i) {
+        return search_field_bones(bones.data(), int(bones.size()), Vec3<double>(rest[std::size_t(i)]), int(codes[std::size_t(i)].bone));
+    };
+    // Two searches a kept code (counts, then entries at their places), so that the pool is allocated once,
+    // at its size: encoding's peak memory a point grows by what is kept, not by a vector's doubling.
+    std::vector<std::uint32_t> counts(codes.size(), 0);
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (long long i = 0; i < n; ++i) {
+        if (!(codes[std::size_t(i)].rigid_blend > 0.0f)) continue;
+        const FieldSearch<double> found = search(i);
+        if (!found.overflow) counts[std::size_t(i)] = std::uint32_t(found.count);
+    }
+    KeptFieldBones kept{std::move(counts), {}};
+    std::size_t entries = 0;
+    for (std::uint32_t& ref : kept.refs) {
+        const std::size_t count = ref;
+        if (count == 0 || entries + count > max_pool_entries) {
+            ref = kFieldNotKept;
+            continue;
+        }
+        ref = field_ref(std::uint32_t(entries), int(count));
+        entries += count;
+    }
+    kept.pool.resize(entries);
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (long long i = 0; i < n; ++i) {
+        const FieldBones at = kept_field_bones(kept.refs[std::size_t(i)], kept.pool.data());
+        if (!at.weights) continue;
+        const FieldSearch<double> found = search(i);
+        std::copy(found.found, found.found + at.count, kept.pool.begin() + (at.weights - kept.pool.data()));
+    }
+    return kept;
+}
+template KeptFieldBones keep_field_bones(const std::vector<Bone>&, const std::vector<BaselineCode>&, const std::vector<Vec3<float>>&, std::size_t);
+template KeptFieldBones keep_field_bones(const std::vector<Bone>&, const std::vector<BaselineCode>&, const std::vector<Vec3<double>>&, std::size_t);
+
 }  // namespace bs

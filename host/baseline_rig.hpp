@@ -3,10 +3,12 @@
 // all cores, deterministic and independent of the thread count).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "engine/baseline/bone.hpp"
 #include "engine/baseline/code.hpp"
+#include "engine/baseline/deform.hpp"
 #include "host/skeleton.hpp"
 
 namespace bs {
@@ -75,5 +77,20 @@ BaselineCode encode_point(const std::vector<BaselineBone<double>>& bones, Vec3<d
 std::vector<BaselineCode> encode_points(const std::vector<BaselineBone<double>>& bones,
                                         const std::vector<Vec3<double>>& points, const std::string& source,
                                         const EncodeOptions& options = {});
+
+// The kept field bones of blended codes (engine/baseline/deform.hpp FieldBones): what the pass would
+// search for each code with rigid_blend > 0 at its rest point (search_field_bones from the code's bone),
+// found once here instead of every frame. `refs` has one word a code: kFieldNotKept for the codes that are
+// not blended, where more than kFieldCandidates bones weigh or none does, and for a code whose entries would
+// take the pool past `max_pool_entries` (those search every frame, as before); `pool` holds the entries,
+// code after code. The pass gives the same point to the bit either way
+// (tests/host/test_baseline_field_bones.cpp).
+struct KeptFieldBones {
+    std::vector<std::uint32_t> refs;
+    std::vector<FieldWeight> pool;
+};
+template <class T>
+KeptFieldBones keep_field_bones(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineCode>& codes,
+                                const std::vector<Vec3<T>>& rest, std::size_t max_pool_entries = kMaxFieldPoolEntries);
 
 }  // namespace bs

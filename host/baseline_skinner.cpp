@@ -392,6 +392,7 @@ BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const std::vector<Vec3<do
     tabulated_ = tabulated_bones(codes_, bones_.size(), options_.min_tabulated_points);
     rest_.reserve(rest.size());
     for (const Vec3<double>& p : rest) rest_.push_back(Vec3<T>(p));
+    field_bones_ = keep_field_bones(bones_, codes_, rest_);
 }
 
 template <class T>
@@ -404,6 +405,7 @@ BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const SavedCodes& saved)
     tabulated_ = tabulated_bones(codes_, bones_.size(), options_.min_tabulated_points);
     rest_.reserve(saved.rest.size());
     for (const Vec3<float>& p : saved.rest) rest_.push_back(Vec3<T>(p));
+    field_bones_ = keep_field_bones(bones_, codes_, rest_);
 }
 
 template <class T>
@@ -496,7 +498,7 @@ void BaselineSkinner<T>::deform(const Pose& pose, PointView<T> out, cpu::Exec ex
     else
         built = frame_tables(table, exec);
     cpu::deform_baseline(BaselineJob<T>{{packed_scalars(rest_.data()), 3}, codes_.data(), rest_.size(), bones_.data(), table.data(),
-                                        table.size(), out, tables->view()},
+                                        table.size(), out, tables->view(), nullptr, {}, field_bones_.refs.data(), field_bones_.pool.data()},
                          exec);
 }
 

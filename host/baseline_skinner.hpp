@@ -162,6 +162,8 @@ public:
     const std::vector<BaselineBone<double>>& bones() const { return bones_; }
     const Skeleton& skeleton() const { return skeleton_; }
     const std::vector<Vec3<T>>& rest() const { return rest_; }
+    // The blended codes' field bones, found once when the skinner is built (keep_field_bones).
+    const KeptFieldBones& field_bones() const { return field_bones_; }
 
     // Whether the method takes a pose: InputError for another bone count or a non-finite value,
     // UnsupportedError for a joint folded beyond what the method accepts (see above); nothing otherwise.
@@ -197,6 +199,7 @@ private:
     std::vector<BaselineBone<double>> bones_;
     std::vector<Vec3<T>> rest_;
     std::vector<BaselineCode> codes_;
+    KeptFieldBones field_bones_;
     BaselineDeformOptions options_;
     std::vector<unsigned char> tabulated_;
 };

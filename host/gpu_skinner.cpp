@@ -60,7 +60,8 @@ cuda::DeviceArray<T> gathered(const cuda::DeviceArray<T>& from, const cuda::Devi
 }
 }  // namespace
 
-// One caller-ordered array on the device at a time: at most 52 bytes a point while sorting and gathering.
+// One caller-ordered array on the device at a time: at most 52 bytes a point while sorting and gathering
+// (the field refs and their pool, 4 bytes a point and ~8 a kept field bone, after).
 void GpuSkinner::upload_in_coherent_order(const BaselineSkinner<float>& baseline, cuda::Exec exec) {
     order_ = cuda::DeviceArray<std::uint32_t>(count_);
     {
@@ -69,11 +70,13 @@ void GpuSkinner::upload_in_coherent_order(const BaselineSkinner<float>& baseline
         codes_ = gathered(codes, order_, exec);
     }
     rest_ = gathered(cuda::DeviceArray<Vec3<float>>(baseline.rest(), exec), order_, exec);
+    field_refs_ = gathered(cuda::DeviceArray<std::uint32_t>(baseline.field_bones().refs, exec), order_, exec);
+    field_pool_ = cuda::DeviceArray<FieldWeight>(baseline.field_bones().pool, exec);
 }
 
 std::size_t GpuSkinner::device_bytes() const {
     const DeviceTables& t = tables_;
-    return rest_.bytes() + influences_.bytes() + sparse_offsets_.bytes() + sparse_bones_.bytes() + sparse_weights_.bytes() + codes_.bytes() + order_.bytes() + split_.bytes() + bones_.bytes() + lbs_frame_.bytes() + dqs_frame_.bytes() +
+    return rest_.bytes() + influences_.bytes() + sparse_offsets_.bytes() + sparse_bones_.bytes() + sparse_weights_.bytes() + codes_.bytes() + order_.bytes() + field_refs_.bytes() + field_pool_.bytes() + split_.bytes() + bones_.bytes() + lbs_frame_.bytes() + dqs_frame_.bytes() +
            baseline_frame_.bytes() + binding_offsets_.bytes() + binding_joints_.bytes() + metaball_frame_.bytes() +
            t.locals.bytes() + t.sections.bytes() + t.fine.bytes() + t.extents.bytes() + t.fine_extents.bytes() + t.fans.bytes() + t.fine_fans.bytes() + t.cells.bytes() +
            t.fan_cells.bytes() + t.direct.bytes() + t.fan_direct.bytes() + t.fan_angles.bytes() + t.middles.bytes() + t.fan_checks.bytes() +
@@ -109,7 +112,8 @@ BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> o
                                     : tables_on_device_ ? build_tables_on_device(poses, frame, exec)
                                                         : upload_tables(host_tables_.update(baseline.bones(), poses, options, {}, baseline.tabulated()), frame);
     return {{packed_scalars(rest_.data()), 3}, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables,
-            order_.data(), split_.size() ? SplitScratch{split_.data(), split_.data() + count_} : SplitScratch{}};
+            order_.data(), split_.size() ? SplitScratch{split_.data(), split_.data() + count_} : SplitScratch{}, field_refs_.data(),
+            field_pool_.data()};
 }
 
 void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec) {

@@ -78,7 +78,9 @@ private:
     cuda::DeviceArray<std::uint32_t> sparse_offsets_, sparse_bones_;  // LBS of any number of influences (Skinner::sparse)
     cuda::DeviceArray<float> sparse_weights_;
     cuda::DeviceArray<BaselineCode> codes_;
-    cuda::DeviceArray<std::uint32_t> order_;  // baseline: codes_ and rest_ are in this order (BaselineJob::order)
+    cuda::DeviceArray<std::uint32_t> order_;  // baseline: codes_, rest_ and field_refs_ are in this order (BaselineJob::order)
+    cuda::DeviceArray<std::uint32_t> field_refs_;  // baseline: the codes' kept field bones (BaselineJob::field_refs)
+    cuda::DeviceArray<FieldWeight> field_pool_;
     cuda::DeviceArray<std::uint32_t> split_;  // baseline: the points its common path leaves, then their count (BaselineJob::split)
     cuda::DeviceArray<BaselineBone<double>> bones_;
     cuda::DeviceArray<Mat34<float>> lbs_frame_;

@@ -56,4 +56,8 @@ void gather(const Vec3<float>* from, const std::uint32_t* order, std::size_t cou
     for_each_point(count, GatherPass<Vec3<float>>{from, order, to}, exec);
 }
 
+void gather(const std::uint32_t* from, const std::uint32_t* order, std::size_t count, std::uint32_t* to, Exec exec) {
+    for_each_point(count, GatherPass<std::uint32_t>{from, order, to}, exec);
+}
+
 }  // namespace bs::cuda

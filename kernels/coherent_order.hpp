@@ -60,6 +60,7 @@ void coherent_order(const BaselineCode* codes, std::size_t count, std::uint32_t*
 // to[i] = from[order[i]], i < count (device pointers; `to` must not overlap `from`). Asynchronous on exec's stream.
 void gather(const BaselineCode* from, const std::uint32_t* order, std::size_t count, BaselineCode* to, Exec exec);
 void gather(const Vec3<float>* from, const std::uint32_t* order, std::size_t count, Vec3<float>* to, Exec exec);
+void gather(const std::uint32_t* from, const std::uint32_t* order, std::size_t count, std::uint32_t* to, Exec exec);
 
 }  // namespace cuda
 }  // namespace bs

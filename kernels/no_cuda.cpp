@@ -26,6 +26,7 @@ void build_baseline_tables_in_place(const BaselineInPlaceTablesJob&, Exec) { not
 void coherent_order(const BaselineCode*, std::size_t, std::uint32_t*, Exec) { not_built(); }
 void gather(const BaselineCode*, const std::uint32_t*, std::size_t, BaselineCode*, Exec) { not_built(); }
 void gather(const Vec3<float>*, const std::uint32_t*, std::size_t, Vec3<float>*, Exec) { not_built(); }
+void gather(const std::uint32_t*, const std::uint32_t*, std::size_t, std::uint32_t*, Exec) { not_built(); }
 
 void* allocate(std::size_t) { not_built(); }
 void release(void*) noexcept {}

@@ -84,7 +84,8 @@ struct SplitScratch {
 // the pass evaluates them and point i's result is written at out[order[i]] (the GPU front's coherent
 // order, kernels/coherent_order.hpp); without, at out[i]. With tables, each point tries the common path
 // (deform_common_baseline_point) first; given `split` (bs::cuda only; the CPU needs none), the GPU runs that
-// path in a launch of its own and the points it leaves in a second one (kernels/launch.hpp).
+// path in a launch of its own and the points it leaves in a second one (kernels/launch.hpp). A code blended
+// toward the rigid field reads its field's bones from `field_refs` where given, else searches them.
 template <class T>
 struct BaselineJob {
     ConstPointView<T> rest;
@@ -97,6 +98,10 @@ struct BaselineJob {
     BaselineTables<double> tables{};
     const std::uint32_t* order = nullptr;
     SplitScratch split{};
+    // The codes' kept field bones (engine/baseline/deform.hpp, FieldBones): one word a code, in the codes'
+    // order, into `field_pool`; null: every blended code's field searches its bones.
+    const std::uint32_t* field_refs = nullptr;
+    const FieldWeight* field_pool = nullptr;
 };
 
 // One frame's baseline tables, in five passes driven by lists the host makes between them

@@ -58,7 +58,11 @@ struct BaselinePass {
     static constexpr unsigned kThreadsPerBlock = 64;
     BaselineJob<T> job;
     BS_HD BS_FLATTEN void operator()(std::size_t i) const {
-        store(i, deform_baseline_point(job.codes[i], rest(i), job.bones, job.poses, int(job.bone_count), job.tables));
+        store(i, deform_baseline_point(job.codes[i], rest(i), job.bones, job.poses, int(job.bone_count), job.tables, kept(i)));
+    }
+    // Code i's kept field bones: read only for a blended code (the only one whose field is evaluated).
+    BS_HD FieldBones kept(std::size_t i) const {
+        return job.field_refs && job.codes[i].rigid_blend != 0.0f ? kept_field_bones(job.field_refs[i], job.field_pool) : FieldBones{};
     }
     // The common path alone (for_each_point_split): true where it wrote point i.
     BS_HD BS_FLATTEN bool common(std::size_t i) const {

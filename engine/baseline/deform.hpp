@@ -466,15 +466,63 @@ template <class T> inline bool may_share_field(const Cone<T>& near, const Cone<T
     return norm(other_ball.centre - near_ball.centre) <= (near_ball.radius + other_ball.radius) * T(1 + 1e-6);
 }
 
-// The field at `rest`, over the bones that are no bridge. `near_bone` is any bone (the code's: near the
-// point), whose distance starts the bound (a bridge's starts none), so that most far bones are passed
-// over by surely_beyond, and whose neighbour list, where the point is within its reach, spares the pass
-// over the others; the result does not depend on it: the bones that weigh, their weights and their order
-// are those of a bound that starts infinite over every bone, whatever route the pass takes
+// A bone that weighs in the rigid field at a point, and its weight. The weights are kept in float, as a
+// code's rigid_blend is, whether the pass searches them (rigid_motion) or reads them as the encoder kept
+// them per code (FieldBones, host/baseline_rig.hpp bind_rigid_field): both routes give the same bones, in
+// the same order, with the same weights, so the same point to the bit.
+struct FieldWeight {
+    std::uint32_t bone;
+    float weight;
+};
+
+// A code's field bones as kept: `count` entries from `weights`; `weights` null where none were kept and
+// the pass searches them. The search depends on the rest point alone and was half of a blended point's
+// field on the human demo (benchmarks/RESULTS.md, fortieth session).
+struct FieldBones {
+    const FieldWeight* weights = nullptr;
+    int count = 0;
+};
+
+// Where a code's kept field bones are, one 32-bit word a code: the first entry's index in the pool times
+// 8, plus the count less one (1 to kFieldCandidates entries); kFieldNotKept where the pass searches.
+constexpr std::uint32_t kFieldNotKept = 0xFFFFFFFFu;
+constexpr int kFieldCountBits = 3;
+static_assert((1 << kFieldCountBits) == kFieldCandidates, "a kept code's count fits its bits");
+constexpr std::uint32_t kMaxFieldPoolEntries = kFieldNotKept >> kFieldCountBits;  // first index below this
+
+BS_HD inline std::uint32_t field_ref(std::uint32_t first, int count) {
+    return (first << kFieldCountBits) | std::uint32_t(count - 1);
+}
+BS_HD inline FieldBones kept_field_bones(std::uint32_t ref, const FieldWeight* pool) {
+    if (ref == kFieldNotKept) return {};
+    return {pool + (ref >> kFieldCountBits), int(ref & ((1u << kFieldCountBits) - 1)) + 1};
+}
+
+// A bone's weight at scaled axis distance `distance` when the nearest is `nearest`: smoothstep over the
+// band, in float (FieldWeight).
+template <class T> BS_HD inline T field_weight(T distance, T nearest) {
+    return T(float(smoothstep_unit(T(1) - (distance - nearest) / rigid_field_band(nearest))));
+}
+
+// The bones that weigh in the field at `rest` (weight > 0), in bone order: up to kFieldCandidates in
+// `found`; where more weigh (far from a body of many bones) `overflow`, and each bone's weight is
+// field_weight of its distance and `nearest` again.
+template <class T>
+struct FieldSearch {
+    FieldWeight found[kFieldCandidates];
+    int count;
+    bool overflow;
+    T nearest;
+};
+
+// The search over the bones that are no bridge. `near_bone` is any bone (the code's: near the point), whose
+// distance starts the bound (a bridge's starts none), so that most far bones are passed over by
+// surely_beyond, and whose neighbour list, where the point is within its reach, spares the pass over the
+// others; the result does not depend on it: the bones that weigh, their weights and their order are those
+// of a bound that starts infinite over every bone, whatever route the pass takes
 // (tests/engine/test_baseline_rigid_field.cpp).
 template <class T>
-BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, int bone_count, Vec3<T> rest,
-                                  int near_bone) {
+BS_HD inline FieldSearch<T> search_field_bones(const BaselineBone<T>* bones, int bone_count, Vec3<T> rest, int near_bone) {
     int candidate[kFieldCandidates];
     T scaled[kFieldCandidates];
     int candidates = 0;
@@ -501,18 +549,36 @@ BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBo
         if (candidates == kFieldCandidates) overflow = true;
         else candidate[candidates] = j, scaled[candidates++] = s;
     }
-    const T band = rigid_field_band(nearest);
-    auto weight = [nearest, band](T distance) { return smoothstep_unit(T(1) - (distance - nearest) / band); };
-    // Captured by value: the blend's slow path takes this out of line, and captured by reference the
-    // candidates would have to live in memory on the common path too (on the GPU, local memory).
+    FieldSearch<T> out{};
+    out.overflow = overflow;
+    out.nearest = nearest;
+    for (int c = 0; c < candidates; ++c)
+        if (T w = field_weight(scaled[c], nearest); w > T(0)) out.found[out.count++] = {std::uint32_t(candidate[c]), float(w)};
+    return out;
+}
+
+// The field from kept bones (FieldBones).
+template <class T>
+BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, Vec3<T> rest, FieldBones kept) {
     return blend_rigid_field(bones, poses, rest, [=](auto&& fn) {
-        if (overflow) {
+        for (int c = 0; c < kept.count; ++c) fn(int(kept.weights[c].bone), T(kept.weights[c].weight));
+    });
+}
+
+// The field at `rest`, searched (search_field_bones).
+template <class T>
+BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, int bone_count, Vec3<T> rest,
+                                  int near_bone) {
+    const FieldSearch<T> search = search_field_bones(bones, bone_count, rest, near_bone);
+    // Captured by value: the blend's slow path takes this out of line, and captured by reference the
+    // found bones would have to live in memory on the common path too (on the GPU, local memory).
+    return blend_rigid_field(bones, poses, rest, [=](auto&& fn) {
+        if (search.overflow) {
             for (int j = 0; j < bone_count; ++j)
                 if (!bones[j].bridge)
-                    if (T w = weight(scaled_axis_distance(bones[j].cone, rest)); w > T(0)) fn(j, w);
+                    if (T w = field_weight(scaled_axis_distance(bones[j].cone, rest), search.nearest); w > T(0)) fn(j, w);
         } else {
-            for (int c = 0; c < candidates; ++c)
-                if (T w = weight(scaled[c]); w > T(0)) fn(candidate[c], w);
+            for (int c = 0; c < search.count; ++c) fn(int(search.found[c].bone), T(search.found[c].weight));
         }
     });
 }
@@ -558,29 +624,31 @@ template <class T> BS_HD inline PosedBase<T> posed_coordinates(const BaselineBon
     return {pose.frame.apply(b.base), pose.frame.apply_vector(b.direction)};
 }
 
-// A code's posed point `posed` blended toward the rigid field by the code's weight.
+// A code's posed point `posed` blended toward the rigid field by the code's weight (from its kept field
+// bones where it has them).
 template <class T>
 BS_HD inline Vec3<T> with_rigid_blend(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones, const BaselineBonePose<T>* poses,
-                                      int bone_count, Vec3<T> posed) {
+                                      int bone_count, Vec3<T> posed, FieldBones kept = {}) {
     if (code.rigid_blend == 0.0f) return posed;
     T w = T(code.rigid_blend);
-    return w * rigid_motion(bones, poses, bone_count, rest, int(code.bone)) + (T(1) - w) * posed;
+    const Vec3<T> field = kept.weights ? rigid_motion(bones, poses, rest, kept) : rigid_motion(bones, poses, bone_count, rest, int(code.bone));
+    return w * field + (T(1) - w) * posed;
 }
 
 // p' = detail_point of a base-point `b` in posed coordinates (posed_coordinates), blended toward the rigid
 // field by the code's weight.
 template <class T>
 BS_HD inline Vec3<T> deform_from_base(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
-                                      const BaselineBonePose<T>* poses, int bone_count, PosedBase<T> b) {
-    return with_rigid_blend(code, rest, bones, poses, bone_count, detail_point(code, rest, bones[code.bone].cone, poses[code.bone].axes, b));
+                                      const BaselineBonePose<T>* poses, int bone_count, PosedBase<T> b, FieldBones kept = {}) {
+    return with_rigid_blend(code, rest, bones, poses, bone_count, detail_point(code, rest, bones[code.bone].cone, poses[code.bone].axes, b), kept);
 }
 
 template <class T>
 BS_HD inline Vec3<T> deform_baseline_point(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
-                                           const BaselineBonePose<T>* poses, int bone_count) {
+                                           const BaselineBonePose<T>* poses, int bone_count, FieldBones kept = {}) {
     if (code.flags & (kCodeParentCap | kCodeChildCap))
-        return with_rigid_blend(code, rest, bones, poses, bone_count, deform_cap_point(code, bones[code.bone], poses[code.bone]));
-    return deform_from_base(code, rest, bones, poses, bone_count, posed_coordinates(poses[code.bone], posed_base(code, bones, poses)));
+        return with_rigid_blend(code, rest, bones, poses, bone_count, deform_cap_point(code, bones[code.bone], poses[code.bone]), kept);
+    return deform_from_base(code, rest, bones, poses, bone_count, posed_coordinates(poses[code.bone], posed_base(code, bones, poses)), kept);
 }
 
 }  // namespace bs

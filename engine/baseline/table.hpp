@@ -689,8 +689,8 @@ BS_HD inline bool cell_is_smooth(const Stencil<FanSample<T>>& st, const FanSampl
 // per-point pass with tables (BS_FLATTEN) ~260 kB of code around its short common path.
 template <class T>
 BS_NOINLINE BS_HD Vec3<T> direct_baseline_point(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
-                                                const BaselineBonePose<T>* poses, int bone_count) {
-    return deform_baseline_point(code, rest, bones, poses, bone_count);
+                                                const BaselineBonePose<T>* poses, int bone_count, FieldBones kept) {
+    return deform_baseline_point(code, rest, bones, poses, bone_count, kept);
 }
 
 // A cap code's point from the tables: cos and sin of t and φ from the fan grid (angle_on_grid), where two
@@ -705,11 +705,12 @@ BS_HD inline Vec3<T> tabulated_cap_point(const BaselineCode& code, const Baselin
 // deform_baseline_point with the tables (tables.phi_samples > 0) or directly.
 template <class T>
 BS_HD inline Vec3<T> deform_baseline_point(const BaselineCode& code, Vec3<T> rest, const BaselineBone<T>* bones,
-                                           const BaselineBonePose<T>* poses, int bone_count, const BaselineTables<T>& tables) {
-    if (tables.phi_samples == 0) return direct_baseline_point(code, rest, bones, poses, bone_count);
+                                           const BaselineBonePose<T>* poses, int bone_count, const BaselineTables<T>& tables,
+                                           FieldBones kept = {}) {
+    if (tables.phi_samples == 0) return direct_baseline_point(code, rest, bones, poses, bone_count, kept);
     if (code.flags & (kCodeParentCap | kCodeChildCap))
-        return with_rigid_blend(code, rest, bones, poses, bone_count, tabulated_cap_point(code, bones, poses, tables));
-    return deform_from_base(code, rest, bones, poses, bone_count, tabulated_posed_base(code, tables, bones, poses));
+        return with_rigid_blend(code, rest, bones, poses, bone_count, tabulated_cap_point(code, bones, poses, tables), kept);
+    return deform_from_base(code, rest, bones, poses, bone_count, tabulated_posed_base(code, tables, bones, poses), kept);
 }
 
 // The common path of deform_baseline_point with tables: a code with no rigid blend whose point lies on a

@@ -3,7 +3,7 @@
 // bound without a root (surely_beyond) from a bound started at a given bone, and near that bone looks only
 // at the bones on its neighbour list; none of which may change it. The
 // field is defined by the second pass (docs/ALGORITHM.md "Fallback bands and the rigid field"): every bone
-// j weighs smoothstep(1 − (s_j − nearest) / band), s_j its scaled axis distance, and the bones' rigid
+// j weighs smoothstep(1 − (s_j − nearest) / band) in float, s_j its scaled axis distance, and the bones' rigid
 // transforms are blended as dual quaternions. That definition is written out here and the engine's field
 // must equal it bit for bit, near bodies with junctions (a few bones within the band), along a comb of
 // 22 bones (neighbour lists that leave bones out) and far from a star of twelve bones (all twelve within it: more than the candidates kept, so the engine repeats the pass
@@ -29,14 +29,16 @@ namespace {
 
 using testing::Random;
 
-// Every bone's weight in the field at p, as defined: smoothstep(1 − (s_j − nearest) / band), 0 for a bridge.
+// Every bone's weight in the field at p, as defined: smoothstep(1 − (s_j − nearest) / band) rounded to
+// float (the weights are kept in float, engine/baseline/deform.hpp FieldWeight), 0 for a bridge.
 std::vector<double> field_weights(const std::vector<BaselineBone<double>>& bones, Vec3<double> p) {
     double nearest = 1e30;
     for (const auto& b : bones)
         if (!b.bridge) nearest = std::min(nearest, scaled_axis_distance(b.cone, p));
     const double band = 0.5 * std::max(nearest, 1.0);
     std::vector<double> weights;
-    for (const auto& b : bones) weights.push_back(b.bridge ? 0.0 : smoothstep_unit(1 - (scaled_axis_distance(b.cone, p) - nearest) / band));
+    for (const auto& b : bones)
+        weights.push_back(b.bridge ? 0.0 : double(float(smoothstep_unit(1 - (scaled_axis_distance(b.cone, p) - nearest) / band))));
     return weights;
 }
 
