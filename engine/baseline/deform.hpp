@@ -468,7 +468,7 @@ template <class T> inline bool may_share_field(const Cone<T>& near, const Cone<T
 
 // A bone that weighs in the rigid field at a point, and its weight. The weights are kept in float, as a
 // code's rigid_blend is, whether the pass searches them (rigid_motion) or reads them as the encoder kept
-// them per code (FieldBones, host/baseline_rig.hpp bind_rigid_field): both routes give the same bones, in
+// them per code (FieldBones, host/baseline_rig.hpp keep_field_bones): both routes give the same bones, in
 // the same order, with the same weights, so the same point to the bit.
 struct FieldWeight {
     std::uint32_t bone;
