@@ -3,7 +3,9 @@
 // and these bytes give), so that mutations reach the checks behind the checksum too. An accepted file
 // must be written back byte for byte by save_codes, and its codes must deform under a bent and twisted
 // pose, by the per-point pass with tables and without, to finite points wherever the rest points, heights
-// and axis feet are of a body's size (a loaded file's codes need not be ones the encoder would write).
+// and axis feet are of a body's size (a loaded file's codes need not be ones the encoder would write), the
+// same with their rigid field's bones kept as without.
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -56,20 +58,28 @@ bool of_body_size(const bs::Vec3<float>& rest, const bs::BaselineCode& code, flo
            std::fabs(code.axis_foot) < bound;
 }
 
-// Deforms accepted codes by the tables and by the direct construction: every point of a body's size must
-// come out finite.
+// Deforms accepted codes by the tables and by the direct construction, with their rigid field's bones kept
+// (keep_field_bones, as a skinner loading them does) and searched: every point of a body's size must come
+// out finite, and both routes must give the same point to the bit.
 void deform_accepted(const bs::SavedCodes& saved, const bs::Skeleton& skeleton) {
     using namespace bs;
     static const BentFrame frame(skeleton);
-    std::vector<Vec3<float>> out(saved.codes.size());
+    const KeptFieldBones kept = keep_field_bones(frame.bones, saved.codes, saved.rest);
+    std::vector<Vec3<float>> out(saved.codes.size()), searched(saved.codes.size());
     for (bool exact : {false, true}) {
         BaselineJob<float> job{{packed_scalars(saved.rest.data()), 3}, saved.codes.data(), saved.codes.size(), frame.bones.data(),
-                               frame.poses.data(), frame.poses.size(), {packed_scalars(out.data()), 3}};
+                               frame.poses.data(), frame.poses.size(), {packed_scalars(searched.data()), 3}};
         if (!exact) job.tables = frame.tables.view();
         cpu::deform_baseline(job, cpu::Exec{1});
-        for (std::size_t i = 0; i < out.size(); ++i)
+        job.out = {packed_scalars(out.data()), 3};
+        job.field_refs = kept.refs.data();
+        job.field_pool = kept.pool.data();
+        cpu::deform_baseline(job, cpu::Exec{1});
+        for (std::size_t i = 0; i < out.size(); ++i) {
             if (of_body_size(saved.rest[i], saved.codes[i], 1e4f))
                 fuzz::require(all_finite(out[i]), "a loaded code of a body's size deformed to a point that is not finite");
+            fuzz::require(std::memcmp(&out[i], &searched[i], sizeof out[i]) == 0, "a code's kept field bones moved its point");
+        }
     }
 }
 
