@@ -129,12 +129,15 @@ BenchBody bench_body(const std::string& body, const std::string& capture) {
             std::move(human.skeleton), pose, next};
 }
 
-// What baseline's blended codes read of their kept field bones, per point of the body: a word each, and
-// their entries.
-double baseline_field_bytes(const bs::BaselineSkinner<float>& baseline) {
+// What baseline's blended codes read of their kept field bones, per point of the body: their entries, and
+// a word each; on the CPU, in the caller's order, the blended codes lie scattered and nearly every cache
+// line of the words is read (counted whole), on the GPU they are sorted together (counted for the blended).
+double baseline_field_bytes(const bs::BaselineSkinner<float>& baseline, bool cuda) {
     const auto& codes = baseline.codes();
-    const double blended = double(std::count_if(codes.begin(), codes.end(), [](const bs::BaselineCode& c) { return c.rigid_blend != 0.0f; }));
-    return (blended * sizeof(std::uint32_t) + double(baseline.field_bones().pool.size() * sizeof(bs::FieldWeight))) / double(codes.size());
+    const bs::KeptFieldBones& kept = baseline.field_bones();
+    const double words =
+        cuda ? double(std::count_if(codes.begin(), codes.end(), [](const bs::BaselineCode& c) { return c.rigid_blend != 0.0f; })) : double(kept.refs.size());
+    return (words * sizeof(std::uint32_t) + double(kept.pool.size() * sizeof(bs::FieldWeight))) / double(codes.size());
 }
 
 // Bytes one pass reads and writes per point (per-frame tables excluded: they are reported apart). On the
@@ -151,7 +154,7 @@ double pass_bytes_per_point(const bs::Skinner& skinner, bool cuda) {
     switch (skinner.method()) {
         case bs::Method::lbs:
         case bs::Method::dqs: return point + sizeof(bs::Influences) + point;
-        case bs::Method::baseline: return point + sizeof(bs::BaselineCode) + (cuda ? sizeof(std::uint32_t) : 0) + point + baseline_field_bytes(*skinner.baseline());
+        case bs::Method::baseline: return point + sizeof(bs::BaselineCode) + (cuda ? sizeof(std::uint32_t) : 0) + point + baseline_field_bytes(*skinner.baseline(), cuda);
         case bs::Method::metaball: return point + 2 * sizeof(std::uint32_t) + point;  // one binding per point
     }
     return 0;

@@ -769,6 +769,7 @@ KeptFieldBones keep_field_bones(const std::vector<Bone>& bones, const std::vecto
         ref = field_ref(std::uint32_t(entries), int(count));
         entries += count;
     }
+    if (entries == 0) return {};  // no word a code where nothing is kept: the pass searches (null refs)
     kept.pool.resize(entries);
 #pragma omp parallel for schedule(dynamic, 1024)
     for (long long i = 0; i < n; ++i) {

@@ -81,10 +81,12 @@ std::vector<BaselineCode> encode_points(const std::vector<BaselineBone<double>>&
 // The kept field bones of blended codes (engine/baseline/deform.hpp FieldBones): what the pass would
 // search for each code with rigid_blend > 0 at its rest point (search_field_bones from the code's bone),
 // found once here instead of every frame. `refs` has one word a code: kFieldNotKept for the codes that are
-// not blended, where more than kFieldCandidates bones weigh or none does, and for a code whose entries would
-// take the pool past `max_pool_entries` (those search every frame, as before); `pool` holds the entries,
-// code after code. The pass gives the same point to the bit either way
-// (tests/host/test_baseline_field_bones.cpp).
+// not blended, where the search overflowed its kFieldCandidates candidates (far from a body of many
+// bones) or found no bone, and for a code whose entries would take the pool past `max_pool_entries` (those
+// search every frame, as before); `pool` holds the entries, code after code. Both are empty where nothing
+// is kept. The pass gives the same point to the bit either way on one processor
+// (tests/host/test_baseline_field_bones.cpp). Every code's bone must be one of `bones` (as the encoder and
+// validate_saved_codes leave them).
 struct KeptFieldBones {
     std::vector<std::uint32_t> refs;
     std::vector<FieldWeight> pool;

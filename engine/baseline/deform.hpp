@@ -467,9 +467,11 @@ template <class T> inline bool may_share_field(const Cone<T>& near, const Cone<T
 }
 
 // A bone that weighs in the rigid field at a point, and its weight. The weights are kept in float, as a
-// code's rigid_blend is, whether the pass searches them (rigid_motion) or reads them as the encoder kept
+// code's rigid_blend is, whether the pass searches them (rigid_motion) or reads them as the host kept
 // them per code (FieldBones, host/baseline_rig.hpp keep_field_bones): both routes give the same bones, in
-// the same order, with the same weights, so the same point to the bit.
+// the same order, with the same weights, so the same point to the bit on one processor (on a GPU, where
+// nvcc may contract the search's arithmetic to FMA, a searched weight may differ from the host's in its
+// last bit).
 struct FieldWeight {
     std::uint32_t bone;
     float weight;
@@ -484,7 +486,8 @@ struct FieldBones {
 };
 
 // Where a code's kept field bones are, one 32-bit word a code: the first entry's index in the pool times
-// 8, plus the count less one (1 to kFieldCandidates entries); kFieldNotKept where the pass searches.
+// 8, plus the count less one (1 to kFieldCandidates entries); kFieldNotKept where the pass searches. The
+// pool holds fewer than kMaxFieldPoolEntries (2²⁹ − 1) entries, so no word is kFieldNotKept by chance.
 constexpr std::uint32_t kFieldNotKept = 0xFFFFFFFFu;
 constexpr int kFieldCountBits = 3;
 static_assert((1 << kFieldCountBits) == kFieldCandidates, "a kept code's count fits its bits");
@@ -570,8 +573,9 @@ template <class T>
 BS_HD inline Vec3<T> rigid_motion(const BaselineBone<T>* bones, const BaselineBonePose<T>* poses, int bone_count, Vec3<T> rest,
                                   int near_bone) {
     const FieldSearch<T> search = search_field_bones(bones, bone_count, rest, near_bone);
-    // Captured by value: the blend's slow path takes this out of line, and captured by reference the
-    // found bones would have to live in memory on the common path too (on the GPU, local memory).
+    // Captured by value: the blend's slow path takes this out of line, and captured by reference (or handed
+    // on as FieldBones, a pointer) the found bones would have to live in memory on the common path too (on
+    // the GPU, local memory).
     return blend_rigid_field(bones, poses, rest, [=](auto&& fn) {
         if (search.overflow) {
             for (int j = 0; j < bone_count; ++j)

@@ -126,6 +126,28 @@ TEST(BaselineFieldBones, ThePassGivesTheSamePointsWithOrWithoutThem) {
     EXPECT_GT(blended, 10000);
 }
 
+// The pass reads the kept bones (the test above would pass if it ignored them): with every kept weight
+// made equal, the blended points whose bones weighed unequally move, and no other point does.
+TEST(BaselineFieldBones, ThePassReadsTheKeptBones) {
+    const testing::NamedJunction j = testing::three_bone_junction();
+    const std::vector<Vec3<double>> points = testing::points_around(j.skeleton, 3000, 4108, -0.6, 3.0);
+    const BaselineSkinner<double> skinner(j.skeleton, points, j.name);
+    KeptFieldBones equal = skinner.field_bones();
+    for (FieldWeight& w : equal.pool) w.weight = 1.0f;
+    Random rng(4109);
+    const Pose pose = testing::random_bend_pose(j.skeleton, rng);
+    const std::vector<Vec3<double>> kept = deformed(skinner, pose, &skinner.field_bones()), evened = deformed(skinner, pose, &equal);
+    long moved = 0;
+    for (std::size_t i = 0; i < skinner.size(); ++i) {
+        const bool reads_pool = kept_field_bones(equal.refs[i], equal.pool.data()).weights != nullptr;
+        if (!reads_pool) {
+            EXPECT_TRUE(same_bits(&kept[i], &evened[i], sizeof kept[i])) << "point " << i << " has no kept bones";
+        }
+        moved += norm(kept[i] - evened[i]) > 1e-6;
+    }
+    EXPECT_GT(moved, 100);
+}
+
 TEST(BaselineFieldBones, APoolTooSmallLeavesTheRestToTheSearch) {
     const testing::NamedJunction j = testing::four_bone_junction();
     const std::vector<Vec3<double>> points = testing::points_around(j.skeleton, 4000, 4105, -0.6, 3.0);
@@ -151,6 +173,10 @@ TEST(BaselineFieldBones, APoolTooSmallLeavesTheRestToTheSearch) {
     const Pose pose = testing::random_bend_pose(j.skeleton, rng);
     const std::vector<Vec3<double>> a = deformed(skinner, pose, &half), b = deformed(skinner, pose, nullptr);
     for (std::size_t i = 0; i < skinner.size(); ++i) ASSERT_TRUE(same_bits(&a[i], &b[i], sizeof a[i])) << "point " << i;
+    // A pool of no entries keeps nothing, not even a word a code.
+    const KeptFieldBones none = keep_field_bones(skinner.bones(), skinner.codes(), skinner.rest(), 0);
+    EXPECT_TRUE(none.refs.empty());
+    EXPECT_TRUE(none.pool.empty());
 }
 
 TEST(BaselineFieldBones, ASkinnerFromSavedCodesKeepsTheSameBones) {

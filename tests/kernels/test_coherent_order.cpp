@@ -72,8 +72,9 @@ std::vector<std::uint32_t> order_by_key(const std::vector<BaselineCode>& codes) 
     return order;
 }
 
-// The per-point pass with BaselineJob::order, on the CPU build: codes and rest points permuted, each
-// result written back at the caller's index, equals the pass over the caller's order exactly.
+// The per-point pass with BaselineJob::order, on the CPU build: codes, rest points and the codes' kept
+// field bones permuted (their pool as it is), as the GPU front lays them out, each result written back at
+// the caller's index, equals the pass over the caller's order exactly.
 TEST(CoherentOrder, ThePassWritesEachPointAtItsCallersIndex) {
     Skeleton s = testing::bent_chain();
     const std::vector<Vec3<double>> points = testing::points_around(s, 3000, 17);
@@ -90,15 +91,19 @@ TEST(CoherentOrder, ThePassWritesEachPointAtItsCallersIndex) {
     ASSERT_FALSE(std::is_sorted(order.begin(), order.end())) << "the caller's order must differ from the key's, or this proves nothing";
     std::vector<BaselineCode> codes(n);
     std::vector<Vec3<float>> rest(n);
+    std::vector<std::uint32_t> field_refs(n);
     for (std::size_t i = 0; i < n; ++i) {
         codes[i] = skinner.codes()[order[i]];
         rest[i] = skinner.rest()[order[i]];
+        field_refs[i] = skinner.field_bones().refs[order[i]];
     }
+    ASSERT_GT(skinner.field_bones().pool.size(), 100u) << "blended codes with kept field bones, or the refs' order proves nothing";
     const std::vector<BaselineBonePose<double>> poses = skinner.frame(pose);
     const BaselineFrameTables tables = skinner.frame_tables(poses);
     std::vector<Vec3<float>> got(n, Vec3<float>{NAN, NAN, NAN});
     BaselineJob<float> job{{packed_scalars(rest.data()), 3}, codes.data(), n, skinner.bones().data(), poses.data(), poses.size(),
-                           {packed_scalars(got.data()), 3}, tables.view(), order.data()};
+                           {packed_scalars(got.data()), 3}, tables.view(), order.data(), {}, field_refs.data(),
+                           skinner.field_bones().pool.data()};
     cpu::deform_baseline(job, {});
     for (std::size_t i = 0; i < n; ++i) {
         ASSERT_EQ(got[i].x, want[i].x) << i;
