@@ -173,7 +173,7 @@ double assimp_seconds(const std::string& path) {
     const bool usable = end != given && *end == '\0' && std::isfinite(asked) && asked > 0;
     // A value that is not a time is refused, not replaced by the default behind the user's back.
     if (given && !usable)
-        throw InputError(std::string("BASESKIN_ASSIMP_SECONDS (environment): expected seconds > 0, got \"") + given + "\"");
+        throw InputError("BASESKIN_ASSIMP_SECONDS (environment): expected seconds > 0, got " + quoted_text(given));
     const double base = given ? std::min(asked, kMaxChildSeconds) : kAssimpBaseSeconds;
     std::error_code ec;
     const std::uintmax_t bytes = std::filesystem::file_size(path, ec);

@@ -95,11 +95,11 @@ std::string shown(std::string_view text) { return quoted_text(text, '\''); }
 std::string line_at(std::size_t line) { return "line " + std::to_string(line); }
 
 std::string row_of(const PlyElement& e, std::size_t row) {
-    return "element '" + e.name + "' row " + std::to_string(row);
+    return "element " + shown(e.name) + " row " + std::to_string(row);
 }
 
 std::string property_of(const PlyElement& e, const PlyProperty& p) {
-    return "element '" + e.name + "', property '" + p.name + "'";
+    return "element " + shown(e.name) + ", property " + shown(p.name);
 }
 
 bool host_is_little_endian() {
@@ -388,7 +388,7 @@ void BinaryReader::list(PlyProperty& p) {
     if (n < 0) fail(path_, row_of(*e_, row_), "list " + shown(p.name) + " has a negative count " + number_text(n));
     if (n > static_cast<double>(left() / item))
         fail(path_, row_of(*e_, row_),
-             "list '" + p.name + "' of " + number_text(n) + " items runs past the end of the file (" +
+             "list " + shown(p.name) + " of " + number_text(n) + " items runs past the end of the file (" +
                  std::to_string(left()) + " bytes left)");
     p.counts[row_] = static_cast<std::uint32_t>(n);
     for (std::uint32_t i = 0; i < p.counts[row_]; ++i) p.values.push_back(value(p.type));
@@ -443,13 +443,13 @@ void AsciiReader::element(PlyElement& e) {
     const std::size_t row_bytes = 2 * e.properties.size();
     if (e.count > (left() + 1) / row_bytes)
         fail(path_, line_at(line_),
-             "element '" + e.name + "' declares " + std::to_string(e.count) + " rows but only " +
+             "element " + shown(e.name) + " declares " + std::to_string(e.count) + " rows but only " +
                  std::to_string(left()) + " bytes remain (a row takes at least " + std::to_string(row_bytes) + ")");
     allocate(e);
     for (row_ = 0; row_ < e.count; ++row_) {
         if (!start_row())
             fail(path_, line_at(line_),
-                 "unexpected end of file: element '" + e.name + "' declares " + std::to_string(e.count) +
+                 "unexpected end of file: element " + shown(e.name) + " declares " + std::to_string(e.count) +
                      " rows, found " + std::to_string(row_));
         for (PlyProperty& p : e.properties) {
             if (p.is_list) list(p);
@@ -575,7 +575,7 @@ void check_model(const std::string& path, const PlyFile& file, PlyFormat format)
     std::unordered_set<std::string_view> elements;
     for (const PlyElement& e : file.elements) {
         check_name(path, "element", e.name);
-        if (!elements.insert(e.name).second) fail(path, "element '" + e.name + "'", "duplicate element name");
+        if (!elements.insert(e.name).second) fail(path, "element " + shown(e.name), "duplicate element name");
         std::unordered_set<std::string_view> properties;
         for (const PlyProperty& p : e.properties) {
             check_name(path, "property", p.name);
@@ -666,7 +666,7 @@ public:
 private:
     void value(PlyType t, double v, const PlyElement& e, std::size_t row, const PlyProperty& p) {
         if (!fits(t, v))
-            fail(path_, row_of(e, row) + ", property '" + p.name + "'",
+            fail(path_, row_of(e, row) + ", property " + shown(p.name),
                  "value " + number_text(v) + " does not fit its type " + info(t).name);
         if (ascii_) store_ascii(out_.buffer(), t, v);
         else store_binary(out_.buffer(), t, v, swap_);
@@ -703,7 +703,7 @@ constexpr const char* kInfluenceNames[2 * kMaxInfluences] = {"bone0",   "bone1",
 
 const PlyProperty& scalar_column(const std::string& path, const PlyElement& e, const std::string& name, bool integer) {
     const PlyProperty* p = e.find(name);
-    if (!p) fail(path, "element '" + e.name + "'", "missing property '" + name + "'");
+    if (!p) fail(path, "element " + shown(e.name), "missing property " + shown(name));
     if (p->is_list || info(p->type).integer != integer)
         fail(path, property_of(e, *p),
              std::string("expected a scalar of type ") +
