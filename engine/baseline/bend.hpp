@@ -75,26 +75,27 @@ template <class T> BS_HD inline Vec3<T> pivot_point(const PosedJoint<T>& j, T be
     return j.pivot.circle.centre + j.pivot.circle.radius * (std::cos(beta) * j.pivot_u0 + std::sin(beta) * j.pivot_u1);
 }
 
-// The posed baseline of the joint through q (a point of `bone`'s circle of tangency), and its β.
+// The generators of the posed baseline of the joint through q (a point of `bone`'s circle of tangency), and
+// its β. β needs the belt's generators (U, V, X), not its anchor or arc, and neither does anything that reads
+// this (the bend's continuation asks for two β per step of every baseline it follows; the final targets
+// read V and X), so `generators` holds U, V, X, Y, the radials and the flags of place_generators and
+// nothing else (its anchor and arc are zero: belt_at_joint builds them).
 template <class T>
-struct BeltCrossing {
-    Belt<T> belt;
+struct GeneratorsCrossing {
+    Belt<T> generators;
     T beta;
 };
 
-template <class T> BS_HD inline BeltCrossing<T> belt_through(const PosedJoint<T>& j, Vec3<T> q, ChainBone bone) {
+template <class T> BS_HD inline GeneratorsCrossing<T> generators_through(const PosedJoint<T>& j, Vec3<T> q, ChainBone bone) {
     SheafPlane<T> plane = sheaf_plane(j.parent, j.child, q);
-    Belt<T> belt = belt_at_joint(j.parent, j.child, j.separator, plane, bone);
-    return {belt, belt_beta(j, belt, plane.normal)};
+    GeneratorsCrossing<T> out{};
+    place_generators(j.parent, j.child, plane, bone, out.generators);
+    out.beta = belt_beta(j, out.generators, plane.normal);
+    return out;
 }
 
-// β alone, as belt_through gives it: β needs the belt's generators (U, V, X), not its anchor or arc, so
-// those are not built (the bend's continuation asks for two β per step of every baseline it follows).
 template <class T> BS_HD inline T beta_through(const PosedJoint<T>& j, Vec3<T> q, ChainBone bone) {
-    SheafPlane<T> plane = sheaf_plane(j.parent, j.child, q);
-    Belt<T> generators;
-    place_generators(j.parent, j.child, plane, bone, generators);
-    return belt_beta(j, generators, plane.normal);
+    return generators_through(j, q, bone).beta;
 }
 
 // Two candidate baselines whose crossings miss β by amounts this close (radians on the pivot circle) are
@@ -111,22 +112,23 @@ constexpr double kAmbiguousCrossing = 1e-6;
 // equally well, and the smaller miss was decided by rounding, flipping between generators 1e-3 rad apart
 // and turning the deformed segment by about π at that end. Where the two misses tie (within
 // kAmbiguousCrossing), the belt at the smaller `distance_from_expected(belt)` is taken (the caller's
-// measure of how far a belt is from what it expects).
+// measure of how far a belt is from what it expects). Returns the baseline's generators
+// (generators_through: its anchor and arc are not built; building them took about 6% of a table sample).
 template <class T, class Distance>
 BS_HD inline Belt<T> belt_crossing_at(const PosedJoint<T>& j, T beta, Distance distance_from_expected) {
     SheafPlane<T> plane = sheaf_plane(j.parent, j.child, pivot_point(j, beta));
-    BeltCrossing<T> candidates[2];
+    GeneratorsCrossing<T> candidates[2];
     T misses[2];
     for (int i = 0; i < 2; ++i) {
         T side = i == 0 ? T(1) : T(-1);
         Vec3<T> V = tangency_point(j.parent, BoneEnd::Child, generator_in_plane(j.parent, plane.point, plane.normal, side).radial);
-        candidates[i] = belt_through(j, V, ChainBone::Incoming);
+        candidates[i] = generators_through(j, V, ChainBone::Incoming);
         misses[i] = std::fabs(wrap_angle(candidates[i].beta - beta));
     }
     const bool ambiguous = std::fabs(misses[0] - misses[1]) <= T(kAmbiguousCrossing);
-    const bool second = ambiguous ? distance_from_expected(candidates[1].belt) < distance_from_expected(candidates[0].belt)
+    const bool second = ambiguous ? distance_from_expected(candidates[1].generators) < distance_from_expected(candidates[0].generators)
                                    : misses[1] < misses[0];
-    return second ? candidates[1].belt : candidates[0].belt;
+    return second ? candidates[1].generators : candidates[0].generators;
 }
 
 template <class T>
@@ -197,21 +199,24 @@ template <class T> BS_HD inline T path_travel(const BendPath<T>& p) {
     return std::fabs(high - low) + largest_sine * std::fabs(p.azimuth) + std::fabs(p.own_turn);
 }
 
-// The most one uniform step takes the child (path_travel) on a path of at most half a turn. Before
-// 2026-12-03 every path was cut into kBendContinuationSteps uniform steps, so such a path's steps were
-// within this; now it is cut into as few as keep each step within it. A path over half a turn still takes
-// kBendContinuationSteps steps, longer ones, as before.
-constexpr double kUniformBendTravel = pi_value<double>() / kBendContinuationSteps;
+// The most one uniform step takes the child (path_travel). Before 2026-12-03 every path was cut into
+// kBendContinuationSteps uniform steps; then into as few as kept each step within π/8 (the most a step took
+// on a path of up to half a turn); since 2026-12-06 within π/4, which spares 40% of the human's steps and a
+// fifth of its table build. A survey against a continuation of 64 uniform steps written out (docs/ALGORITHM.md,
+// "The bend's continuation"): the same targets on the human's capture either way; on 6,000 random extreme
+// joints 0.11% of baselines off it against 0.10% with π/8 (the halving picks the winding there). A path over
+// half a turn still takes kBendContinuationSteps steps, each within π/8.
+constexpr double kUniformBendTravel = pi_value<double>() / 4;
 BS_HD constexpr bool is_power_of_two(int n) { return n >= 1 && (n & (n - 1)) == 0; }
 static_assert(is_power_of_two(kBendContinuationSteps), "uniform_bend_steps doubles up to it");
 
 // The uniform steps of a path: the fewest powers of two (1, 2, 4, …; so that the grid's fractions are
 // exact in binary, see uniform_bend_step) whose steps each travel at most kUniformBendTravel, and
 // kBendContinuationSteps at most (also for a travel that is not a number). On the human demo's capture
-// 47% of the bent joints' paths take one step, 17% two, 19% four, 18% eight (667 joint poses over 40
-// frames): about 2.7× fewer steps than kBendContinuationSteps each. The continuation only has to keep each
-// step's change of Δβ unambiguous, which the halving of a step whose Δβ moves by more than kMaxBetaStep
-// still guards (bend_targets).
+// 65% of the bent joints' paths take one step, 17% two, 18% four, none eight (6,685 joint poses over 394
+// frames; 47%, 18%, 17%, 18% with π/8). The continuation only has to keep each step's change of Δβ
+// unambiguous, which the halving of a step whose Δβ moves by more than kMaxBetaStep still guards
+// (bend_targets).
 template <class T> BS_HD inline int uniform_bend_steps(const BendPath<T>& path) {
     const T travel = path_travel(path);
     int steps = 1;

@@ -16,10 +16,11 @@ template <class T> BS_HD inline T relative_zero() { return sizeof(T) == 4 ? T(1e
 
 template <class T> BS_HD constexpr T pi_value() { return T(3.14159265358979323846); }
 
-// Angle wrapped into (-pi, pi].
+// Angle wrapped into (-pi, pi]. Within a turn fmod is exact and returns its argument, so it is left out
+// there (most calls: differences of angles already wrapped), the same value to the bit.
 template <class T> BS_HD inline T wrap_angle(T radians) {
     const T two_pi = T(2) * pi_value<T>();
-    radians = std::fmod(radians, two_pi);
+    if (!(std::fabs(radians) < two_pi)) radians = std::fmod(radians, two_pi);
     if (radians > pi_value<T>()) radians -= two_pi;
     if (radians <= -pi_value<T>()) radians += two_pi;
     return radians;
