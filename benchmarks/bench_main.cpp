@@ -620,7 +620,7 @@ int main(int argc, char** argv) {
     app.add_option("--methods", o.methods, "methods to run (lbs always runs first: the ratios need it; lbs-sparse is LBS of any "
                                            "number of influences, given the same weights as lbs)")
         ->check(CLI::IsMember({"lbs", "lbs-sparse", "dqs", "baseline", "baseline-exact", "metaball"}))->capture_default_str();
-    app.add_option("--repeats", o.repeats, "timed frames per size (median reported)")->check(CLI::Range(1, 1000))->capture_default_str();
+    app.add_option("--repeats", o.repeats, "timed frames per size (median reported)")->transform(bs::cli::count_in_range(std::size_t(1), std::size_t(1000)))->capture_default_str();
     bs::cli::add_threads_option(&app, o.threads, "CPU threads of the CPU rows (0: all cores)");
     app.add_option("--json", o.json_path, "write the rows as JSON");
     app.add_option("--csv", o.csv_path, "write the rows as CSV");

@@ -37,11 +37,13 @@ template <class T> BS_HD inline Vec3<T> lbs_point(Vec3<T> p, const Influences& i
 }
 
 // DQS with antipodality handling: every influence is flipped into the hemisphere of the heaviest one
-// before blending (DualQuatBlend, engine/rigid.hpp).
+// before blending (DualQuatBlend, engine/rigid.hpp); of influences that tie for the heaviest, the one of the
+// lowest bone index, so that the pivot, and with it the point, does not depend on the influences' order
+// (the first in order was taken until 2026-12-06: 0.45 apart for one point given two orders).
 template <class T> BS_HD inline Vec3<T> dqs_point(Vec3<T> p, const Influences& inf, const DualQuat<T>* bones) {
     int pivot = 0;
     for (int i = 1; i < kMaxInfluences; ++i)
-        if (inf.weight[i] > inf.weight[pivot]) pivot = i;
+        if (inf.weight[i] > inf.weight[pivot] || (inf.weight[i] == inf.weight[pivot] && inf.bone[i] < inf.bone[pivot])) pivot = i;
     DualQuatBlend<T> blend{bones[inf.bone[pivot]].real};
     for (int i = 0; i < kMaxInfluences; ++i)
         if (inf.weight[i] != 0.0f) blend.add(T(inf.weight[i]), bones[inf.bone[i]]);

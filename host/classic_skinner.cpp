@@ -13,6 +13,7 @@ ClassicSkinner<T>::ClassicSkinner(Skeleton skeleton, const std::vector<Vec3<doub
     : skeleton_(std::move(skeleton)), influences_(std::move(influences)) {
     check_skeleton(skeleton_, skeleton_source(source));
     validate_influences(influences_, rest.size(), skeleton_.bone_count(), source);
+    normalize_weights(influences_);
     rest_ = checked_rest_points<T>(rest, source);
 }
 

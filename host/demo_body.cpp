@@ -81,6 +81,7 @@ Skeleton demo_chain() {
 constexpr std::size_t kSampleBlock = std::size_t(1) << 16;
 
 std::vector<SurfaceSample> sample_surface(const Skeleton& skeleton, std::size_t count, unsigned seed) {
+    check_skeleton(skeleton, "surface samples");
     std::vector<BoneSolid> solids;
     std::vector<bool> on_body(skeleton.spheres.size(), false);  // a sphere of a bone that is no bridge
     for (std::size_t k = 0; k < skeleton.bone_count(); ++k) {
@@ -151,6 +152,9 @@ std::vector<Vec3<double>> demo_points(const Skeleton& skeleton, std::size_t coun
 }
 
 Pose demo_pose(const Skeleton& skeleton, double s) {
+    if (skeleton.bone_count() < 3)
+        throw InputError("demo pose: it bends joint 1 and twists bone 2 of a chain (demo_chain); the skeleton has " +
+                         std::to_string(skeleton.bone_count()) + " bone" + (skeleton.bone_count() == 1 ? "" : "s"));
     Pose pose = Pose::rest(skeleton);
     pose.joints[1].swing = axis_angle(Vec3<double>{0, 0, 1}, s * 135.0 * kPi / 180);
     pose.joints[2].twist_radians = s * kPi;

@@ -35,14 +35,17 @@ struct SurfaceSample {
 
 // `count` points spread uniformly (by area) over the boundary of the union of the skeleton's bones
 // (each the convex hull of its two spheres), bridges (host/skeleton.hpp) left out. Deterministic for a given seed, whatever the thread count (drawn
-// in blocks of 65,536 on all cores, each block from a generator of its own).
+// in blocks of 65,536 on all cores, each block from a generator of its own). InputError for a skeleton
+// check_skeleton refuses: an empty one or one of bridges alone (nothing to sample: it crashed), a sphere
+// index out of range (it read past the spheres).
 std::vector<SurfaceSample> sample_surface(const Skeleton& skeleton, std::size_t count, unsigned seed);
 
 // Surface samples pushed out along their normal by a relief of smooth Gaussian bumps
 // (height up to ~15% of the mean radius), so the point set carries detail above the surface.
 std::vector<Vec3<double>> demo_points(const Skeleton& skeleton, std::size_t count, unsigned seed);
 
-// Pose at progress s in [0, 1]: joint 1 bent by 135°·s about the z axis, bone 2 twisted by 180°·s.
+// Pose at progress s in [0, 1]: joint 1 bent by 135°·s about the z axis, bone 2 twisted by 180°·s. InputError
+// for a skeleton of fewer than three bones (it wrote past the pose's joints).
 Pose demo_pose(const Skeleton& skeleton, double s);
 
 }  // namespace bs

@@ -244,11 +244,14 @@ ModelPoints sample_model(const RiggedModel& model, const ModelRig* rig, std::siz
 namespace {
 
 // A node must move as its parent carries it (rotating about its own joint is free): a translation or a
-// scale within its parent would stretch a rigid bone of the sphere-mesh.
+// scale within its parent would stretch a rigid bone of the sphere-mesh. Within 1e-3 of the body's size (the
+// larger extent of its nodes and of its mesh: of the nodes alone, a model whose nodes all lie at one place,
+// as glTF's simple_skin sample's two joints do, had a tolerance of 0, and a rounding's slide of 5e-7 cost
+// it its animation) it is rounding.
 void require_rigid_motion(const RiggedModel& model) {
     std::vector<Vec3<double>> positions;
     for (const ModelNode& n : model.nodes) positions.push_back(n.bind_position);
-    const double tolerance = 1e-3 * largest_extent(positions);
+    const double tolerance = 1e-3 * std::max(largest_extent(positions), largest_extent(model.mesh.vertices));
     for (std::size_t f = 0; f < model.frames.size(); ++f)
         for (std::size_t j = 0; j < model.nodes.size(); ++j) {
             const int parent = model.nodes[j].parent;
@@ -257,8 +260,8 @@ void require_rigid_motion(const RiggedModel& model) {
             const double moved = norm(model.frames[f][j].apply(at) - model.frames[f][std::size_t(parent)].apply(at));
             if (moved > tolerance)
                 throw UnsupportedError(model.source + ": frame " + std::to_string(f) + ": node " + quoted_text(model.nodes[j].name) +
-                                       " lies " + std::to_string(moved) + " from where its parent " + quoted_text(model.nodes[std::size_t(parent)].name) +
-                                       "\" carries its bind position (translation or scale keys, or bind matrices that disagree with "
+                                       " lies " + number_text(moved, 4) + " from where its parent " + quoted_text(model.nodes[std::size_t(parent)].name) +
+                                       " carries its bind position (translation or scale keys, or bind matrices that disagree with "
                                        "the node hierarchy): the sphere-mesh's rigid bones cannot follow that animation");
         }
 }

@@ -45,7 +45,9 @@ void require_usable_pose(const Skeleton& skeleton, const Pose& pose);
 constexpr double kSplitTwistTolerance = 1e-12;
 Pose with_twists_split(const Skeleton& skeleton, const Pose& pose);
 
-// Posed rigid transform of every bone (engine forward kinematics on the skeleton's rest frames).
+// Posed rigid transform of every bone (engine forward kinematics on the skeleton's rest frames), for a
+// skeleton check_skeleton accepts and a pose require_usable_pose accepts (the skinners check both before:
+// this runs every frame; a Skeleton filled in by hand with a sphere index out of range reads past its spheres).
 std::vector<Rigid<double>> posed_bones(const Skeleton& skeleton, const Pose& pose);
 
 Pose parse_pose(const json_io::json& doc, const Skeleton& skeleton, const json_io::Where& where);

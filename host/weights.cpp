@@ -80,6 +80,7 @@ Influences auto_influences(const Skeleton& skeleton, Vec3<double> p, const AutoW
 std::vector<Influences> auto_influences(const Skeleton& skeleton, const std::vector<Vec3<double>>& points,
                                         const AutoWeightOptions& options) {
     if (!(options.blend > 0)) throw InputError("automatic weights: blend must be > 0");
+    check_skeleton(skeleton, "automatic weights");
     std::vector<Influences> out(points.size());
     const long long n = static_cast<long long>(points.size());
 #pragma omp parallel for schedule(static)
@@ -112,6 +113,24 @@ void validate_influences(const std::vector<Influences>& influences, std::size_t 
         throw InputError(source + ": " + std::to_string(point_count) + " points but " + std::to_string(influences.size()) + " influence sets");
     for (std::size_t i = 0; i < influences.size(); ++i)
         validate_pairs(influences[i].bone, influences[i].weight, kMaxInfluences, i, bone_count, source);
+}
+
+namespace {
+void normalize_pairs(float* weights, std::size_t count) {
+    double total = 0;
+    for (std::size_t j = 0; j < count; ++j) total += weights[j];
+    if (!(total > 0)) return;  // validate_influences refuses such a point
+    for (std::size_t j = 0; j < count; ++j) weights[j] = float(double(weights[j]) / total);
+}
+}  // namespace
+
+void normalize_weights(std::vector<Influences>& influences) {
+    for (Influences& inf : influences) normalize_pairs(inf.weight, kMaxInfluences);
+}
+
+void normalize_weights(SparseInfluences& influences) {
+    for (std::size_t i = 0; i + 1 < influences.offsets.size(); ++i)
+        normalize_pairs(influences.weights.data() + influences.offsets[i], influences.offsets[i + 1] - influences.offsets[i]);
 }
 
 void SparseInfluences::add(const std::vector<std::pair<std::uint32_t, float>>& pairs) {

@@ -30,6 +30,8 @@ struct AutoWeightOptions {
     double blend = 0.5;  // width of the blend band in units of s (dimensionless), > 0
 };
 
+// For one point, of a skeleton check_skeleton accepts (not checked here: it runs per point); for many,
+// InputError where check_skeleton refuses the skeleton or the blend is not > 0.
 Influences auto_influences(const Skeleton& skeleton, Vec3<double> p, const AutoWeightOptions& options = {});
 std::vector<Influences> auto_influences(const Skeleton& skeleton, const std::vector<Vec3<double>>& points,
                                         const AutoWeightOptions& options = {});
@@ -39,6 +41,11 @@ std::vector<Influences> auto_influences(const Skeleton& skeleton, const std::vec
 // index.
 void validate_influences(const std::vector<Influences>& influences, std::size_t point_count, std::size_t bone_count,
                          const std::string& source);
+
+// Each point's weights divided by their sum, in place (after validate_influences, which accepts sums within
+// 1e-3 of 1): LBS applies its blend of matrices as it is, so a sum of 1.001 scaled the rest pose about the
+// world origin by 1.001. The skinners scale what they are given.
+void normalize_weights(std::vector<Influences>& influences);
 
 // Any number of influences per point, compressed: point i's pairs are (bones[j], weights[j]) for j in
 // [offsets[i], offsets[i + 1]). offsets has point_count() + 1 entries and starts at 0.
@@ -59,5 +66,7 @@ SparseInfluences to_sparse(const std::vector<Influences>& influences);
 // InputError naming `source`, the vertex and what was expected.
 void validate_influences(const SparseInfluences& influences, std::size_t point_count, std::size_t bone_count,
                          const std::string& source);
+// The same scaling for any number of pairs a point (the layout already checked).
+void normalize_weights(SparseInfluences& influences);
 
 }  // namespace bs

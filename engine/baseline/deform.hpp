@@ -20,10 +20,13 @@ namespace bs {
 enum class SectionPiece : unsigned char { ParentEnd, Segment, ChildEnd };
 
 // The piece that arc length ell (from the parent end) falls on; past the end of a free child end, the
-// segment (its last point).
+// segment (its last point). A parent end of no length holds nothing: before it (an ell below 0, which a
+// combination of table samples with negative cubic weights gives where the whole section is a rounding
+// long) is the segment's first point. Taken as the parent end, it was placed at ell / 0 of a free end's or
+// a crease's piece: NaN, on equal cylinders 1 apart bent by 100° (2026-12-06).
 template <class T>
 BS_HD inline SectionPiece section_piece_at(T ell, T parent_length, T segment_length, EndKind child_kind) {
-    if (ell < parent_length) return SectionPiece::ParentEnd;
+    if (ell < parent_length && parent_length > T(0)) return SectionPiece::ParentEnd;
     if (ell - parent_length - segment_length <= T(0) || child_kind == EndKind::Free) return SectionPiece::Segment;
     return SectionPiece::ChildEnd;
 }

@@ -32,7 +32,7 @@ void add_common(CLI::App* command, DeformChoice& o, std::vector<std::string> met
     CLI::Option* exact =
         command->add_flag("--exact", o.exact, "baseline: construct the bend per point (the reference) instead of per-frame tables");
     CLI::Option* samples = command->add_option("--table-samples", o.table_samples, "baseline: generator-angle samples per bone in the per-frame tables")
-                               ->check(CLI::Range(kMinTableSamples, kMaxTableSamples))
+                               ->transform(count_in_range(std::size_t(kMinTableSamples), std::size_t(kMaxTableSamples)))
                                ->capture_default_str();
     // Both shape baseline's tables; with another method they would silently do nothing.
     command->parse_complete_callback([&o, exact, samples] {
@@ -232,7 +232,7 @@ void add_demo_command(CLI::App& app, DemoOptions& o) {
     c->add_option("--points", o.points, "number of points (default 1,000,000 human, 200,000 chain)")
         ->transform(count_in_range(std::size_t(1), kMaxPoints));
     c->add_option("--frames", o.frames, "number of frames (default 6 human, spread over the capture; 24 chain)")
-        ->check(CLI::Range(2, 100000));
+        ->transform(count_in_range(std::size_t(2), std::size_t(100000)));
     add_common(c, o.deform, {"lbs", "dqs", "baseline"});
     c->callback([c, &o] {
         if (o.body == "chain" && c->count("--capture") > 0)

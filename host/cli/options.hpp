@@ -19,14 +19,6 @@
 
 namespace bs::cli {
 
-// --threads N on `command`: 0 (all cores) to kMaxThreads (the passes' own bound).
-constexpr int kMaxThreads = cpu::kMaxThreads;
-inline void add_threads_option(CLI::App* command, int& threads,
-                               const char* help = "CPU threads (0: all cores); output is the same for any count") {
-    command->add_option("--threads", threads, help)
-        ->check(CLI::Range(0, kMaxThreads));
-}
-
 // "x,y,z" as three numbers; CLI::ValidationError naming `option` where malformed (whether they are finite,
 // or within a bound, is the caller's check).
 inline Vec3<double> parse_xyz(const char* option, const std::string& text) {
@@ -57,7 +49,8 @@ inline CLI::Validator finite_number() {
 // A count from `low` to `high`, written as a whole number or in scientific notation ("1e6", "2.5e5"):
 // the README and the programs' own messages write point counts so. The text is rewritten as the whole
 // number, for CLI11's integer conversion, which takes no exponent. Use with transform(), in place of
-// CLI::Range, whose message for "1e6" ("not in range") blamed the value's size.
+// CLI::Range, whose message for "1e6" ("not in range") blamed the value's size: every count the programs
+// take (points, threads, table samples, frames, intervals, repeats) goes through it.
 inline CLI::Validator count_in_range(std::size_t low, std::size_t high) {
     const std::string range = std::to_string(low) + " to " + std::to_string(high);
     return CLI::Validator(
@@ -71,6 +64,13 @@ inline CLI::Validator count_in_range(std::size_t low, std::size_t high) {
             return std::string();
         },
         "COUNT in [" + range + "]");
+}
+
+// --threads N on `command`: 0 (all cores) to kMaxThreads (the passes' own bound), as a count.
+constexpr int kMaxThreads = cpu::kMaxThreads;
+inline void add_threads_option(CLI::App* command, int& threads,
+                               const char* help = "CPU threads (0: all cores); output is the same for any count") {
+    command->add_option("--threads", threads, help)->transform(count_in_range(0, std::size_t(kMaxThreads)));
 }
 
 // A check that an output path is not empty (an empty --out has no file or folder to name in an error), nor

@@ -71,7 +71,7 @@ void add_skeleton_command(CLI::App& app, SkeletonOptions& o) {
     auto* points = c->add_option("--points", o.points, "point set PLY file (x y z)")->check(CLI::ExistingFile);
     mesh->excludes(points);
     c->add_option("--intervals", o.intervals, "k: equal intervals of the normalised geodesic function")
-        ->check(CLI::Range(kMinIntervals, kMaxIntervals))
+        ->transform(count_in_range(std::size_t(kMinIntervals), std::size_t(kMaxIntervals)))
         ->capture_default_str();
     c->add_option("--radius-coeff", o.radius_coefficient, "c: base-vertex radius r = sqrt(c * area)")
         ->check(finite_number() & CLI::Range(kMinRadiusCoefficient, kMaxRadiusCoefficient))

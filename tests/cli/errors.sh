@@ -70,8 +70,10 @@ expect 1 "--points: expected 1 to 100000000, got 1e9" -- rig --model "$tmp/skele
 expect 1 "--points: expected a whole number (1e6 notation allowed), got 2.5e3x" -- demo --body chain --points 2.5e3x --out "$tmp/demo"
 expect 1 "--points: expected a whole number (1e6 notation allowed), got 0.5" -- demo --body chain --points 0.5 --out "$tmp/demo"
 # Option values out of their ranges are bad command lines, NaN included (a range check alone passes it).
-expect 1 "--threads: Value -1 not in range 0 to 1024" -- demo --body chain --threads -1 --out "$tmp/demo"
-expect 1 "--threads: Value 4096 not in range 0 to 1024" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --threads 4096
+expect 1 "--threads: expected 0 to 1024, got -1" -- demo --body chain --threads -1 --out "$tmp/demo"
+expect 1 "--threads: expected a whole number (1e6 notation allowed), got 2.5" -- demo --body chain --threads 2.5 --out "$tmp/demo"
+expect 1 "--table-samples: expected 8 to 65536, got 1e6" -- demo --body chain --table-samples 1e6 --out "$tmp/demo"
+expect 1 "--threads: expected 0 to 1024, got 4096" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --threads 4096
 expect 1 "--radius-coeff: expected a finite number, got nan" -- skeleton --points "$tmp/points.ply" --radius-coeff nan --out "$tmp/s.json"
 expect 1 "--frames: abc: expected A:B" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames abc --out "$tmp/o"
 expect 1 "--frames: 3:2: expected A:B" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 3:2 --out "$tmp/o"

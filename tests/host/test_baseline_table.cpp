@@ -144,6 +144,39 @@ TEST(BaselineTable, AgreesWhereAFoldCollapsesTheBundle) {
     }
 }
 
+// Equal cylinders as long as their radius, bent by 100°: on the first bone's concave side the child end's
+// crop lies at σ = 0 and the whole section is a rounding long. Its length combined from table samples with
+// negative cubic weights fell below 0, the point was taken to lie on the parent end (free, of no length)
+// and placed at ell / 0 of it: NaN, with no error (an embedder's probe, 2026-12-06). The base-point is now
+// the direct construction's; the detail direction may differ there (a section of no length has no piece to
+// tell the crease's direction from the segment's), by at most twice the point's height.
+TEST(BaselineTable, ASectionARoundingLongPlacesItsPointsWithoutNaN) {
+    const Skeleton cylinders = make_skeleton({{{0, 0, 0}, 1}, {{1, 0, 0}, 1}, {{2, 0, 0}, 1}}, {{0, 1}, {1, 2}}, {}, "cylinders 1 apart");
+    std::vector<Vec3<double>> points = testing::points_around(cylinders, 4000, 17);
+    points.push_back({0.566658051, 1.13811698, -0.164893111});  // the probe's point (height 0.15)
+    BaselineSkinner<double> tabulated = testing::with_every_bone_tabulated(BaselineSkinner<double>(cylinders, points, "probe"));
+    BaselineSkinner<double> direct(cylinders, points, "probe");
+    BaselineDeformOptions exact;
+    exact.exact = true;
+    direct.set_deform_options(exact);
+    int poses = 0;
+    for (double degrees : {100.0, 120.0, 140.0, 155.0}) {
+        for (Vec3<double> axis : {Vec3<double>{0, 0, 1}, normalized(Vec3<double>{0, 1, 1})}) {
+            Pose pose = Pose::rest(cylinders);
+            pose.joints[1].swing = axis_angle(axis, degrees * pi_value<double>() / 180);
+            std::vector<Vec3<double>> got, want;
+            tabulated.deform(pose, got);
+            direct.deform(pose, want);
+            for (std::size_t i = 0; i < points.size(); ++i) {
+                ASSERT_TRUE(std::isfinite(got[i].x) && std::isfinite(got[i].y) && std::isfinite(got[i].z)) << degrees << "° point " << i;
+                ASSERT_LE(norm(got[i] - want[i]), 2 * std::fabs(double(tabulated.codes()[i].h)) + 1e-4) << degrees << "° point " << i;
+            }
+            ++poses;
+        }
+    }
+    EXPECT_EQ(poses, 8);
+}
+
 TEST(BaselineTable, AgreesAtACoarseGridToo) {
     // Cells are refined where the interpolation would miss the tolerance: a coarse grid costs more
     // refinement, not accuracy.

@@ -100,6 +100,41 @@ TEST(ClassicSkinner, DqsKeepsRadiusUnderHalfTurnTwistWhereLbsCollapses) {
     }
 }
 
+// The pivot of DQS's antipodality is the heaviest influence, of tied ones the lowest bone: the first in
+// order was taken, and two orders of one point's influences gave points 0.45 apart under this pose.
+TEST(ClassicSkinner, DqsDoesNotDependOnTheInfluencesOrderWhereWeightsTie) {
+    Skeleton s = testing::straight_chain();
+    std::vector<Vec3<double>> point{{4, 1, 0}};
+    Pose pose = Pose::rest(s);
+    for (JointRotation<double>& j : pose.joints) {
+        j.swing = axis_angle(Vec3<double>{0, 0, 1}, 0.7);
+        j.twist_radians = 1.5;
+    }
+    std::vector<Vec3<double>> first, second;
+    ClassicSkinner<double>(s, point, {Influences{{0, 1, 2, 0}, {0.45f, 0.45f, 0.1f, 0}}}, "test").deform(pose, ClassicMethod::dqs, first);
+    ClassicSkinner<double>(s, point, {Influences{{1, 0, 2, 0}, {0.45f, 0.45f, 0.1f, 0}}}, "test").deform(pose, ClassicMethod::dqs, second);
+    EXPECT_LT(norm(first[0] - second[0]), 1e-12) << "(" << first[0].x << ", " << first[0].y << ", " << first[0].z << ") against (" << second[0].x
+                                                  << ", " << second[0].y << ", " << second[0].z << ")";
+}
+
+// Weights are accepted within 1e-3 of a sum of 1 and scaled to 1: LBS applies its blend of matrices as it
+// is, so a sum of 1.0009 moved the rest pose of a body 1,000 from the origin by 0.9 units (now by the floats'
+// rounding of the scaled weights, 3e-8 of 1,000).
+TEST(ClassicSkinner, WeightsAcceptedNearASumOfOneAreScaledToOne) {
+    Skeleton s = testing::straight_chain();
+    for (Sphere<double>& sphere : s.spheres) sphere.centre.x += 1000;
+    std::vector<Vec3<double>> point{{1002, 1, 0}};
+    for (float second : {0.4995f, 0.5009f}) {
+        ClassicSkinner<double> skinner(s, point, {Influences{{0, 1, 0, 0}, {0.5f, second, 0, 0}}}, "test");
+        EXPECT_NEAR(double(skinner.influences()[0].weight[0]) + skinner.influences()[0].weight[1], 1.0, 1e-7);
+        for (ClassicMethod method : {ClassicMethod::lbs, ClassicMethod::dqs}) {
+            std::vector<Vec3<double>> out;
+            skinner.deform(Pose::rest(s), method, out);
+            EXPECT_LT(norm(out[0] - point[0]), 1e-4) << "sum " << 0.5 + second;  // floats summing to 1 to 3e-8; 0.9 before
+        }
+    }
+}
+
 TEST(ClassicSkinner, RejectsInfluenceOfMissingBone) {
     Skeleton s = testing::straight_chain();
     std::vector<Vec3<double>> points{{1, 0, 0}};

@@ -10,6 +10,7 @@
 
 #include "engine/geometry/cone.hpp"
 #include "host/demo_body.hpp"
+#include "host/errors.hpp"
 #include "tests/support/chains.hpp"
 
 namespace bs {
@@ -78,6 +79,23 @@ TEST(DemoBody, SamplesLieOnTheBodyWithoutItsBridges) {
     const Skeleton bridged = testing::two_chain_tube();
     EXPECT_EQ(off_body(bridged, bridged), 0u);
     EXPECT_GT(off_body(testing::two_chain_tube(false), bridged), 0u) << "sampled with the bridge, some samples lie on it";
+}
+
+// An embedder's probe (2026-12-06): an empty skeleton and one of bridges alone crashed the sampler, a
+// sphere index out of range read past the spheres, and a chain of two bones had demo_pose write past its
+// joints. Each is refused.
+TEST(DemoBody, SkeletonsItCannotSampleOrPoseAreRefused) {
+    EXPECT_THROW(sample_surface(Skeleton{}, 10, 1), InputError);
+    EXPECT_THROW(demo_points(Skeleton{}, 10, 1), InputError);
+    Skeleton bridges = make_skeleton({{{0, 0, 0}, 1}, {{4, 0, 0}, 1}}, {{0, 1}}, {}, "one bridge");
+    bridges.bridges = {0};  // by hand: set_bridges refuses a skeleton of bridges alone
+    EXPECT_THROW(sample_surface(bridges, 10, 1), InputError);
+    Skeleton hand_made = testing::straight_chain();
+    hand_made.bones[1][1] = 17;  // of 4 spheres
+    EXPECT_THROW(sample_surface(hand_made, 10, 1), InputError);
+    const Skeleton two = make_skeleton({{{0, 0, 0}, 1}, {{4, 0, 0}, 1}, {{8, 0, 0}, 1}}, {{0, 1}, {1, 2}}, {}, "two bones");
+    EXPECT_THROW(demo_pose(two, 0.5), InputError);
+    EXPECT_NO_THROW(demo_pose(demo_chain(), 0.5));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "host/errors.hpp"
 #include "host/metaball_skinner.hpp"
 #include "host/model_rig.hpp"
+#include "tests/support/message_of.hpp"
 
 namespace bs {
 namespace {
@@ -217,6 +218,24 @@ TEST(ModelRig, ANodeMovingWithinItsParentIsRefusedForTheMotion) {
     model.frames[1][2] = {Quat<double>::identity(), Vec3<double>{0, 2, 0}};  // Top slides up while Mid holds
     model.frames[1][1] = Rigid<double>::identity();
     ModelRig rig = rig_model(model);
+    const std::string message = testing::message_of<UnsupportedError>([&] { model_motion(rig, model); });
+    EXPECT_NE(message.find("cylinder model: frame 1: node \"Top\" lies 2 from where its parent \"Mid\" carries its bind position"),
+              std::string::npos)
+        << message;
+}
+
+// glTF's simple_skin sample: its two joints lie at one place, so its nodes span nothing, and a rounding's
+// slide (5e-7 there) was refused as a motion within the parent: the body's size is its mesh's too.
+TEST(ModelRig, NodesAtOnePlaceKeepAnAnimationThatSlidesThemByARounding) {
+    RiggedModel model = cylinder_model();
+    model.nodes[1].bind_position = model.nodes[2].bind_position = {0, 0, 0};
+    const Quat<double> turn = axis_angle(Vec3<double>{0, 0, 1}, kPi / 4);
+    const Rigid<double> identity = Rigid<double>::identity(), turned{turn, Vec3<double>{0, 0, 0}};
+    const Rigid<double> slid{turn, Vec3<double>{5e-7, 0, 0}};  // Top's rounding: 5e-7 from where Mid carries it
+    model.frames = {{identity, identity, identity}, {identity, turned, slid}};
+    ModelRig rig = rig_model(model);
+    EXPECT_EQ(model_motion(rig, model).frame_count(), 2u);
+    model.frames[1][2].translation = {0.01, 0, 0};  // beyond 1e-3 of the body's 6: refused
     EXPECT_THROW(model_motion(rig, model), UnsupportedError);
 }
 

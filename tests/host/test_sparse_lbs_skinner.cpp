@@ -79,6 +79,20 @@ Vec3<double> weighted_sum(const SparseInfluences& influences, const std::vector<
     return want;
 }
 
+// As the four-influence path's (test_classic_skinner.cpp): weights within 1e-3 of a sum of 1 are scaled to it.
+TEST(SparseLbsSkinner, WeightsAcceptedNearASumOfOneAreScaledToOne) {
+    Skeleton s = testing::straight_chain();
+    for (Sphere<double>& sphere : s.spheres) sphere.centre.x += 1000;
+    const std::vector<Vec3<double>> point{{1002, 1, 0}};
+    SparseInfluences weights;
+    weights.add({{0, 0.3f}, {1, 0.3f}, {2, 0.4009f}});
+    SparseLbsSkinner<double> skinner(s, point, weights, "test");
+    EXPECT_NEAR(double(skinner.influences().weights[0]) + skinner.influences().weights[1] + skinner.influences().weights[2], 1.0, 1e-7);
+    std::vector<Vec3<double>> out;
+    skinner.deform(Pose::rest(s), out);
+    EXPECT_LT(norm(out[0] - point[0]), 1e-4);  // the floats' rounding of the scaled weights; 0.9 before
+}
+
 TEST(SparseLbsSkinner, EightInfluencesEqualTheWeightedSumOfBoneTransforms) {
     Skeleton s = long_straight_chain(10);
     testing::Random rng(9);
@@ -90,7 +104,8 @@ TEST(SparseLbsSkinner, EightInfluencesEqualTheWeightedSumOfBoneTransforms) {
     std::vector<Vec3<double>> out;
     skinner.deform(pose, out);
     std::vector<Rigid<double>> posed = posed_bones(s, pose);
-    for (std::size_t p = 0; p < points.size(); ++p) ASSERT_LT(norm(out[p] - weighted_sum(influences, posed, p, points[p])), 1e-9) << p;
+    // The skinner's weights: the given ones scaled to sum to 1 (normalize_weights).
+    for (std::size_t p = 0; p < points.size(); ++p) ASSERT_LT(norm(out[p] - weighted_sum(skinner.influences(), posed, p, points[p])), 1e-9) << p;
 }
 
 TEST(SparseLbsSkinner, WritesAStridedOutputAsItsVectorAndTheSkinnerFrontAsItself) {

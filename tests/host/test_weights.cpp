@@ -268,5 +268,12 @@ TEST(AutoWeights, RejectsNonPositiveBlend) {
     EXPECT_THROW(auto_influences(s, std::vector<Vec3<double>>{{0, 0, 0}}, AutoWeightOptions{0.0}), InputError);
 }
 
+// A Skeleton filled in by hand with a sphere index out of range is refused before any point reads it.
+TEST(AutoWeights, ASkeletonCheckSkeletonRefusesIsRefused) {
+    Skeleton hand_made = testing::straight_chain();
+    hand_made.bones[1][1] = 17;  // of 4 spheres
+    EXPECT_THROW(auto_influences(hand_made, std::vector<Vec3<double>>{{1, 0, 0}}), InputError);
+}
+
 }  // namespace
 }  // namespace bs
