@@ -554,7 +554,9 @@ int run_bench(BenchOptions o) {
         std::vector<bs::Vec3<float>> ours_lbs, ours_dqs;
         bs::Skinner(bs::Method::lbs, skeleton, rest, influences, "bench").deform(pose, ours_lbs, {o.threads});
         bs::Skinner(bs::Method::dqs, skeleton, rest, influences, "bench").deform(pose, ours_dqs, {o.threads});
-        PeerResult peer = run_libigl_peer(o.peer_python, skeleton, pose, rest, influences, ours_lbs, ours_dqs, o.repeats, o.threads);
+        std::vector<bs::Influences> scaled = influences;  // the weights our skinners use (normalize_weights)
+        bs::normalize_weights(scaled);
+        PeerResult peer = run_libigl_peer(o.peer_python, skeleton, pose, rest, scaled, ours_lbs, ours_dqs, o.repeats, o.threads);
         if (!peer.ran) {
             // Not tried again at the larger sizes: each writes its data set out first (1.2 GB at 1e7 points).
             peer_notes.push_back("libigl at " + std::to_string(n) + " points and beyond: skipped (" + peer.skipped + ")");
@@ -632,7 +634,7 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--min-tabulated-points", o.min_tabulated_points,
                    "baseline: a bone read by fewer points takes the direct construction instead of per-frame tables (0: every bone tabulated)")
-        ->check(CLI::Range(0, std::numeric_limits<int>::max()))
+        ->transform(bs::cli::count_in_range(std::size_t(0), std::size_t(std::numeric_limits<int>::max())))
         ->capture_default_str();
     app.add_option("--body", o.body_name, "chain: the demo's three bones; human: the human demo's humanoid on its capture")
         ->check(CLI::IsMember({"chain", "human"}))

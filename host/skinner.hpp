@@ -29,8 +29,8 @@ public:
     // `influences` are used by LBS and DQS (computed from the sphere-mesh when empty); baseline
     // skinning encodes the points instead; metaball binds each point to its nearest joint sphere
     // (host/metaball_skinner.hpp); every method checks influences it is given (validate_influences: one
-    // set per point, bones of this skeleton, weights summing to 1). `source` names the points in error
-    // messages.
+    // set per point, bones of this skeleton, weights summing to 1 within 1e-3; LBS and DQS then scale them to
+    // sum to 1: normalize_weights). `source` names the points in error messages.
     // `baseline_options` choose the baseline method's tables or its direct construction (ignored by the
     // other methods; InputError when out of range).
     Skinner(Method method, const Skeleton& skeleton, const std::vector<Vec3<double>>& rest,

@@ -65,12 +65,12 @@ void add_options(CLI::App& app, Options& o) {
     auto* screenshot = app.add_option("--screenshot", o.screenshot, "render headless into this PNG and exit")->check(bs::cli::non_empty_path());
     // The headless options need --screenshot: without it they opened the interactive window, unused.
     auto* frames = app.add_option("--frames", o.frames, "headless: frames rendered, the last saved")
-                       ->check(CLI::Range(1, 100000))
+                       ->transform(bs::cli::count_in_range(std::size_t(1), std::size_t(100000)))
                        ->capture_default_str()
                        ->needs(screenshot);
     auto* play = app.add_flag("--play", o.play, "headless: play the motion, one of its frames per rendered frame")->needs(screenshot);
     app.add_option("--sheet", o.sheet, "headless: a contact sheet of N frames spread over the motion, each --size")
-        ->check(CLI::Range(1, 64))
+        ->transform(bs::cli::count_in_range(std::size_t(1), std::size_t(64)))
         ->needs(screenshot)
         ->excludes(frames)
         ->excludes(play);

@@ -112,10 +112,10 @@ constexpr double kAmbiguousCrossing = 1e-6;
 // equally well, and the smaller miss was decided by rounding, flipping between generators 1e-3 rad apart
 // and turning the deformed segment by about π at that end. Where the two misses tie (within
 // kAmbiguousCrossing), the belt at the smaller `distance_from_expected(belt)` is taken (the caller's
-// measure of how far a belt is from what it expects). Returns the baseline's generators
+// measure of how far a belt is from what it expects). Returns the baseline's generators and β
 // (generators_through: its anchor and arc are not built; building them took about 6% of a table sample).
 template <class T, class Distance>
-BS_HD inline Belt<T> belt_crossing_at(const PosedJoint<T>& j, T beta, Distance distance_from_expected) {
+BS_HD inline GeneratorsCrossing<T> belt_crossing_at(const PosedJoint<T>& j, T beta, Distance distance_from_expected) {
     SheafPlane<T> plane = sheaf_plane(j.parent, j.child, pivot_point(j, beta));
     GeneratorsCrossing<T> candidates[2];
     T misses[2];
@@ -128,7 +128,7 @@ BS_HD inline Belt<T> belt_crossing_at(const PosedJoint<T>& j, T beta, Distance d
     const bool ambiguous = std::fabs(misses[0] - misses[1]) <= T(kAmbiguousCrossing);
     const bool second = ambiguous ? distance_from_expected(candidates[1].generators) < distance_from_expected(candidates[0].generators)
                                    : misses[1] < misses[0];
-    return second ? candidates[1].generators : candidates[0].generators;
+    return second ? candidates[1] : candidates[0];
 }
 
 template <class T>
@@ -205,7 +205,7 @@ template <class T> BS_HD inline T path_travel(const BendPath<T>& p) {
 // fifth of its table build. A survey against a continuation of 64 uniform steps written out (docs/ALGORITHM.md,
 // "The bend's continuation"): the same targets on the human's capture either way; on 6,000 random extreme
 // joints 0.11% of baselines off it against 0.10% with π/8 (the halving picks the winding there). A path over
-// half a turn still takes kBendContinuationSteps steps, each within π/8.
+// a whole turn's half still takes kBendContinuationSteps steps, longer ones, as before.
 constexpr double kUniformBendTravel = pi_value<double>() / 4;
 BS_HD constexpr bool is_power_of_two(int n) { return n >= 1 && (n & (n - 1)) == 0; }
 static_assert(is_power_of_two(kBendContinuationSteps), "uniform_bend_steps doubles up to it");
@@ -279,7 +279,7 @@ BS_HD inline BendTargets<T> final_targets(const PosedJoint<T>& j, T beta_m, Vec3
         T parent_angle, child_angle;
         angles(belt, parent_angle, child_angle);
         return std::fabs(parent_angle - tracker.parent_angle) + std::fabs(child_angle - tracker.child_angle);
-    });
+    }).generators;
     BendTargets<T> out{T(0), T(0), target.V, target.X, pivot_point(j, beta_m), true};
     angles(target, out.parent_angle, out.child_angle);
     return out;

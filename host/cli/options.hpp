@@ -50,7 +50,8 @@ inline CLI::Validator finite_number() {
 // the README and the programs' own messages write point counts so. The text is rewritten as the whole
 // number, for CLI11's integer conversion, which takes no exponent. Use with transform(), in place of
 // CLI::Range, whose message for "1e6" ("not in range") blamed the value's size: every count the programs
-// take (points, threads, table samples, frames, intervals, repeats) goes through it.
+// take (points, threads, table samples, demo's and the viewer's frames, the viewer's sheet, intervals, the
+// bench's repeats and sizes) goes through it; `animate --frames A:B` reads a range of its own.
 inline CLI::Validator count_in_range(std::size_t low, std::size_t high) {
     const std::string range = std::to_string(low) + " to " + std::to_string(high);
     return CLI::Validator(

@@ -151,6 +151,11 @@ TEST(BaselineTable, AgreesWhereAFoldCollapsesTheBundle) {
 // the direct construction's; the detail direction may differ there (a section of no length has no piece to
 // tell the crease's direction from the segment's), by at most twice the point's height.
 TEST(BaselineTable, ASectionARoundingLongPlacesItsPointsWithoutNaN) {
+    // The piece itself: an arc length below a parent end of no length is the segment's first point.
+    EXPECT_EQ(section_piece_at(-1e-18, 0.0, 0.0, EndKind::Concave), SectionPiece::Segment);
+    EXPECT_EQ(section_piece_at(-1e-18, -1e-18 / 2, 0.0, EndKind::Concave), SectionPiece::Segment);
+    EXPECT_EQ(section_piece_at(0.5, 1.0, 1.0, EndKind::Concave), SectionPiece::ParentEnd);
+
     const Skeleton cylinders = make_skeleton({{{0, 0, 0}, 1}, {{1, 0, 0}, 1}, {{2, 0, 0}, 1}}, {{0, 1}, {1, 2}}, {}, "cylinders 1 apart");
     std::vector<Vec3<double>> points = testing::points_around(cylinders, 4000, 17);
     points.push_back({0.566658051, 1.13811698, -0.164893111});  // the probe's point (height 0.15)
@@ -159,11 +164,17 @@ TEST(BaselineTable, ASectionARoundingLongPlacesItsPointsWithoutNaN) {
     BaselineDeformOptions exact;
     exact.exact = true;
     direct.set_deform_options(exact);
-    int poses = 0;
-    for (double degrees : {100.0, 120.0, 140.0, 155.0}) {
-        for (Vec3<double> axis : {Vec3<double>{0, 0, 1}, normalized(Vec3<double>{0, 1, 1})}) {
+    std::size_t below_zero = 0;  // points whose arc length fell below a parent end of no length: the case
+    for (double degrees : {100.0, 120.0, 155.0, 163.0}) {
+        for (Vec3<double> axis : {Vec3<double>{0, 0, 1}, Vec3<double>{0, 1, 0}, normalized(Vec3<double>{0, 1, 1})}) {
             Pose pose = Pose::rest(cylinders);
             pose.joints[1].swing = axis_angle(axis, degrees * pi_value<double>() / 180);
+            const BaselineFrameTables tables = tabulated.frame_tables(tabulated.frame(pose));
+            for (const BaselineCode& code : tabulated.codes()) {
+                TabulatedPlace<double> at;
+                if ((code.flags & (kCodeParentCap | kCodeChildCap)) == 0 && tabulated_place(code, tables.view(), at))
+                    below_zero += at.ell < 0 && !(at.extent.parent.length() > 0);
+            }
             std::vector<Vec3<double>> got, want;
             tabulated.deform(pose, got);
             direct.deform(pose, want);
@@ -171,10 +182,10 @@ TEST(BaselineTable, ASectionARoundingLongPlacesItsPointsWithoutNaN) {
                 ASSERT_TRUE(std::isfinite(got[i].x) && std::isfinite(got[i].y) && std::isfinite(got[i].z)) << degrees << "° point " << i;
                 ASSERT_LE(norm(got[i] - want[i]), 2 * std::fabs(double(tabulated.codes()[i].h)) + 1e-4) << degrees << "° point " << i;
             }
-            ++poses;
         }
     }
-    EXPECT_EQ(poses, 8);
+    std::printf("  %zu point-poses below a parent end of no length\n", below_zero);
+    EXPECT_GT(below_zero, 0u) << "the bends no longer reach the case";
 }
 
 TEST(BaselineTable, AgreesAtACoarseGridToo) {

@@ -101,7 +101,7 @@ TEST(ClassicSkinner, DqsKeepsRadiusUnderHalfTurnTwistWhereLbsCollapses) {
 }
 
 // The pivot of DQS's antipodality is the heaviest influence, of tied ones the lowest bone: the first in
-// order was taken, and two orders of one point's influences gave points 0.45 apart under this pose.
+// order was taken, and two orders of one point's influences gave points 0.73 apart under this pose.
 TEST(ClassicSkinner, DqsDoesNotDependOnTheInfluencesOrderWhereWeightsTie) {
     Skeleton s = testing::straight_chain();
     std::vector<Vec3<double>> point{{4, 1, 0}};
