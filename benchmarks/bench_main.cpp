@@ -552,11 +552,12 @@ int run_bench(BenchOptions o) {
         }
         if (o.peer_python.empty() || influences.empty() || lbs_seconds[0] == 0) continue;
         std::vector<bs::Vec3<float>> ours_lbs, ours_dqs;
-        bs::Skinner(bs::Method::lbs, skeleton, rest, influences, "bench").deform(pose, ours_lbs, {o.threads});
+        const bs::Skinner lbs(bs::Method::lbs, skeleton, rest, influences, "bench");
+        lbs.deform(pose, ours_lbs, {o.threads});
         bs::Skinner(bs::Method::dqs, skeleton, rest, influences, "bench").deform(pose, ours_dqs, {o.threads});
-        std::vector<bs::Influences> scaled = influences;  // the weights our skinners use (normalize_weights)
-        bs::normalize_weights(scaled);
-        PeerResult peer = run_libigl_peer(o.peer_python, skeleton, pose, rest, scaled, ours_lbs, ours_dqs, o.repeats, o.threads);
+        // The peer gets the weights our skinners use: the given ones scaled to sum to 1 (normalize_weights).
+        PeerResult peer = run_libigl_peer(o.peer_python, skeleton, pose, rest, lbs.classic()->influences(), ours_lbs, ours_dqs, o.repeats,
+                                          o.threads);
         if (!peer.ran) {
             // Not tried again at the larger sizes: each writes its data set out first (1.2 GB at 1e7 points).
             peer_notes.push_back("libigl at " + std::to_string(n) + " points and beyond: skipped (" + peer.skipped + ")");
