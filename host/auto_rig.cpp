@@ -45,7 +45,10 @@ std::vector<Vec3<double>> node_centroids(const ReebGraph& graph) {
 }
 
 // Where the ray from `from` along unit `way` crosses triangle abc (Möller and Trumbore 1997): its
-// parameter, or a negative value where it does not.
+// parameter, or a negative value where it does not. A ray through an edge or a vertex counts for every
+// triangle there, to kEdgeSlack in barycentric coordinates (the exact test can miss it on both sides of an
+// edge by a rounding), and the caller counts crossings at one place once.
+constexpr double kEdgeSlack = 1e-9;
 double ray_crossing(const Vec3<double>& from, const Vec3<double>& way, const Vec3<double>& a, const Vec3<double>& b,
                     const Vec3<double>& c) {
     const Vec3<double> ab = b - a, ac = c - a, h = cross(way, ac);
@@ -53,11 +56,22 @@ double ray_crossing(const Vec3<double>& from, const Vec3<double>& way, const Vec
     if (std::fabs(det) < 1e-300) return -1;
     const Vec3<double> s = from - a;
     const double u = dot(s, h) / det;
-    if (u < 0 || u > 1) return -1;
+    if (u < -kEdgeSlack || u > 1 + kEdgeSlack) return -1;
     const Vec3<double> q = cross(s, ab);
     const double v = dot(way, q) / det;
-    if (v < 0 || u + v > 1) return -1;
+    if (v < -kEdgeSlack || u + v > 1 + kEdgeSlack) return -1;
     return dot(ac, q) / det;
+}
+
+// Crossings of a line with the surface closer than this are at one place (an edge or a vertex that several
+// triangles share): a billionth of the mesh's extent, and above the rounding of coordinates far from the
+// origin.
+double crossing_resolution(const std::vector<Vec3<double>>& vertices) {
+    Vec3<double> lo = vertices.front(), hi = vertices.front();
+    for (const Vec3<double>& p : vertices)
+        for (int a = 0; a < 3; ++a) lo[a] = std::min(lo[a], p[a]), hi[a] = std::max(hi[a], p[a]);
+    const double magnitude = std::max({std::fabs(lo.x), std::fabs(lo.y), std::fabs(lo.z), std::fabs(hi.x), std::fabs(hi.y), std::fabs(hi.z)});
+    return 1e-9 * norm(hi - lo) + 1e-12 * magnitude;
 }
 
 // The nearest point of the mesh to each query: brute force, parallel over queries (few: one per node).
@@ -82,27 +96,31 @@ std::vector<Vec3<double>> nearest_on_mesh(const TriangleMesh& mesh, const std::v
 // of the body (a tube of radius 1 bent 90°: a sphere 1.3 from its core line, of radius 0.09). Inside or
 // out is the parity of that line's crossings of the surface (odd: inside), which holds whichever way each
 // triangle turns (a winding number did not: a closed mesh of mixed winding read as empty, and inner
-// centroids were moved out into the gap between two legs). An open or non-manifold mesh has no inside:
-// its centroids stay.
+// centroids were moved out into the gap between two legs). The nearest point is the first crossing, by
+// construction (the line enters or leaves the body there), and is counted as one without testing it: it
+// lies on an edge or a vertex as often as not, where a test by triangles is least sure (a torus's ring
+// centroids read as inside when both triangles beside the inner equator missed it). An open or
+// non-manifold mesh has no inside: its centroids stay.
 std::vector<Vec3<double>> centres_inside(const TriangleMesh& mesh, const ReebGraph& graph, int threads) {
     std::vector<Vec3<double>> centres = node_centroids(graph);
     if (graph.report.boundary_edges > 0 || graph.report.non_manifold_edges > 0) return centres;
     const std::vector<Vec3<double>> nearest = nearest_on_mesh(mesh, centres, threads);
+    const double one_place = crossing_resolution(mesh.vertices);
 #pragma omp parallel for num_threads(extraction_team(threads)) schedule(dynamic, 1)
     for (std::ptrdiff_t n = 0; n < std::ptrdiff_t(centres.size()); ++n) {
         const Vec3<double> from = centres[n], towards = nearest[n] - from;
-        if (!(norm(towards) > 0)) continue;  // on the surface
-        const Vec3<double> way = (1 / norm(towards)) * towards;
-        std::vector<double> crossings;
+        const double reach = norm(towards);
+        if (!(reach > one_place)) continue;  // on the surface
+        const Vec3<double> way = (1 / reach) * towards;
+        std::vector<double> beyond;  // crossings past the nearest point
         for (const auto& t : mesh.triangles) {
             const double at = ray_crossing(from, way, mesh.vertices[t[0]], mesh.vertices[t[1]], mesh.vertices[t[2]]);
-            if (at >= 0) crossings.push_back(at);
+            if (at > reach + one_place) beyond.push_back(at);
         }
-        std::sort(crossings.begin(), crossings.end());
-        // Crossings at one place (an edge or a vertex of two triangles) count once.
-        crossings.erase(std::unique(crossings.begin(), crossings.end(), [&](double a, double b) { return b - a <= 1e-9 * (1 + b); }),
-                        crossings.end());
-        if (crossings.size() >= 2 && crossings.size() % 2 == 0) centres[n] = from + (0.5 * (crossings[0] + crossings[1])) * way;
+        std::sort(beyond.begin(), beyond.end());
+        beyond.erase(std::unique(beyond.begin(), beyond.end(), [&](double a, double b) { return b - a <= one_place; }), beyond.end());
+        const bool outside = beyond.size() % 2 == 1;  // with the nearest point, an even count
+        if (outside) centres[n] = from + (0.5 * (reach + beyond[0])) * way;
     }
     return centres;
 }
