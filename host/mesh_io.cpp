@@ -205,8 +205,11 @@ TriangleMesh read_assimp_mesh(const std::string& path) {
     std::vector<int> polygons_using;
     for (unsigned m = 0; m < scene->mNumMeshes; ++m) append_assimp_mesh(*scene->mMeshes[m], aiMatrix4x4(), path, mesh, skipped, polygons_using);
     if (mesh.triangles.empty()) no_polygons(path, mesh.vertices.size(), skipped);
-    // A soup (no vertex shared by two polygons) is how assimp delivers OBJ and STL: weld it.
-    if (std::all_of(polygons_using.begin(), polygons_using.end(), [](int uses) { return uses <= 1; })) weld(mesh);
+    // A soup (no vertex shared by two polygons) is how assimp delivers OBJ and STL: weld it. assimp keeps an
+    // OFF file's own vertex list, soup or not, and a binding follows that list (README): left as it is (the
+    // surface graph joins coincident vertices; a soup OFF had come back welded, its binding shorter than
+    // the file).
+    if (lower_extension(path) != ".off" && std::all_of(polygons_using.begin(), polygons_using.end(), [](int uses) { return uses <= 1; })) weld(mesh);
     return mesh;
 }
 }  // namespace

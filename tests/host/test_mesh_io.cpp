@@ -71,6 +71,30 @@ TEST(MeshIo, OffKeepsTheFileVertices) {
     EXPECT_NEAR(total_area(mesh), 6.0, 1e-12);
 }
 
+// A soup OFF (each quad its own four corners) keeps its 24 vertices: a binding lines up with the file's
+// list (README); welded, as assimp's OBJ soups are, it came back with the 8 distinct corners.
+TEST(MeshIo, OffSoupKeepsTheFileVertices) {
+    std::vector<std::string> corners;
+    for (const char* c = kCubeCorners; *c;) {
+        const char* end = std::strchr(c, '\n');
+        corners.emplace_back(c, end);
+        c = end + 1;
+    }
+    std::string vertices, faces;
+    for (int q = 0; q < 6; ++q) {
+        faces += "4";
+        for (int i = 0; i < 4; ++i) vertices += corners[kCubeQuads[q][i]] + "\n", faces += " " + std::to_string(4 * q + i);
+        faces += "\n";
+    }
+    TriangleMesh mesh = load_triangle_mesh(testing::write_temp("soup.off", "OFF\n24 6 0\n" + vertices + faces));
+    ASSERT_EQ(mesh.vertices.size(), 24u);
+    EXPECT_EQ(mesh.vertices[23].x, 0.0);
+    EXPECT_EQ(mesh.vertices[23].y, 1.0);
+    EXPECT_EQ(mesh.vertices[23].z, 1.0);
+    EXPECT_EQ(mesh.triangles.size(), 12u);
+    EXPECT_NEAR(total_area(mesh), 6.0, 1e-12);
+}
+
 TEST(MeshIo, PlyKeepsVertexOrderAndUnreferencedVertices) {
     // A tetrahedron plus an unreferenced vertex (index 2): per-vertex results must line up with the file.
     TriangleMesh mesh = load_triangle_mesh(testing::write_temp("tetra.ply",
