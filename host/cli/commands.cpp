@@ -17,6 +17,7 @@
 #include "host/input_limits.hpp"
 #include "host/gpu_skinner.hpp"
 #include "host/ply.hpp"
+#include "host/local_origin.hpp"
 #include "host/skinner.hpp"
 
 namespace bs::cli {
@@ -114,8 +115,9 @@ void note_other_frames(const std::filesystem::path& folder, std::size_t first, s
                     others == 1 ? "" : "s", others == 1 ? "it was" : "they were");
 }
 
-void store_positions(const std::vector<Vec3<float>>& deformed, PointSet& set) {
-    for (std::size_t i = 0; i < deformed.size(); ++i) set.positions[i] = Vec3<double>(deformed[i]);
+// The deformed points, each moved by `origin` (in double: host/local_origin.hpp).
+void store_positions(const std::vector<Vec3<float>>& deformed, PointSet& set, Vec3<double> origin = {0, 0, 0}) {
+    for (std::size_t i = 0; i < deformed.size(); ++i) set.positions[i] = Vec3<double>(deformed[i]) + origin;
 }
 
 }  // namespace
@@ -255,14 +257,18 @@ void run_animate(const AnimateOptions& o) {
             throw InputError(std::string(e.what()) + " (--method " + o.deform.method + " uses no weights: --auto-weights leaves them unread)");
         }
     }
-    Skinner skinner(method, skeleton, set.positions, uses_weights && !o.auto_weights ? set.influences : std::vector<Influences>{}, o.points,
-                    baseline_options(o.deform));
+    // Deformed in float about an origin beside the body, written back in double (host/local_origin.hpp).
+    const LocalOrigin origin = LocalOrigin::beside(skeleton);
+    const Skeleton local_skeleton = origin.to_local(skeleton);
+    Skinner skinner(method, local_skeleton, origin.to_local(set.positions),
+                    uses_weights && !o.auto_weights ? set.influences : std::vector<Influences>{}, o.points, baseline_options(o.deform));
     FrameDeformer deformer(skinner, o.deform);
     const PlyFormat format = output_format(o.format, set.file);
     std::vector<Vec3<float>> deformed;
     if (!o.pose.empty()) {
-        deformer.deform(load_pose(o.pose, skeleton), deformed);
-        store_positions(deformed, set);
+        const Pose pose = load_pose(o.pose, skeleton);
+        deformer.deform(origin.to_local(pose), deformed);
+        store_positions(deformed, set, origin.posed_origin(pose));
         write_point_set(o.out, set, format);
         note_normals_not_deformed(set);
         return;
@@ -280,7 +286,7 @@ void run_animate(const AnimateOptions& o) {
     if (const BaselineSkinner<float>* baseline = skinner.baseline()) {
         for (std::size_t f = first; f < last; ++f) {
             try {
-                baseline->check_pose(motion.frame(f));
+                baseline->check_pose(origin.to_local(motion.frame(f)));
             } catch (const UnsupportedError& e) {
                 throw UnsupportedError(o.motion + ": frame " + std::to_string(f) + ": " + e.what());
             } catch (const InputError& e) {
@@ -291,8 +297,9 @@ void run_animate(const AnimateOptions& o) {
     std::filesystem::path folder = prepare_folder(o.out);
     check_frame_files(folder, first, last, motion.frame_count(), animate_inputs(o));
     for (std::size_t f = first; f < last; ++f) {
-        deformer.deform(motion.frame(f), deformed);
-        store_positions(deformed, set);
+        const Pose& pose = motion.frame(f);
+        deformer.deform(origin.to_local(pose), deformed);
+        store_positions(deformed, set, origin.posed_origin(pose));
         write_point_set((folder / frame_name(f, motion.frame_count())).string(), set, format);
     }
     std::printf("wrote %zu frame%s of %zu points to %s\n", last - first, last - first == 1 ? "" : "s", set.positions.size(), o.out.c_str());
