@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
 #include "host/auto_rig.hpp"
 #include "host/cli/commands.hpp"
@@ -85,6 +86,22 @@ auto naming_the_flags(const DragOptions& o, Drag drag) {
     }
 }
 
+// --out-skeleton: the skeleton with its joints at `centres`, checked by the skeleton rules before anything
+// is written (the paper's propagation can drag a joint onto its neighbour). A next drag of the points
+// written starts from it; without it, it started again from the rest skeleton and the same drag moved the
+// points a second time.
+std::optional<Skeleton> dragged_skeleton(const DragOptions& o, const Skeleton& skeleton, const std::vector<Vec3<double>>& centres) {
+    if (o.out_skeleton.empty()) return std::nullopt;
+    Skeleton moved = skeleton;
+    for (std::size_t j = 0; j < centres.size(); ++j) moved.spheres[j].centre = centres[j];
+    try {
+        check_skeleton(moved, "--out-skeleton " + o.out_skeleton);
+    } catch (const InputError& e) {
+        throw InputError(std::string(e.what()) + " (the dragged skeleton; nothing written: --keep-lengths keeps its bones' lengths)");
+    }
+    return moved;
+}
+
 }  // namespace
 
 void add_drag_command(CLI::App& app, DragOptions& o) {
@@ -106,12 +123,19 @@ void add_drag_command(CLI::App& app, DragOptions& o) {
                   "S.binding.json beside the skeleton if it exists, as `skeleton` writes it, else the nearest joint sphere)")
         ->check(CLI::ExistingFile);
     c->add_option("--out", o.out, "output PLY")->required()->check(non_empty_path());
+    c->add_option("--out-skeleton", o.out_skeleton,
+                  "also write the skeleton with the dragged joints where they went, for a next drag of the points written")
+        ->check(non_empty_path());
     add_threads_option(c, o.threads);
     c->callback([c, &o] {
         if (c->count("--points") + c->count("--mesh") != 1) throw CLI::RequiredError("--points or --mesh");
         // Without --binding, the binding beside the skeleton is an input too (where there is one).
-        refuse_output_over_input("--out", o.out,
-                                 {{"--skeleton", o.skeleton}, {"--points", o.points}, {"--mesh", o.mesh}, {"--binding", binding_file(o)}});
+        const std::vector<NamedInput> inputs{{"--skeleton", o.skeleton}, {"--points", o.points}, {"--mesh", o.mesh}, {"--binding", binding_file(o)}};
+        refuse_output_over_input("--out", o.out, inputs);
+        if (!o.out_skeleton.empty()) {
+            refuse_output_over_input("--out-skeleton", o.out_skeleton, inputs);
+            if (same_output_file(o.out_skeleton, o.out)) throw CLI::ValidationError("--out-skeleton", "names the same file as --out");
+        }
         o.chain_given = c->count("--chain") > 0;
         parse_xyz("--to", o.target);
     });
@@ -125,6 +149,8 @@ void run_drag(const DragOptions& o) {
     const int length = o.chain_given ? o.chain : naming_the_flags(o, [&] { return std::min(o.chain, chain_capacity(skeleton, o.joint)); });
     const ChainMode mode = o.keep_lengths ? ChainMode::keep_lengths : ChainMode::paper;
     std::vector<Vec3<double>> centres = naming_the_flags(o, [&] { return drag_joint(skeleton, o.joint, target, length, mode); });
+
+    const std::optional<Skeleton> dragged = dragged_skeleton(o, skeleton, centres);
 
     MetaballSkinner<double> skinner(skeleton, set.positions, binding_for(o, skeleton, set.positions), input.source);
     std::vector<Vec3<double>> displacements(centres.size());
@@ -173,6 +199,10 @@ void run_drag(const DragOptions& o) {
                     bound, bound == 1 ? "" : "s");
     }
     std::printf("\nwrote %zu points to %s\n", set.positions.size(), o.out.c_str());
+    if (dragged) {
+        save_skeleton(o.out_skeleton, *dragged);
+        std::printf("wrote the dragged skeleton to %s\n", o.out_skeleton.c_str());
+    }
 }
 
 }  // namespace bs::cli

@@ -16,6 +16,7 @@ namespace bs::cli {
 
 struct DragOptions {
     std::string skeleton, points, mesh, binding, out;
+    std::string out_skeleton;  // where the dragged skeleton goes (empty: not written)
     std::string target;        // "x,y,z"
     int joint = 0;
     int chain = 3;             // joints moved, the dragged one and the held one included

@@ -46,6 +46,20 @@ expect 0 "dragged joint 3 along 3 joints: 1 -> (4, 0, 0) 2 -> (7, 2, 0) 3 -> (10
 [ "$(rows "$tmp/dragged.ply" | sed -n 7p)" = "3 0 1 2" ] || fail "the face was not kept"
 head -2 "$tmp/dragged.ply" | grep -q "format ascii" || fail "ASCII input did not give ASCII output"
 
+# --out-skeleton writes the skeleton as the drag left it, and a next drag of the points written starts from
+# it: the same drag again moves nothing (from the rest skeleton it had moved every point a second time).
+expect 0 "wrote the dragged skeleton to $tmp/dragged_skeleton.json" -- \
+    "${drag[@]}" --joint 3 --to 10,4,0 --out "$tmp/dragged.ply" --out-skeleton "$tmp/dragged_skeleton.json"
+expect 0 "note: no joint moved: --to is where joint 3 already is" -- \
+    drag --skeleton "$tmp/dragged_skeleton.json" --points "$tmp/dragged.ply" --joint 3 --to 10,4,0 --out "$tmp/again.ply"
+[ "$(rows "$tmp/again.ply")" = "$(rows "$tmp/dragged.ply")" ] || fail "the same drag from the dragged skeleton moved the points again"
+# A dragged skeleton the rules refuse (two joints met) stops the run before anything is written.
+expect 2 "(the dragged skeleton; nothing written: --keep-lengths keeps its bones' lengths)" -- \
+    "${drag[@]}" --joint 3 --to 7,0,0 --chain 2 --out "$tmp/met_points.ply" --out-skeleton "$tmp/met_skeleton.json"
+[ ! -e "$tmp/met_points.ply" ] && [ ! -e "$tmp/met_skeleton.json" ] || fail "a refused dragged skeleton left files behind"
+expect 1 "--out-skeleton: names the same file as --out" -- "${drag[@]}" --joint 3 --to 10,4,0 --out "$tmp/o.ply" --out-skeleton "$tmp/o.ply"
+expect 1 "--out-skeleton: $tmp/skeleton.json is the --skeleton file" -- "${drag[@]}" --joint 3 --to 10,4,0 --out "$tmp/o.ply" --out-skeleton "$tmp/skeleton.json"
+
 # An --out that is an input (here through a link) is refused: the drag would replace the points it read.
 ln -s "$tmp/points.ply" "$tmp/points_link.ply"
 expect 1 "--out: $tmp/points_link.ply is the --points file $tmp/points.ply: writing it would replace that input" -- \
