@@ -127,12 +127,21 @@ std::string binding_vertex_digest(const std::vector<Vec3<double>>& vertices) {
 
 std::vector<double> influence_radii(const std::vector<Vec3<double>>& centres, const std::vector<Vec3<double>>& rest,
                                     const MetaballBinding& binding) {
-    std::vector<double> radii(centres.size(), 0.0);
+    std::vector<std::vector<double>> distances(centres.size());
     for (std::size_t i = 0; i < rest.size(); ++i)
         for (std::uint32_t k = binding.offsets[i]; k < binding.offsets[i + 1]; ++k) {
-            std::uint32_t j = binding.joints[k];
-            radii[j] = std::max(radii[j], norm(rest[i] - centres[j]));
+            const std::uint32_t j = binding.joints[k];
+            distances[j].push_back(norm(rest[i] - centres[j]));
         }
+    std::vector<double> radii(centres.size(), 0.0);
+    for (std::size_t j = 0; j < centres.size(); ++j) {
+        std::vector<double>& d = distances[j];
+        if (d.empty()) continue;
+        std::nth_element(d.begin(), d.begin() + std::ptrdiff_t(d.size() / 2), d.end());
+        const double reach = kRegionReach * d[d.size() / 2];  // the upper median
+        for (double r : d)
+            if (r <= reach || !(reach > 0)) radii[j] = std::max(radii[j], r);
+    }
     return radii;
 }
 

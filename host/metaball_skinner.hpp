@@ -65,7 +65,12 @@ MetaballBinding load_binding(const std::string& path, const std::vector<Vec3<dou
 // hexadecimal digits of FNV-1a over their bytes.
 std::string binding_vertex_digest(const std::vector<Vec3<double>>& vertices);
 
-// R_j per joint: the largest |v − c_j| over the vertices bound to j, 0 when none is.
+// R_j per joint: the largest |v − c_j| over the vertices bound to j, 0 when none is — over those within
+// kRegionReach times the region's median distance (its upper median), or all where that median is 0. A point
+// far beyond the rest of its region (a stray sample bound to its nearest sphere) is no part of the body: it
+// does not size the field, and lies beyond R_j, where the field is 0 (two stray points 1,000 away had made
+// their regions move rigidly, the body's points up to 2.42 from where they went without them).
+constexpr double kRegionReach = 4;
 std::vector<double> influence_radii(const std::vector<Vec3<double>>& centres, const std::vector<Vec3<double>>& rest,
                                     const MetaballBinding& binding);
 

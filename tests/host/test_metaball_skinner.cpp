@@ -108,6 +108,25 @@ TEST(MetaballSkinner, DisplacementIsScaledByTheFieldOfTheBindingJoint) {
     expect_vec_near(out[3], {0, 0, 0}, 0);      // R_0 = 0: no field, no NaN
 }
 
+// A stray point bound to its nearest sphere, 1,000 away, does not size that sphere's region (it had made R_j
+// 1,000 and moved the region rigidly): the body moves as without it, and the stray point, beyond R_j, stays.
+TEST(MetaballSkinner, AStrayPointDoesNotSizeItsRegion) {
+    Skeleton s = testing::straight_chain();
+    const std::vector<Vec3<double>> body = testing::points_around(s, 3000, 3);
+    std::vector<Vec3<double>> with_stray = body;
+    with_stray.push_back({1000, 0, 0});
+    const MetaballSkinner<double> plain(s, body, nearest_sphere_binding(s, body), "body"),
+        strayed(s, with_stray, nearest_sphere_binding(s, with_stray), "body and a stray point");
+    EXPECT_EQ(strayed.radii(), plain.radii());
+    Pose bent = Pose::rest(s);
+    bent.joints[2].swing = axis_angle(Vec3<double>{0, 0, 1}, kPi / 3);
+    std::vector<Vec3<double>> plain_out, strayed_out;
+    plain.deform(bent, plain_out);
+    strayed.deform(bent, strayed_out);
+    for (std::size_t i = 0; i < body.size(); ++i) expect_vec_near(strayed_out[i], plain_out[i], 0);
+    expect_vec_near(strayed_out.back(), with_stray.back(), 0);
+}
+
 TEST(MetaballSkinner, TheRootsMotionCarriesTheWholeBody) {
     // A pose that moves the root alone moves every point rigidly, wherever the world's origin is: the field
     // only translates, and had left each region's edge at rest (a capture's walk pulled points 0.8 of the
