@@ -29,6 +29,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,8 +77,16 @@ struct PlyFile {
 
 // Reads a whole PLY file (any of the three formats).
 PlyFile read_ply(const std::string& path);
-// The same from a whole file's bytes in memory; `source` stands for the path in messages.
-PlyFile parse_ply(std::string_view bytes, const std::string& source);
+// The same from a whole file's bytes in memory; `source` stands for the path in messages. Before any data is
+// read, `check_header` (where given) sees the header's elements (names, counts, properties, no values), and
+// the memory the data will take as read (ply_bytes_as_read) is checked: UnsupportedError where it is more
+// than this process may use (memory_shortfall, host/system_memory.hpp) — a file of 200 uchar properties a
+// vertex takes 8 times its size.
+PlyFile parse_ply(std::string_view bytes, const std::string& source, const std::function<void(const PlyFile&)>& check_header = {});
+// The least memory (bytes) reading a file of `file_bytes` with this header takes, `data_bytes` of them after
+// the header: the file itself, and a double per scalar and a count per list row of as many rows as the
+// declared counts, or as fit in the data where fewer do (the readers refuse more).
+double ply_bytes_as_read(const PlyFile& header, std::size_t file_bytes, std::size_t data_bytes);
 
 // Writes `file` as ascii or binary_little_endian (InputError for BinaryBigEndian). InputError, before
 // the file is created, if the model is inconsistent: a column whose size does not match the element's

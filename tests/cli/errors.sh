@@ -72,7 +72,7 @@ expect 1 "--points: expected a whole number (1e6 notation allowed), got 0.5" -- 
 # Option values out of their ranges are bad command lines, NaN included (a range check alone passes it).
 expect 1 "--threads: expected 0 to 1024, got -1" -- demo --body chain --threads -1 --out "$tmp/demo"
 expect 1 "--threads: expected a whole number (1e6 notation allowed), got 2.5" -- demo --body chain --threads 2.5 --out "$tmp/demo"
-expect 1 "--table-samples: expected 8 to 65536, got 1e6" -- demo --body chain --table-samples 1e6 --out "$tmp/demo"
+expect 1 "--table-samples: expected 32 to 65536, got 1e6" -- demo --body chain --table-samples 1e6 --out "$tmp/demo"
 expect 1 "--threads: expected 0 to 1024, got 4096" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --threads 4096
 expect 1 "--radius-coeff: expected a finite number, got nan" -- skeleton --points "$tmp/points.ply" --radius-coeff nan --out "$tmp/s.json"
 expect 1 "--frames: abc: expected A:B" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames abc --out "$tmp/o"
@@ -102,7 +102,7 @@ expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply
 paste -d' ' <(sed -n '/end_header/,$p' "$tmp/exact.ply" | tail -n +2) <(sed -n '/end_header/,$p' "$tmp/table.ply" | tail -n +2) |
     awk '{d = ($1-$4)^2 + ($2-$5)^2 + ($3-$6)^2; if (d > 1e-8) bad = 1} END {exit bad}' ||
     fail "--exact and --table-samples 64 disagree beyond 1e-4"
-expect 1 "--table-samples" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --method baseline --table-samples 4
+expect 1 "--table-samples" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --method baseline --table-samples 16
 # Weights naming a bone the skeleton lacks are refused by every method; baseline's refusal says how to
 # leave them unread, and with --auto-weights the points deform.
 printf 'ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nproperty int bone0\nproperty int bone1\nproperty int bone2\nproperty int bone3\nproperty float weight0\nproperty float weight1\nproperty float weight2\nproperty float weight3\nend_header\n1 1 0 0 0 0 0 1 0 0 0\n4 0 1 9 0 0 0 1 0 0 0\n' >"$tmp/foreign_weights.ply"
