@@ -219,6 +219,9 @@ void add_animate_command(CLI::App& app, AnimateOptions& o) {
     add_common(c, o.deform, {"lbs", "dqs", "baseline", "metaball"});
     c->callback([c, &o] {
         if (c->count("--pose") + c->count("--motion") != 1) throw CLI::RequiredError("--pose or --motion");
+        // A capture read as a pose file said only that it is not JSON.
+        if (!o.pose.empty() && is_bvh_path(o.pose))
+            throw CLI::ValidationError("--pose", o.pose + " is a motion capture (BVH), not a pose: give it as --motion (--frames A:A+1 for one frame)");
         refuse_output_over_input("--out", o.out, animate_inputs(o));
     });
 }
@@ -396,8 +399,8 @@ void run_demo(const DemoOptions& o) {
     double points_per_second = double(points) * frames / deform_seconds;
     // The human moves as its capture does (CMU 01_01 by default, whose subject jumps more than it walks).
     const std::string who = human ? "a human moving by " + std::filesystem::path(o.capture).filename().string() : "a chain";
-    std::printf("baseskin demo: %s, %s%s on %s, %zu points x %d frames (%s)\n", who.c_str(),
-                o.deform.method.c_str(), baseline_route(skinner).c_str(), deformer.backend(), points, frames, body.motion.c_str());
+    std::printf("baseskin demo: %s, %s%s on %s, %zu point%s x %d frames (%s)\n", who.c_str(), o.deform.method.c_str(),
+                baseline_route(skinner).c_str(), deformer.backend(), points, points == 1 ? "" : "s", frames, body.motion.c_str());
     std::printf("wrote %s/{skeleton.json, rest.ply, %s ... %s}\n", o.out.c_str(), frame_name(0, std::size_t(frames)).c_str(),
                 frame_name(std::size_t(frames) - 1, std::size_t(frames)).c_str());
     note_other_frames(folder, 0, std::size_t(frames), std::size_t(frames));

@@ -17,6 +17,8 @@ expect 1 'unknown command "bogus" (the commands: animate, demo, drag, skeleton, 
 expect 1 "--capture: the chain has no capture" -- demo --body chain --capture "$tmp/walk.bvh" --out "$tmp/demo"
 expect 1 "--skeleton is required" -- animate --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"
 expect 1 "--pose or --motion" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --out "$tmp/o.ply"
+printf 'HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 0\n}\nMOTION\nFrames: 0\nFrame Time: 0.1\n' >"$tmp/capture.bvh"
+expect 1 "is a motion capture (BVH), not a pose: give it as --motion" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/capture.bvh" --out "$tmp/o.ply"
 expect 1 "excludes" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --motion "$tmp/motion.json" --out "$tmp/o"
 expect 1 "--method" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --method xyz
 expect 1 "File does not exist" -- animate --skeleton "$tmp/nope.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"
