@@ -526,14 +526,29 @@ void read_data(Reader&& reader, PlyFile& file) {
     reader.finish();
 }
 
-std::string read_whole_file(const std::string& path) {
+// How much of a file is read first for its header: a header that ends within it is checked (its counts and
+// the memory its data takes, check_header_first) before the whole file is read.
+constexpr std::size_t kHeaderProbeBytes = 1 << 16;
+
+std::string read_whole_file(const std::string& path, const std::function<void(const PlyFile&, std::uintmax_t)>& check_header_first) {
     std::ifstream in = open_input_file(path, kMaxPlyFileBytes, "PLY");
     std::error_code ec;
     const std::uintmax_t size = std::filesystem::file_size(path, ec);
     if (ec) throw IoError(path + ": cannot read its size (" + ec.message() + ")");
     if (size > kMaxPlyFileBytes) throw IoError(path + ": it grew while being opened");
-    std::string bytes(size, '\0');
-    if (!in.read(bytes.data(), static_cast<std::streamsize>(size)))
+    std::string bytes(std::min<std::uintmax_t>(size, kHeaderProbeBytes), '\0');
+    if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
+        throw IoError(path + ": cannot read (the file is shorter than its size)");
+    const std::size_t header_end = bytes.find("end_header");
+    if (check_header_first && header_end != std::string::npos && bytes.find('\n', header_end) != std::string::npos) {
+        PlyFile header;
+        HeaderParser(path, bytes).parse(header);
+        check_header_first(header, size);
+    }
+    const std::size_t probed = bytes.size();
+    if (probed == size) return bytes;
+    bytes.resize(size);
+    if (!in.read(bytes.data() + probed, static_cast<std::streamsize>(size - probed)))
         throw IoError(path + ": cannot read (the file is shorter than its size)");
     return bytes;
 }
@@ -810,7 +825,7 @@ void set_influences(const std::string& path, PlyElement& v, const std::vector<In
 
 }  // namespace
 
-PlyFile read_ply(const std::string& path) { return parse_ply(read_whole_file(path), path); }
+
 
 double ply_bytes_as_read(const PlyFile& header, std::size_t file_bytes, std::size_t data_bytes) {
     double bytes = double(file_bytes);
@@ -829,13 +844,21 @@ double ply_bytes_as_read(const PlyFile& header, std::size_t file_bytes, std::siz
     return bytes;
 }
 
+namespace {
+// UnsupportedError where reading a file of `file_bytes` with this header (its data `data_bytes`) takes more
+// memory than the process may use.
+void check_memory_as_read(const PlyFile& header, std::uintmax_t file_bytes, std::uintmax_t data_bytes, const std::string& source) {
+    const std::string shortfall = memory_shortfall(ply_bytes_as_read(header, file_bytes, data_bytes), usable_memory());
+    if (!shortfall.empty()) throw UnsupportedError(source + ": its data as read takes " + shortfall);
+}
+}  // namespace
+
 PlyFile parse_ply(std::string_view bytes, const std::string& source, const std::function<void(const PlyFile&)>& check_header) {
     PlyFile file;
     HeaderParser header(source, bytes);
     const std::size_t data_offset = header.parse(file);
     if (check_header) check_header(file);
-    const std::string shortfall = memory_shortfall(ply_bytes_as_read(file, bytes.size(), bytes.size() - data_offset), usable_memory());
-    if (!shortfall.empty()) throw UnsupportedError(source + ": its data as read takes " + shortfall);
+    check_memory_as_read(file, bytes.size(), bytes.size() - data_offset, source);
     if (file.format == PlyFormat::Ascii) {
         read_data(AsciiReader(source, bytes.substr(data_offset), header.last_line() + 1), file);
     } else {
@@ -844,6 +867,21 @@ PlyFile parse_ply(std::string_view bytes, const std::string& source, const std::
     }
     return file;
 }
+
+namespace {
+// A file's header checked (check_header, then the memory its data takes: the file's size stands for its
+// data's) before the whole file is read, and again with the data, by parse_ply.
+PlyFile read_and_parse(const std::string& path, const std::function<void(const PlyFile&)>& check_header) {
+    return parse_ply(read_whole_file(path,
+                                     [&](const PlyFile& header, std::uintmax_t size) {
+                                         if (check_header) check_header(header);
+                                         check_memory_as_read(header, size, size, path);
+                                     }),
+                     path, check_header);
+}
+}  // namespace
+
+PlyFile read_ply(const std::string& path) { return read_and_parse(path, {}); }
 
 void write_ply(const std::string& path, const PlyFile& file, PlyFormat format) {
     check_model(path, file, format);
@@ -887,22 +925,32 @@ void check_face_indices(const std::string& path, const PlyFile& file, std::size_
     }
 }
 
-PointSet read_point_set(const std::string& path) { return parse_point_set(read_whole_file(path), path); }
-
-PointSet parse_point_set(std::string_view bytes, const std::string& source) {
-    PointSet set;
-    // The vertex count from the header, before the data is read (a file past the limit was read whole first:
-    // 3.5 GB and 15 s for 100,000,001 vertices).
-    set.file = parse_ply(bytes, source, [&](const PlyFile& header) {
+namespace {
+// A point set's header: a vertex element of at most kMaxPoints rows. Checked before the data is read (a file
+// past the limit was read whole first: 3.5 GB and 15 s for 100,000,001 vertices).
+std::function<void(const PlyFile&)> point_set_header_check(const std::string& source) {
+    return [source](const PlyFile& header) {
         const PlyElement* vertex = header.find("vertex");
         if (!vertex) fail(source, "header", "no 'vertex' element");
         check_point_count(vertex->count, source);
-    });
+    };
+}
+
+PointSet point_set_of(PlyFile file, const std::string& source) {
+    PointSet set;
+    set.file = std::move(file);
     const PlyElement* vertex = set.file.find("vertex");
     set.positions = read_positions(source, *vertex);
     set.influences = read_influences(source, *vertex);
     check_face_indices(source, set.file, vertex->count);
     return set;
+}
+}  // namespace
+
+PointSet read_point_set(const std::string& path) { return point_set_of(read_and_parse(path, point_set_header_check(path)), path); }
+
+PointSet parse_point_set(std::string_view bytes, const std::string& source) {
+    return point_set_of(parse_ply(bytes, source, point_set_header_check(source)), source);
 }
 
 void write_point_set(const std::string& path, const PointSet& set, PlyFormat format) {

@@ -4,10 +4,14 @@
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <optional>
+
+#include <unistd.h>
 
 #include "host/bvh_rig.hpp"
 #include "host/cli/options.hpp"
@@ -158,6 +162,16 @@ std::pair<std::size_t, std::size_t> frame_range(const std::string& text, std::si
 void require_memory_for_points(std::size_t points, double bytes_per_point) {
     const std::string shortfall = memory_shortfall(double(points) * bytes_per_point, usable_memory());
     if (!shortfall.empty()) throw UnsupportedError("--points " + std::to_string(points) + ": " + shortfall + ": fewer points");
+}
+
+void require_folder_can_be_made(const std::string& folder) {
+    std::filesystem::path part = std::filesystem::absolute(folder);
+    std::error_code error;
+    while (!std::filesystem::exists(part, error) && part.has_relative_path()) part = part.parent_path();
+    if (!std::filesystem::is_directory(part, error))
+        throw IoError(folder + ": cannot create folder: " + part.string() + " is not a folder");
+    if (::access(part.c_str(), W_OK | X_OK) != 0)
+        throw IoError(folder + ": cannot create or write folder: " + part.string() + " is not writable (" + std::strerror(errno) + ")");
 }
 
 std::filesystem::path prepare_folder(const std::string& folder) {

@@ -54,6 +54,10 @@ void note_normals_not_deformed(const PointSet& set);
 
 // Creates `folder` (and its parents) if needed; IoError naming it otherwise.
 std::filesystem::path prepare_folder(const std::string& folder);
+// IoError naming `folder` where prepare_folder would surely fail (a part of its path is a file, or the
+// nearest part that exists is a folder this process may not write), without creating anything: said before
+// a long run instead of after it.
+void require_folder_can_be_made(const std::string& folder);
 
 // --frames "A:B", "A:" or ":B" → [A, B) within [0, count). Malformed text is a bad command line
 // (CLI::ValidationError: the option's check, at the parse); a range with no frame of the motion is

@@ -198,7 +198,7 @@ void add_rig_command(CLI::App& app, RigOptions& o) {
 
 void run_rig(const RigOptions& o) {
     require_memory_for_points(o.points, kRigBytesPerPoint);
-    prepare_folder(o.out);  // before the work: an --out that cannot be a folder was said after it
+    require_folder_can_be_made(o.out);  // before the work: an --out that cannot be a folder was said after it
     if (!is_bvh_path(o.model)) return rig_model_file(o);
     BvhFile capture = load_bvh(o.model);
     BvhRig rig = rig_bvh(capture);

@@ -138,6 +138,9 @@ expect 2 "cut.bvh" -- rig --model "$tmp/cut.bvh" --out "$tmp/x"
 printf 'HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation Zrotation\nEnd Site\n{\nOFFSET 0 1e15 0\n}\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0\n' >"$tmp/huge.bvh"
 expect 2 "huge.bvh: the body built on it reaches" -- rig --model "$tmp/huge.bvh" --points 100 --out "$tmp/huge"
 [ ! -e "$tmp/huge" ] || fail "a refused rig created its output folder"
+# An --out under a file is said before the body is built (it was said after it), and nothing is made.
+echo "a file" >"$tmp/a_file"
+expect 3 "$tmp/a_file/rig: cannot create folder: $tmp/a_file is not a folder" -- rig --model "$tmp/walk.bvh" --points 100 --out "$tmp/a_file/rig"
 expect 2 "--frames 5:9" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/walk.bvh" --frames 5:9 --out "$tmp/x"
 expect 1 "--frames: 2-3: expected A:B" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/walk.bvh" --frames 2-3 --out "$tmp/x"
 # A capture that is not the skeleton's.
