@@ -64,12 +64,15 @@ double ray_crossing(const Vec3<double>& from, const Vec3<double>& way, const Vec
 }
 
 // Crossings of a line with the surface closer than this are at one place (an edge or a vertex that several
-// triangles share): a billionth of the mesh's extent, and above the rounding of coordinates far from the
-// origin.
-double crossing_resolution(const std::vector<Vec3<double>>& vertices) {
-    Vec3<double> lo = vertices.front(), hi = vertices.front();
-    for (const Vec3<double>& p : vertices)
-        for (int a = 0; a < 3; ++a) lo[a] = std::min(lo[a], p[a]), hi[a] = std::max(hi[a], p[a]);
+// triangles share): a billionth of the surface's extent, and above the rounding of coordinates far from the
+// origin. Of the vertices the triangles use: a stray vertex 1e9 away had made it as large as the torus's
+// hole.
+double crossing_resolution(const TriangleMesh& mesh) {
+    const double inf = std::numeric_limits<double>::infinity();
+    Vec3<double> lo{inf, inf, inf}, hi{-inf, -inf, -inf};
+    for (const auto& t : mesh.triangles)
+        for (int v : t)
+            for (int a = 0; a < 3; ++a) lo[a] = std::min(lo[a], mesh.vertices[v][a]), hi[a] = std::max(hi[a], mesh.vertices[v][a]);
     const double magnitude = std::max({std::fabs(lo.x), std::fabs(lo.y), std::fabs(lo.z), std::fabs(hi.x), std::fabs(hi.y), std::fabs(hi.z)});
     return 1e-9 * norm(hi - lo) + 1e-12 * magnitude;
 }
@@ -96,8 +99,9 @@ std::vector<Vec3<double>> nearest_on_mesh(const TriangleMesh& mesh, const std::v
 // of the body (a tube of radius 1 bent 90°: a sphere 1.3 from its core line, of radius 0.09). Inside or
 // out is the parity of that line's crossings of the surface (odd: inside), which holds whichever way each
 // triangle turns (a winding number did not: a closed mesh of mixed winding read as empty, and inner
-// centroids were moved out into the gap between two legs). The nearest point is the first crossing, by
-// construction (the line enters or leaves the body there), and is counted as one without testing it: it
+// centroids were moved out into the gap between two legs). The nearest point is the first crossing (the
+// line enters or leaves the body there, unless it only touches the surface at an edge or a vertex sharper
+// than a right angle, where parity fails as it did before), and is counted as one without testing it: it
 // lies on an edge or a vertex as often as not, where a test by triangles is least sure (a torus's ring
 // centroids read as inside when both triangles beside the inner equator missed it). An open or
 // non-manifold mesh has no inside: its centroids stay.
@@ -105,7 +109,7 @@ std::vector<Vec3<double>> centres_inside(const TriangleMesh& mesh, const ReebGra
     std::vector<Vec3<double>> centres = node_centroids(graph);
     if (graph.report.boundary_edges > 0 || graph.report.non_manifold_edges > 0) return centres;
     const std::vector<Vec3<double>> nearest = nearest_on_mesh(mesh, centres, threads);
-    const double one_place = crossing_resolution(mesh.vertices);
+    const double one_place = crossing_resolution(mesh);
 #pragma omp parallel for num_threads(extraction_team(threads)) schedule(dynamic, 1)
     for (std::ptrdiff_t n = 0; n < std::ptrdiff_t(centres.size()); ++n) {
         const Vec3<double> from = centres[n], towards = nearest[n] - from;

@@ -70,7 +70,8 @@ struct BaselineDeformOptions {
 // tolerance (engine/baseline/table.hpp, kMiddleMargin), and an error that is odd about the middle passes
 // unseen: at an unbent joint the arcs' directions turn with φ, and their cubic combination misses between the samples (as N⁻⁴) but
 // not at the middle: by 1e-3 of the radius at 8 samples, 3.4e-5 at 16, 2.5e-6 at 32 (the demo chain at rest,
-// against the direct construction), about 1e-11 at the default 256.
+// against the direct construction), about 1e-11 at the default 256. A cell_tolerance below that error is not
+// met there. One minimum for both grids (the fan's cells keep all three checks, but take the same count).
 constexpr int kMinTableSamples = 32;
 constexpr int kMaxTableSamples = 1 << 16;
 

@@ -2,17 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace bs {
 
 LocalOrigin LocalOrigin::beside(const Skeleton& skeleton) {
-    const double inf = std::numeric_limits<double>::infinity();
-    Vec3<double> lo{inf, inf, inf}, hi{-inf, -inf, -inf};
-    for (const Sphere<double>& s : skeleton.spheres)
-        for (int a = 0; a < 3; ++a) lo[a] = std::min(lo[a], s.centre[a] - s.radius), hi[a] = std::max(hi[a], s.centre[a] + s.radius);
     LocalOrigin origin;
     if (skeleton.spheres.empty()) return origin;
+    const auto [lo, hi] = bounds(skeleton);
     const Vec3<double> centre = 0.5 * (lo + hi);
     const double extent = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
     if (std::max({std::fabs(centre.x), std::fabs(centre.y), std::fabs(centre.z)}) > extent) origin.at = centre;

@@ -128,6 +128,9 @@ std::string binding_vertex_digest(const std::vector<Vec3<double>>& vertices) {
 std::vector<double> influence_radii(const std::vector<Vec3<double>>& centres, const std::vector<Vec3<double>>& rest,
                                     const MetaballBinding& binding) {
     std::vector<std::vector<double>> distances(centres.size());
+    std::vector<std::size_t> bound(centres.size(), 0);  // counted first: each region's list allocated once
+    for (std::uint32_t j : binding.joints) ++bound[j];
+    for (std::size_t j = 0; j < centres.size(); ++j) distances[j].reserve(bound[j]);
     for (std::size_t i = 0; i < rest.size(); ++i)
         for (std::uint32_t k = binding.offsets[i]; k < binding.offsets[i + 1]; ++k) {
             const std::uint32_t j = binding.joints[k];

@@ -7,8 +7,9 @@
 //     in no node (e.g. one of a filtered tiny component); other members are ignored;
 //   - otherwise from the nearest joint sphere: the sphere j with the smallest |v − c_j| − r_j (distance to
 //     its surface, negative inside), ties to the lowest index.
-// R_j is the distance from c_j to the farthest vertex bound to j (paper §1.3 step 3); a joint with no bound
-// vertex has R_j = 0 and moves nothing. Per pose, with G the pose's root transform (the identity for
+// R_j is the distance from c_j to the farthest vertex bound to j (paper §1.3 step 3), of those within
+// kRegionReach times the region's median distance (influence_radii: a stray point does not size it); a
+// joint with no bound vertex has R_j = 0 and moves nothing. Per pose, with G the pose's root transform (the identity for
 // displacements given directly, as a drag's), d_j = G⁻¹(posed centre of sphere j) − its rest centre, and
 //     v' = G (v + Σ_{j binding v} d_j · f(|v − c_j|, R_j))        (engine/metaball.hpp).
 // Units are the input's. Rest data and radii are computed in double; the pass runs in T.

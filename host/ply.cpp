@@ -527,7 +527,8 @@ void read_data(Reader&& reader, PlyFile& file) {
 }
 
 // How much of a file is read first for its header: a header that ends within it is checked (its counts and
-// the memory its data takes, check_header_first) before the whole file is read.
+// the memory its data takes, check_header_first) before the whole file is read; a longer one (comments) is
+// checked once the file is read, by parse_ply.
 constexpr std::size_t kHeaderProbeBytes = 1 << 16;
 
 std::string read_whole_file(const std::string& path, const std::function<void(const PlyFile&, std::uintmax_t)>& check_header_first) {
@@ -848,7 +849,10 @@ namespace {
 // UnsupportedError where reading a file of `file_bytes` with this header (its data `data_bytes`) takes more
 // memory than the process may use.
 void check_memory_as_read(const PlyFile& header, std::uintmax_t file_bytes, std::uintmax_t data_bytes, const std::string& source) {
-    const std::string shortfall = memory_shortfall(ply_bytes_as_read(header, file_bytes, data_bytes), usable_memory());
+    // The machine's memory is read (from /proc and the control groups) only for a file that may need it.
+    const double bytes = ply_bytes_as_read(header, file_bytes, data_bytes);
+    if (bytes < double(1u << 28)) return;
+    const std::string shortfall = memory_shortfall(bytes, usable_memory());
     if (!shortfall.empty()) throw UnsupportedError(source + ": its data as read takes " + shortfall);
 }
 }  // namespace

@@ -79,13 +79,15 @@ struct PlyFile {
 PlyFile read_ply(const std::string& path);
 // The same from a whole file's bytes in memory; `source` stands for the path in messages. Before any data is
 // read, `check_header` (where given) sees the header's elements (names, counts, properties, no values), and
-// the memory the data will take as read (ply_bytes_as_read) is checked: UnsupportedError where it is more
-// than this process may use (memory_shortfall, host/system_memory.hpp) — a file of 200 uchar properties a
+// the memory the data will take as read (ply_bytes_as_read's estimate) is checked: UnsupportedError where it
+// is more than this process may use (memory_shortfall, host/system_memory.hpp) — a file of 200 uchar properties a
 // vertex takes 8 times its size.
 PlyFile parse_ply(std::string_view bytes, const std::string& source, const std::function<void(const PlyFile&)>& check_header = {});
-// The least memory (bytes) reading a file of `file_bytes` with this header takes, `data_bytes` of them after
-// the header: the file itself, and a double per scalar and a count per list row of as many rows as the
-// declared counts, or as fit in the data where fewer do (the readers refuse more).
+// An estimate of the memory (bytes) reading a file of `file_bytes` with this header takes, `data_bytes` of
+// them after the header: the file itself, and a double per scalar and a count per list row, of as many rows
+// as each element declares or as fit in the data where fewer do (the readers refuse more). A list's items
+// are not counted (the header does not say how many there are): a file whose data are long lists, read as
+// doubles, can take up to 8 times its size unseen here.
 double ply_bytes_as_read(const PlyFile& header, std::size_t file_bytes, std::size_t data_bytes);
 
 // Writes `file` as ascii or binary_little_endian (InputError for BinaryBigEndian). InputError, before

@@ -119,9 +119,19 @@ void note_other_frames(const std::filesystem::path& folder, std::size_t first, s
                     others == 1 ? "" : "s", others == 1 ? "it was" : "they were");
 }
 
-// The deformed points, each moved by `origin` (in double: host/local_origin.hpp).
+// The deformed points, each moved by `origin` (in double: host/local_origin.hpp; an origin of 0 adds nothing,
+// not even the +0 that would turn a −0 coordinate positive).
 void store_positions(const std::vector<Vec3<float>>& deformed, PointSet& set, Vec3<double> origin = {0, 0, 0}) {
-    for (std::size_t i = 0; i < deformed.size(); ++i) set.positions[i] = Vec3<double>(deformed[i]) + origin;
+    const bool moved = origin.x != 0 || origin.y != 0 || origin.z != 0;
+    for (std::size_t i = 0; i < deformed.size(); ++i) set.positions[i] = moved ? Vec3<double>(deformed[i]) + origin : Vec3<double>(deformed[i]);
+}
+
+// A pose deformed about `origin`: checked as given first (the local pose has no root translation, whose bound
+// the skinner would no longer see), then in the local coordinates.
+void deform_about(FrameDeformer& deformer, const LocalOrigin& origin, const Skeleton& skeleton, const Pose& pose,
+                  std::vector<Vec3<float>>& out) {
+    require_usable_pose(skeleton, pose);
+    deformer.deform(origin.to_local(pose), out);
 }
 
 }  // namespace
@@ -284,7 +294,7 @@ void run_animate(const AnimateOptions& o) {
     std::vector<Vec3<float>> deformed;
     if (!o.pose.empty()) {
         const Pose pose = load_pose(o.pose, skeleton);
-        deformer.deform(origin.to_local(pose), deformed);
+        deform_about(deformer, origin, skeleton, pose, deformed);
         store_positions(deformed, set, origin.posed_origin(pose));
         write_point_set(o.out, set, format);
         note_normals_not_deformed(set);
@@ -315,7 +325,7 @@ void run_animate(const AnimateOptions& o) {
     check_frame_files(folder, first, last, motion.frame_count(), animate_inputs(o));
     for (std::size_t f = first; f < last; ++f) {
         const Pose& pose = motion.frame(f);
-        deformer.deform(origin.to_local(pose), deformed);
+        deform_about(deformer, origin, skeleton, pose, deformed);
         store_positions(deformed, set, origin.posed_origin(pose));
         write_point_set((folder / frame_name(f, motion.frame_count())).string(), set, format);
     }

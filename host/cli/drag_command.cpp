@@ -12,6 +12,7 @@
 #include "host/bezier_chain.hpp"
 #include "host/mesh_io.hpp"
 #include "host/metaball_skinner.hpp"
+#include "host/output_file.hpp"
 #include "host/ply.hpp"
 
 namespace bs::cli {
@@ -97,7 +98,8 @@ std::optional<Skeleton> dragged_skeleton(const DragOptions& o, const Skeleton& s
     try {
         check_skeleton(moved, "--out-skeleton " + o.out_skeleton);
     } catch (const InputError& e) {
-        throw InputError(std::string(e.what()) + " (the dragged skeleton; nothing written: --keep-lengths keeps its bones' lengths)");
+        throw InputError(std::string(e.what()) + " (the dragged skeleton; nothing written" +
+                         (o.keep_lengths ? ")" : ": --keep-lengths keeps its bones' lengths)"));
     }
     return moved;
 }
@@ -156,7 +158,14 @@ void run_drag(const DragOptions& o) {
     std::vector<Vec3<double>> displacements(centres.size());
     for (std::size_t j = 0; j < centres.size(); ++j) displacements[j] = centres[j] - skeleton.spheres[j].centre;
     skinner.deform(displacements, set.positions, {o.threads});
-    write_point_set(o.out, set, input.format);
+    // The points and the dragged skeleton are written together or not at all: a skeleton that could not be
+    // written had left the points written without it.
+    OutputFile points_file(o.out);
+    std::optional<OutputFile> skeleton_file;
+    if (dragged) skeleton_file.emplace(o.out_skeleton);
+    write_point_set(points_file, set, input.format);
+    if (dragged) write_skeleton(*skeleton_file, *dragged);
+    commit_together(dragged ? std::vector<OutputFile*>{&points_file, &*skeleton_file} : std::vector<OutputFile*>{&points_file});
     note_normals_not_deformed(set);
     std::size_t moved = 0;  // against the skinner's rest points (the input's, in double)
     for (std::size_t i = 0; i < set.positions.size(); ++i) moved += norm(set.positions[i] - skinner.rest()[i]) > 0;
@@ -200,8 +209,10 @@ void run_drag(const DragOptions& o) {
     }
     std::printf("\nwrote %zu points to %s\n", set.positions.size(), o.out.c_str());
     if (dragged) {
-        save_skeleton(o.out_skeleton, *dragged);
-        std::printf("wrote the dragged skeleton to %s\n", o.out_skeleton.c_str());
+        std::printf("wrote the dragged skeleton to %s (a next drag: --skeleton %s --points %s", o.out_skeleton.c_str(), o.out_skeleton.c_str(),
+                    o.out.c_str());
+        if (std::filesystem::exists(binding_file(o))) std::printf(" --binding %s", binding_file(o).c_str());
+        std::printf(")\n");
     }
 }
 

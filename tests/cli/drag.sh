@@ -53,6 +53,12 @@ expect 0 "wrote the dragged skeleton to $tmp/dragged_skeleton.json" -- \
 expect 0 "note: no joint moved: --to is where joint 3 already is" -- \
     drag --skeleton "$tmp/dragged_skeleton.json" --points "$tmp/dragged.ply" --joint 3 --to 10,4,0 --out "$tmp/again.ply"
 [ "$(rows "$tmp/again.ply")" = "$(rows "$tmp/dragged.ply")" ] || fail "the same drag from the dragged skeleton moved the points again"
+dragged_spheres=$(tr -d ' \n' <"$tmp/dragged_skeleton.json")
+grep -qF '[10.0,4.0,0.0,0.5]' <<<"$dragged_spheres" && grep -qF '[7.0,2.0,0.0,0.8]' <<<"$dragged_spheres" ||
+    fail "the dragged skeleton does not hold the joints where the drag put them: $(cat "$tmp/dragged_skeleton.json")"
+# The two are written together or not at all: a skeleton that cannot be written leaves no points either.
+expect 3 "$tmp/no_folder/s.json" -- "${drag[@]}" --joint 3 --to 10,4,0 --out "$tmp/alone.ply" --out-skeleton "$tmp/no_folder/s.json"
+[ ! -e "$tmp/alone.ply" ] || fail "the points were written without their dragged skeleton"
 # A dragged skeleton the rules refuse (two joints met) stops the run before anything is written.
 expect 2 "(the dragged skeleton; nothing written: --keep-lengths keeps its bones' lengths)" -- \
     "${drag[@]}" --joint 3 --to 7,0,0 --chain 2 --out "$tmp/met_points.ply" --out-skeleton "$tmp/met_skeleton.json"

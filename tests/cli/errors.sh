@@ -105,6 +105,22 @@ paste -d' ' <(sed -n '/end_header/,$p' "$tmp/exact.ply" | tail -n +2) <(sed -n '
     awk '{d = ($1-$4)^2 + ($2-$5)^2 + ($3-$6)^2; if (d > 1e-8) bad = 1} END {exit bad}' ||
     fail "--exact and --table-samples 64 disagree beyond 1e-4"
 expect 1 "--table-samples" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --method baseline --table-samples 16
+# A body 1e8 from the origin keeps its shape (deformed about an origin beside it, written back in double):
+# at the rest pose, with or without a root translation, every method gives each point back within 1e-6;
+# deformed in place, float's grid of 8 units there had collapsed it.
+echo '{"spheres": [[100000000,0,0,1],[100000004,0,0,1],[100000007,0,0,0.5]], "bones": [[0,1],[1,2]]}' >"$tmp/far_skeleton.json"
+printf 'ply\nformat ascii 1.0\nelement vertex 3\nproperty double x\nproperty double y\nproperty double z\nend_header\n100000001 1 0\n100000004 0 1\n100000006 0.5 0\n' >"$tmp/far_points.ply"
+echo '{}' >"$tmp/rest_pose.json"
+echo '{"fps": 10, "frames": [{}, {"root": {"translation": [0.25, 0, 0]}}]}' >"$tmp/far_motion.json"
+for method in lbs dqs baseline metaball; do
+    expect 0 "" -- animate --skeleton "$tmp/far_skeleton.json" --points "$tmp/far_points.ply" --pose "$tmp/rest_pose.json" --method $method --out "$tmp/far_$method.ply"
+    expect 0 "" -- animate --skeleton "$tmp/far_skeleton.json" --points "$tmp/far_points.ply" --motion "$tmp/far_motion.json" --method $method --out "$tmp/far_$method"
+    for out in "$tmp/far_$method.ply:0" "$tmp/far_$method/frame_00001.ply:0.25"; do
+        paste -d' ' <(sed '1,/end_header/d' "$tmp/far_points.ply") <(sed '1,/end_header/d' "${out%:*}") |
+            awk -v dx="${out##*:}" '{d = ($1+dx-$4)^2 + ($2-$5)^2 + ($3-$6)^2; if (d > 1e-12) bad = 1} END {exit bad}' ||
+            fail "--method $method: a body 1e8 from the origin did not come back at rest (${out%:*})"
+    done
+done
 # Weights naming a bone the skeleton lacks are refused by every method; baseline's refusal says how to
 # leave them unread, and with --auto-weights the points deform.
 printf 'ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nproperty int bone0\nproperty int bone1\nproperty int bone2\nproperty int bone3\nproperty float weight0\nproperty float weight1\nproperty float weight2\nproperty float weight3\nend_header\n1 1 0 0 0 0 0 1 0 0 0\n4 0 1 9 0 0 0 1 0 0 0\n' >"$tmp/foreign_weights.ply"

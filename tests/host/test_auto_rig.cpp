@@ -177,6 +177,10 @@ TEST(AutoRig, TorusSpheresStayInTheTube) {
             expect_spheres_inside(torus, depth, "torus", options);
         }
     }
+    // A vertex no triangle uses, 1e9 away, changes nothing (it had set the crossings' resolution).
+    TriangleMesh strayed = testing::torus_mesh(3.0, 0.3, 64, 24);
+    strayed.vertices.push_back({0, 0, 1e9});
+    expect_spheres_inside(strayed, [](const Vec3<double>& p) { return 0.3 - std::hypot(std::hypot(p.x, p.y) - 3.0, p.z); }, "torus and a stray vertex");
 }
 
 TEST(AutoRig, SkeletonAndBindingFilesRoundTrip) {
