@@ -122,10 +122,14 @@ BenchBody bench_body(const std::string& body, const std::string& capture) {
         return {"the demo's chain (3 bones)", std::move(chain), pose, next};
     }
     bs::CapturedBody human = bs::captured_human(capture);
-    const std::size_t middle = human.motion.frame_count() / 2, after = std::min(middle + 1, human.motion.frame_count() - 1);
+    // Two frames at least: of one, both poses were that frame, and a GPU row would keep its tables.
+    if (human.motion.frame_count() < 2)
+        throw bs::InputError(capture + ": " + std::to_string(human.motion.frame_count()) +
+                             " frame: the bench times two poses of the human, two frames of its capture");
+    const std::size_t frames = human.motion.frame_count(), middle = frames / 2, after = middle + 1 < frames ? middle + 1 : middle - 1;
     const bs::Pose pose = human.motion.frame(middle), next = human.motion.frame(after);
-    return {"the human demo's humanoid (" + std::to_string(human.skeleton.bone_count()) + " bones), frames " + std::to_string(middle) +
-                " and " + std::to_string(after) + " of " + capture,
+    return {"the humanoid on " + capture + " (" + std::to_string(human.skeleton.bone_count()) + " bones), frames " + std::to_string(middle) +
+                " and " + std::to_string(after),
             std::move(human.skeleton), pose, next};
 }
 
@@ -443,7 +447,7 @@ struct BenchOptions {
 // The run the options ask for; throws the host's errors (host/errors.hpp) for main to report.
 int run_bench(BenchOptions o) {
     if (o.quality) {
-        bs::bench::print_quality(bs::bench::measure_quality(o.quality_points));
+        bs::bench::print_quality(bs::bench::measure_quality(o.quality_points, o.threads));
         return 0;
     }
     const BenchBody body = bench_body(o.body_name, o.capture);  // before the outputs: a capture it cannot read leaves none
@@ -643,9 +647,10 @@ int main(int argc, char** argv) {
     app.add_option("--capture", o.capture, "the human's motion capture (BVH; with --body human)")->capture_default_str();
     CLI::Option* quality = app.add_flag("--quality", o.quality, "instead of throughput: deformation quality of baseline, LBS and DQS "
                                                                "(benchmarks/quality.hpp), a markdown table on stdout");
-    app.add_option("--quality-points", o.quality_points, "points per quality scenario")
+    app.add_option("--quality-points", o.quality_points, "points per quality scenario (with --quality)")
         ->transform(bs::cli::count_in_range(std::size_t(100), std::size_t(10000000)))
-        ->capture_default_str();
+        ->capture_default_str()
+        ->needs(quality);
     app.callback([&app, &o, quality] {
         if (o.body_name == "chain" && app.count("--capture") > 0)
             throw CLI::ValidationError("--capture", "the chain has no capture (it moves the human: --body human)");

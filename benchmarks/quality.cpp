@@ -145,12 +145,12 @@ PointSet make_points(const Skeleton& s, const std::vector<Cone<double>>& rest_co
     return out;
 }
 
-QualityRow measure(const Scenario& sc, Method method, const PointSet& set) {
+QualityRow measure(const Scenario& sc, Method method, const PointSet& set, int threads) {
     const Skeleton& s = sc.skeleton;
     std::vector<Cone<double>> rest_cones = cones_of(s, posed_bones(s, Pose::rest(s)));
     Skinner skinner(method, s, set.points, {}, sc.name);
     std::vector<Vec3<float>> at_rest, posed;
-    skinner.deform(Pose::rest(s), at_rest);
+    skinner.deform(Pose::rest(s), at_rest, {threads});
 
     double diagonal = 0;
     for (const auto& a : s.spheres)
@@ -163,7 +163,7 @@ QualityRow measure(const Scenario& sc, Method method, const PointSet& set) {
     double section_rest = 0, section_posed = 0;
     for (const Pose& pose : sc.poses) {
     std::vector<Cone<double>> posed_cones = cones_of(s, posed_bones(s, pose));
-    skinner.deform(pose, posed);
+    skinner.deform(pose, posed, {threads});
     judged += set.points.size();
     for (std::size_t i = 0; i < set.points.size(); ++i) {
         Vec3<double> p = set.points[i], q = Vec3<double>(posed[i]);
@@ -202,12 +202,12 @@ QualityRow measure(const Scenario& sc, Method method, const PointSet& set) {
 
 }  // namespace
 
-std::vector<QualityRow> measure_quality(std::size_t points_per_scenario) {
+std::vector<QualityRow> measure_quality(std::size_t points_per_scenario, int threads) {
     std::vector<QualityRow> rows;
     for (const Scenario& sc : scenarios()) {
         std::vector<Cone<double>> rest_cones = cones_of(sc.skeleton, posed_bones(sc.skeleton, Pose::rest(sc.skeleton)));
         PointSet set = make_points(sc.skeleton, rest_cones, points_per_scenario / 2, 17);
-        for (Method method : {Method::baseline, Method::lbs, Method::dqs}) rows.push_back(measure(sc, method, set));
+        for (Method method : {Method::baseline, Method::lbs, Method::dqs}) rows.push_back(measure(sc, method, set, threads));
     }
     return rows;
 }

@@ -25,7 +25,8 @@ struct QualityRow {
     std::size_t nan_count;
 };
 
-std::vector<QualityRow> measure_quality(std::size_t points_per_scenario);
+// The scenarios' deformations on `threads` CPU threads (0: all cores; the figures do not depend on it).
+std::vector<QualityRow> measure_quality(std::size_t points_per_scenario, int threads);
 
 void print_quality(const std::vector<QualityRow>& rows);
 

@@ -13,6 +13,10 @@ SparseLbsSkinner<T>::SparseLbsSkinner(Skeleton skeleton, const std::vector<Vec3<
     check_skeleton(skeleton_, skeleton_source(source));
     validate_influences(influences_, rest.size(), skeleton_.bone_count(), source);
     normalize_weights(influences_);
+    // Kept for the skinner's life: built pair by pair, their spare capacity was a quarter of what it held.
+    influences_.offsets.shrink_to_fit();
+    influences_.bones.shrink_to_fit();
+    influences_.weights.shrink_to_fit();
     rest_ = checked_rest_points<T>(rest, source);
 }
 

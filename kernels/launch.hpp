@@ -132,14 +132,19 @@ namespace bs::cpu {
 // Exec::threads for OpenMP's num_threads: at most kMaxThreads.
 inline int team_size(Exec exec) { return exec.threads < kMaxThreads ? exec.threads : kMaxThreads; }
 
+// Fewer points than this run on the calling thread: waking a team costs more than they do (a frame of a
+// body of one point took 4–12 ms on a machine whose cores were busy, an embedder's probe). The points
+// come out the same on any number of threads.
+constexpr long long kPointsForATeam = 1024;
+
 template <class F>
 void for_each_point(std::size_t count, const F& f, Exec exec) {
     const long long n = static_cast<long long>(count);
     if (exec.threads > 0) {
-#pragma omp parallel for schedule(static) num_threads(team_size(exec))
+#pragma omp parallel for schedule(static) num_threads(team_size(exec)) if (n >= kPointsForATeam)
         for (long long i = 0; i < n; ++i) f(std::size_t(i));
     } else {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= kPointsForATeam)
         for (long long i = 0; i < n; ++i) f(std::size_t(i));
     }
 }
