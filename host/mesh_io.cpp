@@ -4,7 +4,9 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <assimp/DefaultLogger.hpp>
 #include <assimp/Importer.hpp>
+#include <assimp/LogStream.hpp>
 
 #include "host/assimp_mesh.hpp"
 #include "host/bvh.hpp"
@@ -193,12 +195,45 @@ TriangleMesh get_mesh(ByteReader& in) {
 }
 
 namespace {
+// The errors assimp logs while it reads a file.
+class LoggedErrors : public Assimp::LogStream {
+public:
+    explicit LoggedErrors(std::vector<std::string>& into) : into_(into) {}
+    void write(const char* message) override {
+        std::string text = message;
+        while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+        const std::size_t own = text.find("OFF: ");  // after the logger's "Error, T0: "
+        into_.push_back(own == std::string::npos ? text : text.substr(own));
+    }
+
+private:
+    std::vector<std::string>& into_;
+};
+
+// assimp 5.2's OFF reader reads past errors of the file, logging them and going on: a face index past the
+// vertices taken as the last vertex, a face of no corners or more than nine dropped, fewer vertex lines than
+// the header's count (the rest left at 0). An OFF file it logs an error for is refused with assimp's words
+// (a probe's `3 0 1 7` over 3 vertices had been read as `0 1 2`, exit 0).
+const aiScene* read_off_refusing_logged_errors(Assimp::Importer& importer, const std::string& path, unsigned flags) {
+    std::vector<std::string> errors;
+    Assimp::DefaultLogger::create("", Assimp::Logger::NORMAL, 0);
+    Assimp::DefaultLogger::get()->attachStream(new LoggedErrors(errors), Assimp::Logger::Err);  // the logger owns it
+    const aiScene* scene = importer.ReadFile(path, flags);
+    Assimp::DefaultLogger::kill();
+    if (errors.empty()) return scene;
+    const std::string error =
+        errors.front() + (errors.front().find("zero indices") != std::string::npos ? " (a face of no corners or more than nine)" : "");
+    if (!scene) throw InputError(path + ": cannot read as a mesh: " + assimp_failure(importer, path) + " (after " + error + ")");
+    throw InputError(path + ": assimp's OFF reader would read past an error of the file: " + error);
+}
+
 // load_triangle_mesh's work in the child process.
 TriangleMesh read_assimp_mesh(const std::string& path) {
     Assimp::Importer importer;
     refuse_skeleton_meshes(importer);
     // No triangulation step: assimp's asserts abort on some malformed files; fanning is done here.
-    const aiScene* scene = importer.ReadFile(path, aiProcess_PreTransformVertices | aiProcess_ValidateDataStructure);
+    const unsigned flags = aiProcess_PreTransformVertices | aiProcess_ValidateDataStructure;
+    const aiScene* scene = lower_extension(path) == ".off" ? read_off_refusing_logged_errors(importer, path, flags) : importer.ReadFile(path, flags);
     if (!scene) throw InputError(path + ": cannot read as a mesh: " + assimp_failure(importer, path));
     TriangleMesh mesh;
     std::size_t skipped = 0;

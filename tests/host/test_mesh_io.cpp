@@ -136,6 +136,20 @@ TEST(MeshIoInvalid, NotANumberIsNamedAsAssimpNumbersIt) {
     const std::string message = load_error("nan.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv nan 0 1\nf 1 2 3\nf 1 2 4\n");
     EXPECT_NE(message.find("as assimp reads it (not the file's numbering): a coordinate beyond ±1e15 or not finite"), std::string::npos) << message;
 }
+// assimp's OFF reader reads past these, logging them: a face index past the vertices (it took the last
+// vertex: `3 0 1 7` over 3 vertices read as `0 1 2`), fewer vertex lines than declared.
+TEST(MeshIoInvalid, OffErrorsAssimpReadsPastAreRefused) {
+    EXPECT_NE(load_error("index.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 7\n").find("Vertex index is out of range"), std::string::npos);
+    // A face of ten corners beside a triangle (assimp's reader dropped it), and alone (then no face is left).
+    const std::string ten = "0 0 0\n1 0 0\n2 1 0\n1 2 0\n0 2 0\n-1 1 0\n-1 0 0\n0 -1 0\n1 -1 0\n2 -1 0\n10 0 1 2 3 4 5 6 7 8 9\n";
+    const std::string message = load_error("ten.off", "OFF\n10 2 0\n" + ten + "3 0 1 2\n");
+    EXPECT_NE(message.find("read past an error of the file: "), std::string::npos) << message;
+    EXPECT_NE(message.find("(a face of no corners or more than nine)"), std::string::npos) << message;
+    const std::string alone = load_error("alone.off", "OFF\n10 1 0\n" + ten);
+    EXPECT_NE(alone.find("cannot read as a mesh: "), std::string::npos) << alone;
+    EXPECT_NE(alone.find("(a face of no corners or more than nine))"), std::string::npos) << alone;
+}
+
 TEST(MeshIoInvalid, TruncatedOff) {
     // assimp's own triangulation asserts (aborts) on this file; the loader must report it instead.
     EXPECT_NE(load_error("truncated.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n"), "");
