@@ -97,10 +97,14 @@ void run_skeleton(const SkeletonOptions& o) {
     write_skeleton(skeleton_file, e.rig.skeleton);
     write_binding(binding_file, e.rig, e.graph, e.vertices);
     commit_together({&skeleton_file, &binding_file});
-    std::printf("skeleton: %zu spheres, %zu bones, %d junctions from %zu samples (%zu Reeb nodes, %d loops, %zu cut) "
-                "in %.2f s\n",
+    // The graph's loops are cut after nested spheres merge, which closes some of them: "4 loops, 2 cut" read as
+    // two loops left in the skeleton.
+    const int cut = int(e.rig.cut_edges.size()), merged_away = e.graph.loops - cut;
+    const std::string loops = std::to_string(e.graph.loops) + " loops" + (merged_away > 0 ? ": " : ", ") + std::to_string(cut) + " cut" +
+                              (merged_away > 0 ? ", " + std::to_string(merged_away) + " closed where nested spheres merged" : "");
+    std::printf("skeleton: %zu spheres, %zu bones, %d junctions from %zu samples (%zu Reeb nodes, %s) in %.2f s\n",
                 e.rig.skeleton.spheres.size(), e.rig.skeleton.bones.size(), junction_count(e.rig.skeleton), e.vertices.size(),
-                e.graph.nodes.size(), e.graph.loops, e.rig.cut_edges.size(), seconds);
+                e.graph.nodes.size(), loops.c_str(), seconds);
     std::string note = notes(e.graph.report);
     if (e.rig.detached_parts > 0)
         note += (note.empty() ? "" : ", ") + std::to_string(e.rig.detached_parts) + " small detached parts of the graph left unbound";
