@@ -977,7 +977,25 @@ void write_point_set(OutputFile& out, const PointSet& set, PlyFormat format) {
     write_ply(out, file, format);
 }
 
+namespace {
+// Float where it rounds every point by at most kFloatCoordinateRounding of the points' extent (half an ulp at
+// the largest coordinate, 2^-24 of it), else double.
+PlyType coordinate_type(const std::vector<Vec3<double>>& positions) {
+    if (positions.empty()) return PlyType::Float32;
+    Vec3<double> lo = positions.front(), hi = positions.front();
+    double magnitude = 0;
+    for (const Vec3<double>& p : positions)
+        for (int a = 0; a < 3; ++a) {
+            lo[a] = std::min(lo[a], p[a]), hi[a] = std::max(hi[a], p[a]);
+            magnitude = std::max(magnitude, std::fabs(p[a]));
+        }
+    const double extent = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
+    return std::ldexp(magnitude, -24) <= kFloatCoordinateRounding * extent ? PlyType::Float32 : PlyType::Float64;
+}
+}  // namespace
+
 PointSet make_point_set(std::vector<Vec3<double>> positions) {
+    const PlyType type = coordinate_type(positions);
     PointSet set;
     PlyElement vertex;
     vertex.name = "vertex";
@@ -985,7 +1003,7 @@ PointSet make_point_set(std::vector<Vec3<double>> positions) {
     for (int k = 0; k < 3; ++k) {
         PlyProperty p;
         p.name = std::string(1, static_cast<char>('x' + k));
-        p.type = PlyType::Float32;
+        p.type = type;
         p.values.resize(positions.size());
         for (std::size_t i = 0; i < positions.size(); ++i) p.values[i] = positions[i][k];
         vertex.properties.push_back(std::move(p));

@@ -126,7 +126,10 @@ void write_point_set(const std::string& path, const PointSet& set, PlyFormat for
 // The same into `out`, not committed (as write_ply's twin).
 void write_point_set(OutputFile& out, const PointSet& set, PlyFormat format);
 
-// A point set whose file has one element, vertex, with properties x y z of type float.
+// A point set whose file has one element, vertex, with properties x y z of type float — or double where float
+// would round the points by more than kFloatCoordinateRounding of their extent (a body more than about 16 times
+// its size from the origin: a rigged model 1e8 away was written on float's grid of 8 units).
+constexpr double kFloatCoordinateRounding = 1e-6;
 PointSet make_point_set(std::vector<Vec3<double>> positions);
 
 }  // namespace bs

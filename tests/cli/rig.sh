@@ -44,6 +44,11 @@ Frame Time: 0.1
 BVH
 
 expect 0 "6 spheres, 5 bones" -- rig --model "$tmp/walk.bvh" --points 3000 --out "$tmp/body"
+grep -aq "property float x" "$tmp/body/points.ply" || fail "a body near the origin was not written in float"
+# The same capture 1e8 from the origin: its points are written in double (float's grid there is 8 units).
+sed 's/^  OFFSET 0 0 0$/  OFFSET 100000000 0 0/; s/^0 9 \([0-9]\) /100000000 9 \1 /' "$tmp/walk.bvh" >"$tmp/far_walk.bvh"
+expect 0 "6 spheres, 5 bones" -- rig --model "$tmp/far_walk.bvh" --points 3000 --out "$tmp/far_body"
+grep -aq "property double x" "$tmp/far_body/points.ply" || fail "a body 1e8 from the origin was written in float"
 for f in skeleton.json points.ply motion.json; do [ -s "$tmp/body/$f" ] || fail "rig wrote no $f"; done
 expect 0 "wrote 3 frames" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/walk.bvh" --method dqs --out "$tmp/from_bvh"
 expect 0 "wrote 2 frames" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/body/motion.json" --frames 1: --method dqs --out "$tmp/from_json"

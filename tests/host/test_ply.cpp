@@ -275,6 +275,22 @@ TEST(Ply, DoubleCoordinatesStayDouble) {
     }
 }
 
+// A point set made in code declares float coordinates, or double where float would round a body far from the
+// origin by more than kFloatCoordinateRounding of its size (a rigged model 1e8 away was written on float's
+// grid of 8 units); written and read back, such points come back as they were.
+TEST(Ply, MadePointsAreDoubleWhereFloatWouldLoseTheBody) {
+    const std::vector<Vec3<double>> near{{0.1, 0.2, 0.3}, {1, 2, 3}, {-1, 0.5, 2}};
+    EXPECT_EQ(make_point_set(near).file.find("vertex")->find("x")->type, PlyType::Float32);
+    std::vector<Vec3<double>> far = near;
+    for (Vec3<double>& p : far) p = p + Vec3<double>{1e8, 0, 0};
+    const PointSet set = make_point_set(far);
+    EXPECT_EQ(set.file.find("vertex")->find("x")->type, PlyType::Float64);
+    const std::string path = temp_path("far.ply");
+    write_point_set(path, set, PlyFormat::BinaryLittleEndian);
+    const PointSet again = read_point_set(path);
+    for (std::size_t i = 0; i < far.size(); ++i) EXPECT_EQ(again.positions[i].x, far[i].x) << i;
+}
+
 TEST(Ply, InfluencesRoundTrip) {
     PointSet set = make_point_set({{0.1, 0.2, 0.3}, {1, 2, 3}});
     set.influences = {Influences{{0, 1, 2, 3}, {0.25f, 0.25f, 0.5f, 0.0f}},
