@@ -233,7 +233,8 @@ TriangleMesh read_assimp_mesh(const std::string& path) {
     refuse_skeleton_meshes(importer);
     // No triangulation step: assimp's asserts abort on some malformed files; fanning is done here.
     const unsigned flags = aiProcess_PreTransformVertices | aiProcess_ValidateDataStructure;
-    const aiScene* scene = lower_extension(path) == ".off" ? read_off_refusing_logged_errors(importer, path, flags) : importer.ReadFile(path, flags);
+    const bool off = lower_extension(path) == ".off";
+    const aiScene* scene = off ? read_off_refusing_logged_errors(importer, path, flags) : importer.ReadFile(path, flags);
     if (!scene) throw InputError(path + ": cannot read as a mesh: " + assimp_failure(importer, path));
     TriangleMesh mesh;
     std::size_t skipped = 0;
@@ -244,7 +245,7 @@ TriangleMesh read_assimp_mesh(const std::string& path) {
     // OFF file's own vertex list, soup or not, and a binding follows that list (README): left as it is (the
     // surface graph joins coincident vertices; a soup OFF had come back welded, its binding shorter than
     // the file).
-    if (lower_extension(path) != ".off" && std::all_of(polygons_using.begin(), polygons_using.end(), [](int uses) { return uses <= 1; })) weld(mesh);
+    if (!off && std::all_of(polygons_using.begin(), polygons_using.end(), [](int uses) { return uses <= 1; })) weld(mesh);
     return mesh;
 }
 }  // namespace

@@ -826,8 +826,6 @@ void set_influences(const std::string& path, PlyElement& v, const std::vector<In
 
 }  // namespace
 
-
-
 double ply_bytes_as_read(const PlyFile& header, std::size_t file_bytes, std::size_t data_bytes) {
     double bytes = double(file_bytes);
     for (const PlyElement& e : header.elements) {
