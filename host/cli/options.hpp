@@ -46,6 +46,17 @@ inline CLI::Validator finite_number() {
         "FINITE");
 }
 
+// Whether `text` is written in decimal: a digit first (after a minus, which the range then refuses by
+// name), then digits, a point or an exponent ("1e6", "2.5e5"). strtod alone also reads hexadecimal ("0x10"
+// as 16) and leading spaces, which a count is not written with.
+inline bool decimal_notation(const std::string& text) {
+    const std::size_t first = !text.empty() && text[0] == '-' ? 1 : 0;
+    if (text.size() <= first || text[first] < '0' || text[first] > '9') return false;
+    for (char c : text.substr(first))
+        if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-')) return false;
+    return true;
+}
+
 // A count from `low` to `high`, written as a whole number or in scientific notation ("1e6", "2.5e5"):
 // the README and the programs' own messages write point counts so. The text is rewritten as the whole
 // number, for CLI11's integer conversion, which takes no exponent. Use with transform(), in place of
@@ -58,7 +69,7 @@ inline CLI::Validator count_in_range(std::size_t low, std::size_t high) {
         [low, high, range](std::string& text) {
             char* end = nullptr;
             const double value = std::strtod(text.c_str(), &end);
-            const bool number = end != text.c_str() && *end == '\0' && std::isfinite(value);
+            const bool number = decimal_notation(text) && *end == '\0' && std::isfinite(value);
             if (!number || value != std::floor(value)) return "expected a whole number (1e6 notation allowed), got " + text;
             if (!(value >= double(low) && value <= double(high))) return "expected " + range + ", got " + text;
             text = std::to_string(static_cast<unsigned long long>(value));

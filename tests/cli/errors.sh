@@ -71,6 +71,9 @@ expect 1 "--points: expected 1 to 100000000, got 100000001" -- demo --body chain
 expect 1 "--points: expected 1 to 100000000, got 1e9" -- rig --model "$tmp/skeleton.json" --points 1e9 --out "$tmp/rig"
 expect 1 "--points: expected a whole number (1e6 notation allowed), got 2.5e3x" -- demo --body chain --points 2.5e3x --out "$tmp/demo"
 expect 1 "--points: expected a whole number (1e6 notation allowed), got 0.5" -- demo --body chain --points 0.5 --out "$tmp/demo"
+# Counts are decimal: strtod alone read "0x10" as 16 and " 8" as 8.
+expect 1 "--points: expected a whole number (1e6 notation allowed), got 0x10" -- demo --body chain --points 0x10 --out "$tmp/demo"
+expect 1 "--threads: expected a whole number (1e6 notation allowed), got  1" -- demo --body chain --threads " 1" --out "$tmp/demo"
 # Option values out of their ranges are bad command lines, NaN included (a range check alone passes it).
 expect 1 "--threads: expected 0 to 1024, got -1" -- demo --body chain --threads -1 --out "$tmp/demo"
 expect 1 "--threads: expected a whole number (1e6 notation allowed), got 2.5" -- demo --body chain --threads 2.5 --out "$tmp/demo"
