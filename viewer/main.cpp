@@ -41,9 +41,11 @@ void add_options(CLI::App& app, Options& o) {
     app.add_option("--capture", o.source.capture, "a BVH capture: rig a humanoid body on it and play it (instead of files)")
         ->check(CLI::ExistingFile)
         ->excludes(skeleton);
+    // A body from files has its own points: the count did nothing there.
     app.add_option("--demo-points", o.source.demo_points, "points of the built-in demo or of a --capture body")
         ->transform(bs::cli::count_in_range(std::size_t(1), std::size_t(20000000)))
-        ->capture_default_str();
+        ->capture_default_str()
+        ->excludes(points);
     app.add_option("--method", o.method, "skinning method (default: baseline)")
         ->check(CLI::IsMember({"baseline", "lbs", "dqs", "metaball"}));
     app.add_option("--backend", o.backend, "where points are deformed (auto: the GPU through interop where usable)")
@@ -61,19 +63,21 @@ void add_options(CLI::App& app, Options& o) {
     app.add_option("--pick-point", o.pick, "show this point's baseline (baseline method)")
         ->check(CLI::Validator([](std::string& text) { return !text.empty() && text[0] == '-' ? "expected a point index >= 0, got " + text : std::string(); },
                                "INDEX"));
-    app.add_option("--pose", o.pose, "pose JSON file (replaces the motion)")->check(CLI::ExistingFile);
+    auto* pose = app.add_option("--pose", o.pose, "pose JSON file (replaces the motion)")->check(CLI::ExistingFile);
     auto* screenshot = app.add_option("--screenshot", o.screenshot, "render headless into this PNG and exit")->check(bs::cli::non_empty_path());
     // The headless options need --screenshot: without it they opened the interactive window, unused.
     auto* frames = app.add_option("--frames", o.frames, "headless: frames rendered, the last saved")
                        ->transform(bs::cli::count_in_range(std::size_t(1), std::size_t(100000)))
                        ->capture_default_str()
                        ->needs(screenshot);
-    auto* play = app.add_flag("--play", o.play, "headless: play the motion, one of its frames per rendered frame")->needs(screenshot);
+    // Playing and a sheet go through the motion, which --pose replaces: every frame or tile was that pose.
+    auto* play = app.add_flag("--play", o.play, "headless: play the motion, one of its frames per rendered frame")->needs(screenshot)->excludes(pose);
     app.add_option("--sheet", o.sheet, "headless: a contact sheet of N frames spread over the motion, each --size")
         ->transform(bs::cli::count_in_range(std::size_t(1), std::size_t(64)))
         ->needs(screenshot)
         ->excludes(frames)
-        ->excludes(play);
+        ->excludes(play)
+        ->excludes(pose);
     app.add_option("--size", o.size, "headless: image size WIDTHxHEIGHT")->capture_default_str()->needs(screenshot);
     // The view after framing (and after each reset, R): close-ups of a joint, a side view.
     app.add_option("--look-at", o.look_at, "look at this point x,y,z (default: the framed body's centre)");

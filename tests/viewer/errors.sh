@@ -20,6 +20,12 @@ expect 1 "requires --points" -- --skeleton "$tmp/skeleton.json"
 # The headless options without --screenshot opened the interactive window, unused; a sheet ignored both.
 expect 1 "--sheet requires --screenshot" -- --demo-points 100 --sheet 3
 expect 1 "excludes --sheet" -- --demo-points 100 --screenshot "$tmp/o.png" --sheet 3 --play
+# Options that did nothing together: a count of demo points beside a body's own, a motion's sheet or play
+# where --pose replaces the motion.
+expect 1 "--points excludes --demo-points" -- --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --demo-points 100 --screenshot "$tmp/o.png"
+echo '{"bones": []}' >"$tmp/rest_pose.json"
+expect 1 "--pose excludes --sheet" -- --demo-points 100 --pose "$tmp/rest_pose.json" --screenshot "$tmp/o.png" --sheet 3
+expect 1 "--pose excludes --play" -- --demo-points 100 --pose "$tmp/rest_pose.json" --screenshot "$tmp/o.png" --play
 expect 1 "--pick-point: expected a point index >= 0, got -1" -- --demo-points 100 --pick-point -1 --screenshot "$tmp/o.png"
 # The camera's options: a point of three numbers within the coordinate bound, a zoom within its range, a
 # pitch short of the poles.
