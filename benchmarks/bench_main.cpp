@@ -5,7 +5,9 @@
 // Each size: the demo chain's surface points with relief; the demo's half-way pose (joint 1 bent 67.5°,
 // bone 2 twisted 90°) plus a root motion, which every method deforms, its frames alternating with the pose
 // a thousandth further on (every bone's table inputs change each frame, as in an animation); one warm-up,
-// then `repeats` timed frames; the median is reported. "encode" is the one-off rest-time work on the host: automatic weights
+// then `repeats` timed frames; the median is reported, beside the fastest and slowest (a row whose median frame took
+// kNoisyFrames × its fastest is listed under "Timings to distrust"). "encode" is the one-off rest-time work on the host, on
+// --threads like the rows (OpenMP's team): automatic weights
 // for LBS and DQS (shared by the two; libigl's "encode", lbs_matrix, is given ours and computes none), the
 // per-point codes for baseline, the nearest-sphere binding and radii for metaball; each timed up to three
 // times (no more than `repeats`) from nothing, no warm-up, the medians reported. "baseline" deforms through the per-frame tables (their
@@ -21,7 +23,9 @@
 // dqs, m the bones); GB/s is that over the
 // median time, and "of copy" that as a fraction of the same backend's copy bandwidth (memcpy on the CPU, on
 // as many threads as the passes, each its own slice; a device-to-device copy on the GPU; each counted as
-// bytes read + written, over a buffer of the same size as the method's traffic).
+// bytes read + written, over a buffer of the same size as the method's traffic: "of copy" compares a pass with
+// moving as many bytes, in cache where they fit it, not with the memory's bandwidth; a row above 1 is listed
+// under "Timings to distrust").
 //
 // Memory (benchmarks/heap_counter.hpp counts the host heap): "resident" is what the skinner holds after
 // encoding, per point (its copy of the rest points, influences or codes, the binding); "encode peak" the
@@ -77,10 +81,15 @@ double median(std::vector<double> seconds) {
     return seconds.size() % 2 ? seconds[half] : (seconds[half - 1] + seconds[half]) / 2;
 }
 
-// The median time of `repeats` runs of `frame`, after one untimed warm-up run (page-in, first touch of the
+// The times of `repeats` runs of something: their median (what the rows report) and their range.
+struct Timing {
+    double median, fastest, slowest;
+};
+
+// The times of `repeats` runs of `frame`, after one untimed warm-up run (page-in, first touch of the
 // output, lazy initialisation) unless `warm_up` is false.
 template <class Frame>
-double median_seconds(int repeats, const Frame& frame, bool warm_up = true) {
+Timing timed(int repeats, const Frame& frame, bool warm_up = true) {
     if (warm_up) frame();
     std::vector<double> seconds;
     for (int r = 0; r < repeats; ++r) {
@@ -88,8 +97,20 @@ double median_seconds(int repeats, const Frame& frame, bool warm_up = true) {
         frame();
         seconds.push_back(seconds_since(start));
     }
-    return median(std::move(seconds));
+    const auto [fastest, slowest] = std::minmax_element(seconds.begin(), seconds.end());
+    return {median(seconds), *fastest, *slowest};
 }
+
+template <class Frame>
+double median_seconds(int repeats, const Frame& frame, bool warm_up = true) {
+    return timed(repeats, frame, warm_up).median;
+}
+
+// A row is flagged where its median frame took this many times its fastest: on a busy machine a team of
+// threads waits for a core (frames of exactly 8 ms were seen on 2 shared cores), and the median of a few
+// frames, and every ratio made of it, can be off by orders of magnitude. (One slow frame among several
+// leaves the median alone.)
+constexpr double kNoisyFrames = 1.5;
 
 // Encodes are timed this many times at most (the median reported; fewer where --repeats is smaller): an
 // encode of 1e7 points takes seconds.
@@ -238,8 +259,14 @@ FrameTableCost frame_table_cost(const bs::Skinner& skinner, const bs::Pose& pose
         cost.bytes = double(tables.bytes() + poses.size() * sizeof(bs::BaselineBonePose<double>));
         return cost;
     }
-    if (skinner.classic() || skinner.sparse()) return {double(pose.joints.size() * sizeof(bs::Mat34<float>)), 0};
-    return {double(pose.joints.size() * sizeof(bs::Vec3<double>)), 0};
+    // What the GPU front uploads a frame (host/gpu_skinner.cpp): a matrix a bone for LBS, a dual quaternion
+    // for DQS, a joint's entry and the body's motion for metaball.
+    if (const bs::SparseLbsSkinner<float>* sparse = skinner.sparse()) return {double(sparse->lbs_frame(pose).size() * sizeof(bs::Mat34<float>)), 0};
+    if (const bs::ClassicSkinner<float>* classic = skinner.classic())
+        return {skinner.method() == bs::Method::dqs ? double(classic->dqs_frame(pose).size() * sizeof(bs::DualQuat<float>))
+                                                    : double(classic->lbs_frame(pose).size() * sizeof(bs::Mat34<float>)),
+                0};
+    return {double(skinner.metaball()->joint_table(pose).size() * sizeof(bs::MetaballJoint<float>) + sizeof(bs::Mat34<float>)), 0};
 }
 
 // The libigl peer (benchmarks/peer_libigl.py) on the same points, weights and pose: its rows, or nothing
@@ -364,26 +391,40 @@ struct Row {
     std::string body;
     std::size_t points;
     std::string method, backend;
-    double encode_points_per_s, deform_seconds, bytes_per_point, copy_bandwidth, lbs_seconds;
+    double encode_points_per_s;
+    Timing deform;  // a frame's seconds
+    double bytes_per_point, copy_bandwidth, lbs_seconds;
     double frame_table_bytes;  // what a frame uploads besides nothing per point
     double frame_table_seconds;  // building them on the host (frame_table_cost)
     double resident_bytes_per_point, encode_peak_bytes_per_point, frame_peak_bytes;  // host heap
     double device_bytes_per_point;  // GPU rows only, else kNotMeasured
 
-    double ns_per_point() const { return 1e9 * deform_seconds / double(points); }
-    double points_per_s() const { return double(points) / deform_seconds; }
-    double gb_per_s() const { return bytes_per_point * double(points) / deform_seconds / 1e9; }
+    double ns_per_point() const { return 1e9 * deform.median / double(points); }
+    double points_per_s() const { return double(points) / deform.median; }
+    double gb_per_s() const { return bytes_per_point * double(points) / deform.median / 1e9; }
     double copy_fraction() const { return gb_per_s() * 1e9 / copy_bandwidth; }
-    double time_over_lbs() const { return deform_seconds / lbs_seconds; }
+    double time_over_lbs() const { return deform.median / lbs_seconds; }
+    bool noisy() const { return deform.median > kNoisyFrames * deform.fastest; }
 };
 
-nlohmann::json to_json(const Row& r) {
+// What a run was, for its files: the body as the tables name it, its threads and its frames a size.
+struct RunContext {
+    std::string body;
+    int threads, repeats;
+};
+
+nlohmann::json to_json(const Row& r, const RunContext& run) {
     return {{"body", r.body},
+            {"body_description", run.body},
+            {"threads", run.threads},
+            {"repeats", run.repeats},
             {"points", r.points},
             {"method", r.method},
             {"backend", r.backend},
             {"encode_points_per_s", r.encode_points_per_s},
-            {"deform_seconds", r.deform_seconds},
+            {"deform_seconds", r.deform.median},
+            {"deform_seconds_fastest", r.deform.fastest},
+            {"deform_seconds_slowest", r.deform.slowest},
             {"deform_ns_per_point", r.ns_per_point()},
             {"deform_points_per_s", r.points_per_s()},
             {"bytes_per_point", r.bytes_per_point},
@@ -399,13 +440,14 @@ nlohmann::json to_json(const Row& r) {
             {"device_bytes_per_point", r.device_bytes_per_point}};
 }
 
-void write_csv(std::ostream& out, const std::vector<Row>& rows) {
-    out << "body,points,method,backend,encode_points_per_s,deform_seconds,deform_ns_per_point,deform_points_per_s,"
-           "bytes_per_point,gb_per_s,copy_gb_per_s,fraction_of_copy,time_over_lbs,frame_table_bytes,frame_table_seconds,"
-           "host_resident_bytes_per_point,host_encode_peak_bytes_per_point,host_frame_peak_bytes,device_bytes_per_point\n";
+// The CSV's columns are the JSON's members but body_description, which names a file (commas, quotes).
+void write_csv(std::ostream& out, const std::vector<Row>& rows, const RunContext& run) {
+    out << "body,threads,repeats,points,method,backend,encode_points_per_s,deform_seconds,deform_seconds_fastest,deform_seconds_slowest,"
+           "deform_ns_per_point,deform_points_per_s,bytes_per_point,gb_per_s,copy_gb_per_s,fraction_of_copy,time_over_lbs,frame_table_bytes,"
+           "frame_table_seconds,host_resident_bytes_per_point,host_encode_peak_bytes_per_point,host_frame_peak_bytes,device_bytes_per_point\n";
     for (const Row& r : rows) {
-        out << r.body << ',' << r.points << ',' << r.method << ',' << r.backend;
-        for (double value : {r.encode_points_per_s, r.deform_seconds, r.ns_per_point(), r.points_per_s(), r.bytes_per_point, r.gb_per_s(),
+        out << r.body << ',' << run.threads << ',' << run.repeats << ',' << r.points << ',' << r.method << ',' << r.backend;
+        for (double value : {r.encode_points_per_s, r.deform.median, r.deform.fastest, r.deform.slowest, r.ns_per_point(), r.points_per_s(), r.bytes_per_point, r.gb_per_s(),
                              r.copy_bandwidth / 1e9, r.copy_fraction(), r.time_over_lbs(), r.frame_table_bytes, r.frame_table_seconds,
                              r.resident_bytes_per_point, r.encode_peak_bytes_per_point, r.frame_peak_bytes, r.device_bytes_per_point}) {
             out << ',';
@@ -450,6 +492,8 @@ int run_bench(BenchOptions o) {
         bs::bench::print_quality(bs::bench::measure_quality(o.quality_points, o.threads));
         return 0;
     }
+    // Encoding's passes take OpenMP's team (the API gives them no thread count): held to --threads like the rows.
+    if (o.threads > 0) omp_set_num_threads(o.threads);
     const BenchBody body = bench_body(o.body_name, o.capture);  // before the outputs: a capture it cannot read leaves none
     const bs::Skeleton& skeleton = body.skeleton;
     const bs::Pose &pose = body.pose, &next_pose = body.next_pose;
@@ -513,7 +557,7 @@ int run_bench(BenchOptions o) {
             for (std::size_t b = 0; b < o.backends.size(); ++b) {
                 const bool cuda = o.backends[b] == "cuda";
                 const double bytes = pass_bytes_per_point(skinner, cuda);
-                double seconds, copy, device = kNotMeasured;
+                double copy, device = kNotMeasured;
                 std::function<void()> frame;
                 std::unique_ptr<bs::GpuSkinner> gpu;
                 bs::cuda::DeviceArray<float> gpu_out;
@@ -531,7 +575,7 @@ int run_bench(BenchOptions o) {
                 } else {
                     frame = [&] { skinner.deform(next(), cpu_out, {o.threads}); };
                 }
-                seconds = median_seconds(o.repeats, frame);
+                const Timing seconds = timed(o.repeats, frame);
                 const std::size_t live_before_frame = bs::bench::heap_live_bytes();
                 bs::bench::reset_heap_peak();
                 frame();
@@ -542,14 +586,15 @@ int run_bench(BenchOptions o) {
                 } else {
                     copy = cpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), o.repeats, o.threads);
                 }
-                if (name == "lbs") lbs_seconds[cuda] = seconds;
+                if (name == "lbs") lbs_seconds[cuda] = seconds.median;
                 // A GPU baseline row with its tables built on the device: labelled so, and what a frame uploads
-                // is its poses and posed neighbourhoods; the tables' build is inside the frame's time.
+                // is its poses and posed neighbourhoods; the tables' build is inside the frame's time (not
+                // measured apart).
                 const bool device_tables = cuda && o.gpu_tables == "device" && method == bs::Method::baseline && !exact;
                 FrameTableCost row_tables = tables;
                 if (device_tables)
                     row_tables = {double(skinner.baseline()->bones().size() * (sizeof(bs::BaselineBonePose<double>) + sizeof(bs::LocalChain<double>))),
-                                  0};
+                                  kNotMeasured};
                 rows.push_back({o.body_name, n, name, device_tables ? "cuda-device-tables" : o.backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda],
                                 row_tables.bytes, row_tables.seconds, resident, encode_peak, frame_peak, device});
             }
@@ -575,21 +620,41 @@ int run_bench(BenchOptions o) {
         const double lbs_copy = cpu_copy_bandwidth(std::size_t(lbs_bytes * double(n) / 2), o.repeats, o.threads);
         const double dqs_copy = cpu_copy_bandwidth(std::size_t(dqs_bytes * double(n) / 2), o.repeats, o.threads);
         const double x = kNotMeasured;  // libigl's tables, heap and device are not measured; dqs has no encode
-        rows.push_back({o.body_name, n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, peer.lbs_seconds, lbs_bytes, lbs_copy, lbs_seconds[0], x, x, x, x, x, x});
-        rows.push_back({o.body_name, n, "libigl-dqs", "cpu", x, peer.dqs_seconds, dqs_bytes, dqs_copy, lbs_seconds[0], x, x, x, x, x, x});
+        // The peer reports medians alone: its range is not measured.
+        rows.push_back({o.body_name, n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, {peer.lbs_seconds, x, x}, lbs_bytes, lbs_copy,
+                        lbs_seconds[0], x, x, x, x, x, x});
+        rows.push_back({o.body_name, n, "libigl-dqs", "cpu", x, {peer.dqs_seconds, x, x}, dqs_bytes, dqs_copy, lbs_seconds[0], x, x, x, x, x, x});
         char note[160];
         std::snprintf(note, sizeof note, "libigl at %zu points: largest distance from our LBS %.3g, from our DQS %.3g", n,
                       peer.lbs_difference, peer.dqs_difference);
         peer_notes.push_back(note);
     }
 
-    std::printf("Body: %s.\n\n", body.name.c_str());
-    std::printf("| points | method | backend | encode points/s | deform ns/point | deform points/s | GB/s | of copy | time / LBS | frame tables kB | tables ms |\n");
-    std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (const Row& r : rows)
-        std::printf("| %zu | %s | %s | %s | %.3g | %.3g | %.3g | %.2f | %.2f | %s | %s |\n", r.points, r.method.c_str(), r.backend.c_str(),
-                    cell("%.3g", r.encode_points_per_s).c_str(), r.ns_per_point(), r.points_per_s(), r.gb_per_s(), r.copy_fraction(),
+    const RunContext run{body.name, o.threads > 0 ? o.threads : omp_get_max_threads(), o.repeats};
+    std::printf("Body: %s. CPU rows on %d thread%s, encoding included; %d timed frames a row.\n\n", body.name.c_str(), run.threads,
+                run.threads == 1 ? "" : "s", o.repeats);
+    std::printf("| points | method | backend | encode points/s | deform ns/point | fastest–slowest ns/point | deform points/s | GB/s | of copy | "
+                "time / LBS | frame tables kB | tables ms |\n");
+    std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::vector<std::string> timing_notes;
+    for (const Row& r : rows) {
+        const double per_point = 1e9 / double(r.points);
+        const std::string range = std::isnan(r.deform.fastest) ? "-" : cell("%.3g", per_point * r.deform.fastest) + "–" + cell("%.3g", per_point * r.deform.slowest);
+        std::printf("| %zu | %s | %s | %s | %.3g | %s | %.3g | %.3g | %.3g | %.3g | %s | %s |\n", r.points, r.method.c_str(), r.backend.c_str(),
+                    cell("%.3g", r.encode_points_per_s).c_str(), r.ns_per_point(), range.c_str(), r.points_per_s(), r.gb_per_s(), r.copy_fraction(),
                     r.time_over_lbs(), cell("%.4g", r.frame_table_bytes / 1e3).c_str(), cell("%.3g", 1e3 * r.frame_table_seconds).c_str());
+        const std::string row = std::to_string(r.points) + " " + r.method + " " + r.backend;
+        if (r.noisy())
+            timing_notes.push_back(row + ": its median frame took " + cell("%.3g", r.deform.median / r.deform.fastest) +
+                                   "× its fastest (a busy machine?): its median and ratios are unreliable");
+        if (r.copy_fraction() > 1)
+            timing_notes.push_back(row + ": moved its bytes faster than the copy reference (" + cell("%.3g", r.copy_fraction()) +
+                                   "×): the copy's frames were slowed, or the pass reads less than it is counted");
+    }
+    if (!timing_notes.empty()) {
+        std::printf("\nTimings to distrust:\n\n");
+        for (const std::string& note : timing_notes) std::printf("- %s\n", note.c_str());
+    }
     std::printf("\nMemory (host heap; device: what the GpuSkinner holds; libigl rows not measured):\n\n");
     std::printf("| points | method | backend | resident B/point | encode peak B/point | frame peak kB | device B/point |\n");
     std::printf("|---:|---|---|---:|---:|---:|---:|\n");
@@ -600,16 +665,18 @@ int run_bench(BenchOptions o) {
                         cell("%.1f", r.device_bytes_per_point).c_str());
     std::printf("\nPeer (the rows above when it ran):\n\n");
     for (const std::string& note : peer_notes) std::printf("- %s\n", note.c_str());
+    if (std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.method == "libigl-lbs"; }))
+        std::printf("- libigl-lbs's encode is lbs_matrix alone, given our weights; our lbs and dqs encode computes those weights\n");
     std::fflush(stdout);  // the tables before the files, where a file is the same stream (--json /dev/stdout)
     if (json_out) {
         nlohmann::json doc = nlohmann::json::array();
-        for (const Row& r : rows) doc.push_back(to_json(r));
+        for (const Row& r : rows) doc.push_back(to_json(r, run));
         json_out->write(doc.dump(2) + "\n");
         json_out->commit();
     }
     if (csv_out) {
         std::ostringstream csv;
-        write_csv(csv, rows);
+        write_csv(csv, rows, run);
         csv_out->write(csv.str());
         csv_out->commit();
     }
@@ -628,7 +695,7 @@ int main(int argc, char** argv) {
                                            "number of influences, given the same weights as lbs)")
         ->check(CLI::IsMember({"lbs", "lbs-sparse", "dqs", "baseline", "baseline-exact", "metaball"}))->capture_default_str();
     app.add_option("--repeats", o.repeats, "timed frames per size (median reported)")->transform(bs::cli::count_in_range(std::size_t(1), std::size_t(1000)))->capture_default_str();
-    bs::cli::add_threads_option(&app, o.threads, "CPU threads of the CPU rows (0: all cores)");
+    bs::cli::add_threads_option(&app, o.threads, "CPU threads of the CPU rows and of encoding (0: all cores)");
     app.add_option("--json", o.json_path, "write the rows as JSON");
     app.add_option("--csv", o.csv_path, "write the rows as CSV");
     app.add_option("--peer-python", o.peer_python, "a Python with libigl 2.5 (pip install libigl==2.5.1 'numpy<2'): "

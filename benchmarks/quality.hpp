@@ -11,7 +11,8 @@
 //   stretch p99    of |p'_a − p'_b| / |p_a − p_b| over pairs 1e-3 radii apart on the surface;
 //   squeeze p01    the 1st percentile of the same ratio: where the surface is crushed (LBS's candy wrapper,
 //                  the inside of a bend), which the p99 of stretching does not see;
-//   NaN            points with a non-finite coordinate.
+//   NaN            points with a non-finite coordinate (counted apart: no other metric judges them, and a
+//                  non-finite point at rest makes the rest error infinite).
 #pragma once
 
 #include <string>
