@@ -15,6 +15,7 @@
 
 #include "host/bvh_rig.hpp"
 #include "host/cli/options.hpp"
+#include "host/cli/report.hpp"
 #include "host/demo_body.hpp"
 #include "host/errors.hpp"
 #include "host/system_memory.hpp"
@@ -115,7 +116,7 @@ void note_other_frames(const std::filesystem::path& folder, std::size_t first, s
         if (frame < first || frame >= last || name != frame_name(frame, frame_count)) ++others;
     }
     if (others > 0)
-        std::printf("note: %s also holds %zu frame file%s of an earlier run, left as %s\n", folder.string().c_str(), others,
+        report("note: %s also holds %zu frame file%s of an earlier run, left as %s\n", folder.string().c_str(), others,
                     others == 1 ? "" : "s", others == 1 ? "it was" : "they were");
 }
 
@@ -194,7 +195,7 @@ std::filesystem::path prepare_folder(const std::string& folder) {
 void note_normals_not_deformed(const PointSet& set) {
     const PlyElement* vertex = set.file.find("vertex");
     if (vertex && (vertex->find("nx") || vertex->find("ny") || vertex->find("nz")))
-        std::printf("note: the points' normals (nx, ny, nz) are written as read, not deformed: recompute them for the posed body\n");
+        report("note: the points' normals (nx, ny, nz) are written as read, not deformed: recompute them for the posed body\n");
 }
 
 // The frame files [first, last) of a run into `folder`: a name there may be an input of this run (or a link
@@ -270,6 +271,7 @@ void add_demo_command(CLI::App& app, DemoOptions& o) {
 }
 
 void run_animate(const AnimateOptions& o) {
+    if (!o.pose.empty()) report_beside({o.out});  // with --motion, --out is a folder
     // Every method takes any tree: chains, junctions, a root carrying several bones.
     const Method method = parse_method(o.deform.method);
     Skeleton skeleton = load_skeleton(o.skeleton, SkeletonRules::Tree);
@@ -305,7 +307,7 @@ void run_animate(const AnimateOptions& o) {
     if (is_bvh_path(o.motion)) capture = load_bvh(o.motion);
     Motion motion = capture ? capture_motion(*capture, skeleton) : load_motion(o.motion, skeleton);
     if (capture)
-        for (const std::string& note : capture_notes(*capture)) std::printf("%s\n", note.c_str());
+        for (const std::string& note : capture_notes(*capture)) report("%s\n", note.c_str());
     const auto [first, last] = o.frames.empty() ? std::pair<std::size_t, std::size_t>{0, motion.frame_count()}
                                                 : frame_range(o.frames, motion.frame_count());
     // Every frame's pose checked before any frame is written: a pose the method refuses (baseline's folded
@@ -329,9 +331,9 @@ void run_animate(const AnimateOptions& o) {
         store_positions(deformed, set, origin.posed_origin(pose));
         write_point_set((folder / frame_name(f, motion.frame_count())).string(), set, format);
     }
-    std::printf("wrote %zu frame%s of %zu points to %s\n", last - first, last - first == 1 ? "" : "s", set.positions.size(), o.out.c_str());
+    report("wrote %zu frame%s of %zu points to %s\n", last - first, last - first == 1 ? "" : "s", set.positions.size(), o.out.c_str());
     if (!o.frames.empty() && frame_bounds(o.frames).second.value_or(0) > motion.frame_count())
-        std::printf("note: --frames %s runs past the motion's %zu frames: wrote frames %zu to %zu\n", o.frames.c_str(),
+        report("note: --frames %s runs past the motion's %zu frames: wrote frames %zu to %zu\n", o.frames.c_str(),
                     motion.frame_count(), first, last - 1);
     note_other_frames(folder, first, last, motion.frame_count());
     note_normals_not_deformed(set);
@@ -423,12 +425,12 @@ void run_demo(const DemoOptions& o) {
     double points_per_second = double(points) * frames / deform_seconds;
     // The human moves as its capture does (CMU 01_01 by default, whose subject jumps more than it walks).
     const std::string who = human ? "a human moving by " + std::filesystem::path(o.capture).filename().string() : "a chain";
-    std::printf("baseskin demo: %s, %s%s on %s, %zu point%s x %d frames (%s)\n", who.c_str(), o.deform.method.c_str(),
+    report("baseskin demo: %s, %s%s on %s, %zu point%s x %d frames (%s)\n", who.c_str(), o.deform.method.c_str(),
                 baseline_route(skinner).c_str(), deformer.backend(), points, points == 1 ? "" : "s", frames, body.motion.c_str());
-    std::printf("wrote %s/{skeleton.json, rest.ply, %s ... %s}\n", o.out.c_str(), frame_name(0, std::size_t(frames)).c_str(),
+    report("wrote %s/{skeleton.json, rest.ply, %s ... %s}\n", o.out.c_str(), frame_name(0, std::size_t(frames)).c_str(),
                 frame_name(std::size_t(frames) - 1, std::size_t(frames)).c_str());
     note_other_frames(folder, 0, std::size_t(frames), std::size_t(frames));
-    std::printf("encoding: %.3g points/s; deformation: %.3g points/s (%.2f ms per frame%s)\n", double(points) / encode_seconds,
+    report("encoding: %.3g points/s; deformation: %.3g points/s (%.2f ms per frame%s)\n", double(points) / encode_seconds,
                 points_per_second, 1e3 * deform_seconds / frames,
                 std::string(deformer.backend()) == "the GPU" ? ", the copy back to the host included" : "");
 }

@@ -9,6 +9,7 @@
 #include "host/auto_rig.hpp"
 #include "host/cli/commands.hpp"
 #include "host/cli/options.hpp"
+#include "host/cli/report.hpp"
 #include "host/bezier_chain.hpp"
 #include "host/mesh_io.hpp"
 #include "host/metaball_skinner.hpp"
@@ -54,14 +55,14 @@ std::string binding_file(const DragOptions& o) { return o.binding.empty() ? bind
 MetaballBinding binding_for(const DragOptions& o, const Skeleton& skeleton, const std::vector<Vec3<double>>& rest) {
     const std::string path = binding_file(o);
     if (o.binding.empty() && !std::filesystem::exists(path)) {
-        std::printf("binding: nearest joint sphere\n");
+        report("binding: nearest joint sphere\n");
         return nearest_sphere_binding(skeleton, rest);
     }
-    std::printf("binding: %s\n", path.c_str());
+    report("binding: %s\n", path.c_str());
     if (!o.binding.empty()) {  // given: used as given, saying so where it was made for other vertices
         BindingFile given = read_binding_file(path, rest, skeleton.spheres.size());
         if (given.made_for_other_vertices)
-            std::printf("note: %s was made for other vertices (as many, but other positions or another order): used as given\n",
+            report("note: %s was made for other vertices (as many, but other positions or another order): used as given\n",
                         path.c_str());
         return std::move(given.binding);
     }
@@ -144,6 +145,7 @@ void add_drag_command(CLI::App& app, DragOptions& o) {
 }
 
 void run_drag(const DragOptions& o) {
+    report_beside({o.out, o.out_skeleton});
     Skeleton skeleton = load_skeleton(o.skeleton, SkeletonRules::Tree);  // automatic rigs have junctions
     DragInput input = read_input(o);
     PointSet& set = input.set;
@@ -171,13 +173,13 @@ void run_drag(const DragOptions& o) {
     for (std::size_t i = 0; i < set.positions.size(); ++i) moved += norm(set.positions[i] - skinner.rest()[i]) > 0;
 
     const std::vector<int> chain = drag_chain(skeleton, o.joint, length);
-    std::printf("dragged joint %d along %d joints:", o.joint, length);
-    for (int s : chain) std::printf(" %d -> (%.6g, %.6g, %.6g)", s, centres[s].x, centres[s].y, centres[s].z);
+    report("dragged joint %d along %d joints:", o.joint, length);
+    for (int s : chain) report(" %d -> (%.6g, %.6g, %.6g)", s, centres[s].x, centres[s].y, centres[s].z);
     // With --keep-lengths a target the chain cannot reach is reached for (the chain stretched toward it).
     const double miss = norm(centres[std::size_t(o.joint)] - target);
     if (miss > 1e-6 * (1 + norm(target))) {
         const std::vector<Vec3<double>> rest_chain = chain_centres(skeleton, chain);
-        std::printf("\nnote: joint %d stops %.6g from --to: %s", o.joint, miss,
+        report("\nnote: joint %d stops %.6g from --to: %s", o.joint, miss,
                     out_of_reach(rest_chain, target)        ? "out of the chain's reach with its lengths kept"
                     : too_near_to_reach(rest_chain, target) ? "too near the held joint for the chain to fold to it with its lengths kept"
                                                             : "the length-keeping solve did not reach it");
@@ -188,7 +190,7 @@ void run_drag(const DragOptions& o) {
         const std::size_t a = std::size_t(chain[i]), b = std::size_t(chain[i + 1]);
         const double rest = norm(skeleton.spheres[a].centre - skeleton.spheres[b].centre), now = norm(centres[a] - centres[b]);
         if (now < 1e-6 * rest)
-            std::printf("\nnote: joints %zu and %zu now meet (their bone's length %.3g, %.6g at rest); --keep-lengths keeps it", a, b, now,
+            report("\nnote: joints %zu and %zu now meet (their bone's length %.3g, %.6g at rest); --keep-lengths keeps it", a, b, now,
                         rest);
     }
     // A region moves nothing at its farthest vertex, and a skeleton extracted from a coarse mesh has spheres
@@ -196,23 +198,23 @@ void run_drag(const DragOptions& o) {
     const bool joints_moved = std::any_of(displacements.begin(), displacements.end(), [](const Vec3<double>& d) { return norm(d) > 0; });
     if (moved == 0 && !joints_moved) {
         if (norm(target - skeleton.spheres[std::size_t(o.joint)].centre) == 0)
-            std::printf("\nnote: no joint moved: --to is where joint %d already is", o.joint);
+            report("\nnote: no joint moved: --to is where joint %d already is", o.joint);
         else
-            std::printf("\nnote: no joint moved: the chain already reaches as far towards --to as it can");
+            report("\nnote: no joint moved: the chain already reaches as far towards --to as it can");
     } else if (moved == 0) {
         std::size_t bound = 0;  // points bound to a moved joint (a point has one joint here)
         const MetaballBinding& binding = skinner.binding();
         for (std::uint32_t j : binding.joints) bound += norm(displacements[j]) > 0;
-        std::printf("\nnote: no point moved: the moved joints' regions hold %zu point%s, and a region's farthest point stays "
+        report("\nnote: no point moved: the moved joints' regions hold %zu point%s, and a region's farthest point stays "
                     "(a skeleton from a coarse mesh has spheres that hold none)",
                     bound, bound == 1 ? "" : "s");
     }
-    std::printf("\nwrote %zu points to %s\n", set.positions.size(), o.out.c_str());
+    report("\nwrote %zu points to %s\n", set.positions.size(), o.out.c_str());
     if (dragged) {
-        std::printf("wrote the dragged skeleton to %s (a next drag: --skeleton %s --points %s", o.out_skeleton.c_str(), o.out_skeleton.c_str(),
+        report("wrote the dragged skeleton to %s (a next drag: --skeleton %s --points %s", o.out_skeleton.c_str(), o.out_skeleton.c_str(),
                     o.out.c_str());
-        if (std::filesystem::exists(binding_file(o))) std::printf(" --binding %s", binding_file(o).c_str());
-        std::printf(")\n");
+        if (std::filesystem::exists(binding_file(o))) report(" --binding %s", binding_file(o).c_str());
+        report(")\n");
     }
 }
 

@@ -14,6 +14,7 @@
 #include "host/bvh_rig.hpp"
 #include "host/cli/commands.hpp"
 #include "host/cli/options.hpp"
+#include "host/cli/report.hpp"
 #include "host/demo_body.hpp"
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
@@ -62,11 +63,11 @@ void remove_earlier_rig_files(const std::filesystem::path& folder, const std::ve
         if (std::find(written.begin(), written.end(), file) != written.end() || !std::filesystem::is_regular_file(folder / file, error))
             continue;
         if (!reads_as_rig_file(folder / file))
-            std::printf("note: %s is not this rig's (left as it was)\n", (folder / file).string().c_str());
+            report("note: %s is not this rig's (left as it was)\n", (folder / file).string().c_str());
         else if (std::filesystem::remove(folder / file, error))
-            std::printf("note: removed %s of an earlier rig (it does not belong to this body)\n", (folder / file).string().c_str());
+            report("note: removed %s of an earlier rig (it does not belong to this body)\n", (folder / file).string().c_str());
         else
-            std::printf("note: %s of an earlier rig could not be removed (%s): it does not belong to this body\n",
+            report("note: %s of an earlier rig could not be removed (%s): it does not belong to this body\n",
                         (folder / file).string().c_str(), error.message().c_str());
     }
 }
@@ -140,7 +141,7 @@ void rig_model_file(const RigOptions& o) {
         require_readable_body(points.positions, o.model);
         const std::filesystem::path folder = prepare_folder(o.out);
         const std::vector<std::string> written = write_rig_files(folder, nullptr, make_point_set(points.positions), nullptr);
-        std::printf("rig: %s: %s: wrote %s/points.ply (%zu points over its mesh) only\n", o.model.c_str(), why_no_skeleton.c_str(),
+        report("rig: %s: %s: wrote %s/points.ply (%zu points over its mesh) only\n", o.model.c_str(), why_no_skeleton.c_str(),
                     o.out.c_str(), points.positions.size());
         remove_earlier_rig_files(folder, written);
         return;
@@ -149,14 +150,14 @@ void rig_model_file(const RigOptions& o) {
     require_readable_body(points.positions, o.model);
     PointSet set = make_point_set(points.positions);
     set.influences = points.influences;
-    std::printf("rig: %s: %zu vertices, %zu triangles, %zu nodes (%zu merged: at zero length from a parent or a sibling), %zu spheres, %zu bones (%zu bridges), %d junctions\n",
+    report("rig: %s: %zu vertices, %zu triangles, %zu nodes (%zu merged: at zero length from a parent or a sibling), %zu spheres, %zu bones (%zu bridges), %d junctions\n",
                 o.model.c_str(), model.mesh.vertices.size(), model.mesh.triangles.size(), model.nodes.size(), rig.rig.merged.size(),
                 rig.rig.skeleton.spheres.size(), rig.rig.skeleton.bone_count(), rig.rig.skeleton.bridges.size(), junction_count(rig.rig.skeleton));
     // A skeleton that leaves part of its mesh out (a limb without a bone): baseline skinning moves such
     // points with the rigid field of the nearest bones, which is no limb's motion.
     const SphereMeshCoverage coverage = sphere_mesh_coverage(rig.rig.skeleton, points.positions);
     if (coverage.share_beyond_mean_radius > kUncoveredNoted)
-        std::printf("note: %.1f%% of the points lie more than the spheres' mean radius (%.4g) outside the sphere-mesh, up to %.4g: "
+        report("note: %.1f%% of the points lie more than the spheres' mean radius (%.4g) outside the sphere-mesh, up to %.4g: "
                     "its bones do not reach all of the mesh (the model's hierarchy has no bone there)\n",
                     100 * coverage.share_beyond_mean_radius, coverage.mean_radius, coverage.farthest);
     std::optional<Motion> motion;
@@ -173,10 +174,10 @@ void rig_model_file(const RigOptions& o) {
     const std::filesystem::path folder = prepare_folder(o.out);
     const std::vector<std::string> written = write_rig_files(folder, &rig.rig.skeleton, set, motion ? &*motion : nullptr);
     if (!motion) {
-        std::printf("%s: wrote %s/{skeleton.json, points.ply}\n", why_no_motion.c_str(), o.out.c_str());
+        report("%s: wrote %s/{skeleton.json, points.ply}\n", why_no_motion.c_str(), o.out.c_str());
     } else {
-        std::printf("motion: %zu frames at %.4g frames/s; points: %zu over the mesh\n", motion->frame_count(), motion->fps(), points.positions.size());
-        std::printf("wrote %s/{skeleton.json, points.ply, motion.json}\n", o.out.c_str());
+        report("motion: %zu frames at %.4g frames/s; points: %zu over the mesh\n", motion->frame_count(), motion->fps(), points.positions.size());
+        report("wrote %s/{skeleton.json, points.ply, motion.json}\n", o.out.c_str());
     }
     remove_earlier_rig_files(folder, written);
 }
@@ -220,15 +221,15 @@ void run_rig(const RigOptions& o) {
     const std::filesystem::path folder = prepare_folder(o.out);
     const std::vector<std::string> written = write_rig_files(folder, &rig.skeleton, set, why_no_motion.empty() ? &*motion : nullptr);
 
-    std::printf("rig: %s: %zu joints (%zu merged: at zero length from a parent or a sibling), %zu spheres, %zu bones, %d junctions\n", o.model.c_str(),
+    report("rig: %s: %zu joints (%zu merged: at zero length from a parent or a sibling), %zu spheres, %zu bones, %d junctions\n", o.model.c_str(),
                 capture.joints.size(), rig.merged.size(), rig.skeleton.spheres.size(), rig.skeleton.bone_count(),
                 junction_count(rig.skeleton));
-    std::printf("motion: %zu frames at %.4g frames/s; points: %zu over the surface\n", capture.frame_count, 1.0 / capture.frame_time, rest.size());
-    for (const std::string& note : capture_notes(capture)) std::printf("%s\n", note.c_str());
+    report("motion: %zu frames at %.4g frames/s; points: %zu over the surface\n", capture.frame_count, 1.0 / capture.frame_time, rest.size());
+    for (const std::string& note : capture_notes(capture)) report("%s\n", note.c_str());
     if (why_no_motion.empty())
-        std::printf("wrote %s/{skeleton.json, points.ply, motion.json}\n", o.out.c_str());
+        report("wrote %s/{skeleton.json, points.ply, motion.json}\n", o.out.c_str());
     else
-        std::printf("%s: wrote %s/{skeleton.json, points.ply}\n", why_no_motion.c_str(), o.out.c_str());
+        report("%s: wrote %s/{skeleton.json, points.ply}\n", why_no_motion.c_str(), o.out.c_str());
     remove_earlier_rig_files(folder, written);
 }
 

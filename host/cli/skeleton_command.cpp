@@ -9,6 +9,7 @@
 #include "host/auto_rig.hpp"
 #include "host/baseline_skinner.hpp"
 #include "host/cli/options.hpp"
+#include "host/cli/report.hpp"
 #include "host/errors.hpp"
 #include "host/mesh_io.hpp"
 #include "host/output_file.hpp"
@@ -89,6 +90,7 @@ void add_skeleton_command(CLI::App& app, SkeletonOptions& o) {
 }
 
 void run_skeleton(const SkeletonOptions& o) {
+    report_beside({o.out});
     // Opened before the extraction: an --out that cannot be written was said after it (9 s on a large mesh).
     OutputFile skeleton_file(o.out), binding_file(binding_path_for(o.out));
     const auto start = std::chrono::steady_clock::now();
@@ -102,21 +104,21 @@ void run_skeleton(const SkeletonOptions& o) {
     const int cut = int(e.rig.cut_edges.size()), merged_away = e.graph.loops - cut;
     const std::string loops = std::to_string(e.graph.loops) + " loops" + (merged_away > 0 ? ": " : ", ") + std::to_string(cut) + " cut" +
                               (merged_away > 0 ? ", " + std::to_string(merged_away) + " closed where nested spheres merged" : "");
-    std::printf("skeleton: %zu spheres, %zu bones, %d junctions from %zu samples (%zu Reeb nodes, %s) in %.2f s\n",
+    report("skeleton: %zu spheres, %zu bones, %d junctions from %zu samples (%zu Reeb nodes, %s) in %.2f s\n",
                 e.rig.skeleton.spheres.size(), e.rig.skeleton.bones.size(), junction_count(e.rig.skeleton), e.vertices.size(),
                 e.graph.nodes.size(), loops.c_str(), seconds);
     std::string note = notes(e.graph.report);
     if (e.rig.detached_parts > 0)
         note += (note.empty() ? "" : ", ") + std::to_string(e.rig.detached_parts) + " small detached parts of the graph left unbound";
-    if (!note.empty()) std::printf("note: %s\n", note.c_str());
+    if (!note.empty()) report("note: %s\n", note.c_str());
     // An extracted skeleton may fold a joint at rest beyond what baseline skinning takes: say so now, not
     // at the first animate.
     try {
         BaselineSkinner<float>(e.rig.skeleton, {}, o.out);
     } catch (const UnsupportedError& refused) {
-        std::printf("note: baseline skinning refuses this skeleton: %s; other --intervals give another skeleton\n", refused.what());
+        report("note: baseline skinning refuses this skeleton: %s; other --intervals give another skeleton\n", refused.what());
     }
-    std::printf("wrote %s and %s\n", o.out.c_str(), binding_path_for(o.out).c_str());
+    report("wrote %s and %s\n", o.out.c_str(), binding_path_for(o.out).c_str());
 }
 
 }  // namespace bs::cli

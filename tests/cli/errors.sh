@@ -60,6 +60,20 @@ echo HEADER >"$tmp/stream.txt"
 "$bin" animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --format ascii \
     --out /dev/stdout >>"$tmp/stream.txt" 2>&1 || fail "animate --out /dev/stdout failed"
 [ "$(head -1 "$tmp/stream.txt")" = HEADER ] && grep -qx 'ply' "$tmp/stream.txt" || fail "--out /dev/stdout: $(cat "$tmp/stream.txt")"
+# Where the output is standard output, the summaries and notes go to standard error: they were written into
+# the PLY (before its header through a file, after its data through a pipe), exit 0. animate's note on
+# normals, drag's binding and summary lines; each file read back.
+"$bin" animate --skeleton "$tmp/skeleton.json" --points "$tmp/normals.ply" --pose "$tmp/pose.json" --out /dev/stdout \
+    >"$tmp/to_stdout.ply" 2>"$tmp/to_stdout.err" || fail "animate --out /dev/stdout with normals failed"
+grep -qF "note: the points' normals" "$tmp/to_stdout.err" || fail "the note on normals went elsewhere: $(cat "$tmp/to_stdout.err")"
+"$bin" drag --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --joint 2 --to 7,1,0 --out /dev/stdout 2>"$tmp/drag.err" |
+    cat >"$tmp/dragged.ply" || fail "drag --out /dev/stdout failed"
+grep -qF "wrote 3 points to /dev/stdout" "$tmp/drag.err" || fail "drag's summary went elsewhere: $(cat "$tmp/drag.err")"
+for written in to_stdout dragged; do
+    [ "$(head -1 "$tmp/$written.ply")" = ply ] && ! grep -q "note\|wrote\|binding" "$tmp/$written.ply" || fail "$written.ply: $(cat "$tmp/$written.ply")"
+    "$bin" animate --skeleton "$tmp/skeleton.json" --points "$tmp/$written.ply" --pose "$tmp/pose.json" --out "$tmp/$written-again.ply" \
+        >/dev/null 2>&1 || fail "$written.ply cannot be read back"
+done
 
 # Input limits (README "Input limits"): a file over its kind's size (sparse: no disk used) is invalid input,
 # a FIFO is an I/O error rather than a wait for a writer, a point count beyond the limit a bad command line.
