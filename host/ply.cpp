@@ -752,12 +752,14 @@ Influences influences_of(const std::string& path, std::size_t i, const PlyProper
     double sum = 0;
     for (int k = 0; k < kMaxInfluences; ++k) {
         const double bone = columns[k]->values[i];
-        if (bone < 0) fail(path, vertex_at(i), "bone" + std::to_string(k) + " = " + number_text(bone) + " is negative");
-        inf.bone[k] = static_cast<std::uint32_t>(bone);
         w[k] = columns[kMaxInfluences + k]->values[i];
         if (!std::isfinite(w[k]) || w[k] < 0)
             fail(path, vertex_at(i),
                  "weight" + std::to_string(k) + " = " + number_text(w[k]) + " (expected a finite weight >= 0)");
+        // Exporters write -1 in a point's empty slots: a slot of weight 0 names no bone.
+        if (bone < 0 && w[k] != 0)
+            fail(path, vertex_at(i), "bone" + std::to_string(k) + " = " + number_text(bone) + " is negative (its weight is " + number_text(w[k]) + ")");
+        inf.bone[k] = bone < 0 ? 0 : static_cast<std::uint32_t>(bone);
         sum += w[k];
     }
     if (std::fabs(sum - 1.0) > 1e-3)
@@ -938,21 +940,23 @@ std::function<void(const PlyFile&)> point_set_header_check(const std::string& so
     };
 }
 
-PointSet point_set_of(PlyFile file, const std::string& source) {
+PointSet point_set_of(PlyFile file, const std::string& source, WeightColumns weights) {
     PointSet set;
     set.file = std::move(file);
     const PlyElement* vertex = set.file.find("vertex");
     set.positions = read_positions(source, *vertex);
-    set.influences = read_influences(source, *vertex);
+    if (weights == WeightColumns::read) set.influences = read_influences(source, *vertex);
     check_face_indices(source, set.file, vertex->count);
     return set;
 }
 }  // namespace
 
-PointSet read_point_set(const std::string& path) { return point_set_of(read_and_parse(path, point_set_header_check(path)), path); }
+PointSet read_point_set(const std::string& path, WeightColumns weights) {
+    return point_set_of(read_and_parse(path, point_set_header_check(path)), path, weights);
+}
 
 PointSet parse_point_set(std::string_view bytes, const std::string& source) {
-    return point_set_of(parse_ply(bytes, source, point_set_header_check(source)), source);
+    return point_set_of(parse_ply(bytes, source, point_set_header_check(source)), source, WeightColumns::read);
 }
 
 void write_point_set(const std::string& path, const PointSet& set, PlyFormat format) {

@@ -107,14 +107,20 @@ struct PointSet {
     PlyFile file;
 };
 
+// Whether a point set's bone0..3 and weight0..3 are read as influences, or kept as read like any other
+// property (nothing checked, set.influences empty: a run that computes its own weights).
+enum class WeightColumns { read, kept_as_read };
+
 // Reads a PLY file's `vertex` element: scalar x, y, z of type float or double, all finite.
 // Influences are read when the vertex element has all of bone0..bone3 (scalar integer types, values
-// >= 0) and weight0..weight3 (scalar float or double); having only some of them is an error naming the
-// missing ones. Each vertex's weights must be finite, >= 0 and sum to 1 within 1e-3; they are then
-// divided by their sum (in double, stored as float). A `face` element's corner list (vertex_indices or
-// vertex_index) must give every face at least one corner, each a whole index of the vertices. Messages name the vertex (or face) index.
-PointSet read_point_set(const std::string& path);
-PointSet parse_point_set(std::string_view bytes, const std::string& source);  // as parse_ply
+// >= 0 wherever their weight is not 0: an empty slot may hold -1, read as bone 0) and weight0..weight3
+// (scalar float or double); having only some of them is an error naming the missing ones. Each vertex's
+// weights must be finite, >= 0 and sum to 1 within 1e-3; they are then divided by their sum (in double,
+// stored as float). With WeightColumns::kept_as_read none of that: no influences. A `face` element's corner
+// list (vertex_indices or vertex_index) must give every face at least one corner, each a whole index of the
+// vertices. Messages name the vertex (or face) index.
+PointSet read_point_set(const std::string& path, WeightColumns weights = WeightColumns::read);
+PointSet parse_point_set(std::string_view bytes, const std::string& source);  // as parse_ply, weights read
 
 // Writes set.file in `format` with the vertex element's x, y, z replaced by set.positions (x, y, z keep
 // their declared types, so float columns round to float). When set.influences is non-empty, bone0..3

@@ -275,11 +275,11 @@ void run_animate(const AnimateOptions& o) {
     // Every method takes any tree: chains, junctions, a root carrying several bones.
     const Method method = parse_method(o.deform.method);
     Skeleton skeleton = load_skeleton(o.skeleton, SkeletonRules::Tree);
-    PointSet set = read_point_set(o.points);
+    PointSet set = read_point_set(o.points, o.auto_weights ? WeightColumns::kept_as_read : WeightColumns::read);
     // Baseline and metaball use no weights, but a file's are checked as every method checks them (Skinner):
     // here, once, so that a refusal says how to leave them unread; the skinner then gets none.
     const bool uses_weights = method == Method::lbs || method == Method::dqs;
-    if (!uses_weights && !o.auto_weights && !set.influences.empty()) {
+    if (!uses_weights && !set.influences.empty()) {
         try {
             validate_influences(set.influences, set.positions.size(), skeleton.bone_count(), o.points);
         } catch (const InputError& e) {
@@ -289,8 +289,9 @@ void run_animate(const AnimateOptions& o) {
     // Deformed in float about an origin beside the body, written back in double (host/local_origin.hpp).
     const LocalOrigin origin = LocalOrigin::beside(skeleton);
     const Skeleton local_skeleton = origin.to_local(skeleton);
-    Skinner skinner(method, local_skeleton, origin.to_local(set.positions),
-                    uses_weights && !o.auto_weights ? set.influences : std::vector<Influences>{}, o.points, baseline_options(o.deform));
+    Skinner skinner(method, local_skeleton, origin.to_local(set.positions), uses_weights ? std::move(set.influences) : std::vector<Influences>{},
+                    o.points, baseline_options(o.deform));
+    set.influences.clear();  // the file's weight columns are written as read, not as the skinner scaled them
     FrameDeformer deformer(skinner, o.deform);
     const PlyFormat format = output_format(o.format, set.file);
     std::vector<Vec3<float>> deformed;

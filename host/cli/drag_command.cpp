@@ -38,7 +38,8 @@ PlyProperty triangle_list(const std::vector<std::array<int, 3>>& triangles) {
 
 DragInput read_input(const DragOptions& o) {
     if (!o.points.empty()) {
-        PointSet set = read_point_set(o.points);
+        PointSet set = read_point_set(o.points);  // weights checked as every command checks them, unused
+        set.influences.clear();                   // and written as read, not scaled to sum to 1
         PlyFormat format = set.file.format == PlyFormat::Ascii ? PlyFormat::Ascii : PlyFormat::BinaryLittleEndian;
         return {std::move(set), format, o.points};
     }

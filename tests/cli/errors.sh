@@ -39,6 +39,19 @@ expect 0 "note: the points' normals (nx, ny, nz) are written as read, not deform
 out=$("$bin" animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/plain_out.ply" 2>&1)
 grep -q "normals" <<<"$out" && fail "a file without normals was noted as having them: $out"
 
+# The file's weight columns are written as read (they came back scaled to sum to 1); --auto-weights leaves
+# them unread (a sum of 0.998 was refused with it); a slot of weight 0 may name bone -1.
+weights_head='ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nproperty int bone0\nproperty int bone1\nproperty int bone2\nproperty int bone3\nproperty float weight0\nproperty float weight1\nproperty float weight2\nproperty float weight3\nend_header\n'
+printf "$weights_head"'1 1 0 0 1 -1 -1 0.4995 0.5 0 0\n4 0 1 1 -1 -1 -1 1 0 0 0\n' >"$tmp/weights.ply"
+printf "$weights_head"'1 1 0 0 1 0 0 0.498 0.5 0 0\n4 0 1 1 0 0 0 1 0 0 0\n' >"$tmp/weights_off.ply"
+expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/weights.ply" --pose "$tmp/pose.json" --method lbs --out "$tmp/weights_out.ply"
+[ "$(sed '1,/^end_header/d' "$tmp/weights_out.ply" | cut -d' ' -f4-)" = "$(sed '1,/^end_header/d' "$tmp/weights.ply" | cut -d' ' -f4-)" ] ||
+    fail "the weight columns changed: $(cat "$tmp/weights_out.ply")"
+expect 2 "vertex 0: weights sum to 0.99799" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/weights_off.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"
+expect 0 "" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/weights_off.ply" --pose "$tmp/pose.json" --auto-weights --out "$tmp/auto_out.ply"
+[ "$(sed '1,/^end_header/d' "$tmp/auto_out.ply" | cut -d' ' -f4-)" = "$(sed '1,/^end_header/d' "$tmp/weights_off.ply" | cut -d' ' -f4-)" ] ||
+    fail "--auto-weights changed the weight columns: $(cat "$tmp/auto_out.ply")"
+
 # An output that cannot be written whole (a file-size limit stops it as a full disk would) is an I/O error,
 # and the file that was there keeps its content (host/output_file.hpp). (An output that is the run's own
 # input is refused before the run: tests/cli/rig.sh.)

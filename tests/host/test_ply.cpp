@@ -603,7 +603,39 @@ TEST(PlyError, InvalidWeights) {
     expect_point_set_error(head + "0 0 0 0 1 0 0 0.5 0.4 0 0\n", {"vertex 1", "weights sum to 0.9"});
     expect_point_set_error(head + "0 0 0 0 1 0 0 1.5 -0.5 0 0\n", {"vertex 1", "weight1 = -0.5"});
     expect_point_set_error(head + "0 0 0 0 1 0 0 inf 0 0 0\n", {"vertex 1", "weight0 = inf"});
-    expect_point_set_error(head + "0 0 0 -1 0 0 0 1 0 0 0\n", {"vertex 1", "bone0 = -1 is negative"});
+    expect_point_set_error(head + "0 0 0 -1 0 0 0 1 0 0 0\n", {"vertex 1", "bone0 = -1 is negative (its weight is 1)"});
+}
+
+// An empty slot may name bone -1 (exporters write it so): its weight is 0, it names no bone (read as bone 0,
+// which the skinners' check then accepts); -1 refused all the same.
+TEST(Ply, AnEmptySlotMayNameBoneMinusOne) {
+    const std::string text = kAsciiHead +
+                             "element vertex 1\nproperty float x\nproperty float y\nproperty float z\n"
+                             "property int bone0\nproperty int bone1\nproperty int bone2\nproperty int bone3\n"
+                             "property float weight0\nproperty float weight1\nproperty float weight2\n"
+                             "property float weight3\nend_header\n0 0 0 3 -1 -1 -1 1 0 0 0\n";
+    const PointSet set = read_point_set(testing::write_temp("slots.ply", text));
+    ASSERT_EQ(set.influences.size(), 1u);
+    EXPECT_EQ(set.influences[0].bone[0], 3u);
+    EXPECT_EQ(set.influences[0].bone[1], 0u);
+    EXPECT_EQ(set.influences[0].weight[1], 0.0f);
+}
+
+// Weight columns kept as read: nothing checked (a sum of 0.9, a negative bone), no influences, and written
+// back as they were.
+TEST(Ply, WeightColumnsKeptAsReadAreNeitherCheckedNorChanged) {
+    const std::string text = kAsciiHead +
+                             "element vertex 1\nproperty float x\nproperty float y\nproperty float z\n"
+                             "property int bone0\nproperty int bone1\nproperty int bone2\nproperty int bone3\n"
+                             "property float weight0\nproperty float weight1\nproperty float weight2\n"
+                             "property float weight3\nend_header\n0 0 0 -2 1 0 0 0.5 0.4 0 0\n";
+    const std::string in = testing::write_temp("kept.ply", text);
+    EXPECT_THROW(read_point_set(in), InputError);
+    const PointSet set = read_point_set(in, WeightColumns::kept_as_read);
+    EXPECT_TRUE(set.influences.empty());
+    const std::string out = temp_path("kept_out.ply");
+    write_point_set(out, set, PlyFormat::Ascii);
+    EXPECT_EQ(read_bytes(out), text);
 }
 
 TEST(PlyError, CannotOpenOrWrite) {
