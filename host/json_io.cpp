@@ -95,6 +95,10 @@ private:
 
 json parse(std::istream& in, const std::string& source) {
     const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    // nlohmann's lexer takes a NUL byte for the end of the input (for C strings), so whatever followed one
+    // was ignored (a file with junk or zero padding after it loaded as whole). JSON text holds none.
+    if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
+        throw InputError(source + ": not valid JSON: a NUL byte at byte " + std::to_string(nul) + " (JSON text has none)");
     StructureCheck check(source);
     json::sax_parse(text, &check);
     try {

@@ -116,6 +116,13 @@ TEST(SkeletonInvalid, MissingFile) {
     EXPECT_THROW(load_skeleton(testing::temp_path("missing.json")), IoError);
 }
 TEST(SkeletonInvalid, NotJson) { expect_error("{\"spheres\": [", "not valid JSON"); }
+// Whatever followed a NUL byte was ignored (nlohmann's lexer ends the input there): a whole skeleton with
+// junk after a NUL loaded, one with a NUL inside said "unexpected end of input".
+TEST(SkeletonInvalid, NulByte) {
+    const std::string whole = R"({"spheres": [[0,0,0,1],[4,0,0,1]], "bones": [[0,1]]})";
+    expect_error(whole + std::string("\0{\"junk\": 1", 12), "not valid JSON: a NUL byte at byte " + std::to_string(whole.size()));
+    expect_error(std::string("{\"spheres\"\0: []}", 16), "not valid JSON: a NUL byte at byte 10");
+}
 TEST(SkeletonInvalid, NotAnObject) { expect_error("[1,2]", "expected an object"); }
 TEST(SkeletonInvalid, MissingSpheres) { expect_error(R"({"bones": [[0,1]]})", "missing required member \"spheres\""); }
 TEST(SkeletonInvalid, MissingBones) { expect_error(R"({"spheres": [[0,0,0,1],[2,0,0,1]]})", "missing required member \"bones\""); }
