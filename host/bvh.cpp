@@ -13,6 +13,9 @@
 
 namespace bs {
 
+// The UTF-8 byte-order mark some editors write first; a capture may begin with it.
+constexpr const char* kUtf8ByteOrderMark = "\xEF\xBB\xBF";
+
 namespace {
 
 constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180.0;
@@ -137,7 +140,7 @@ private:
         }
         // A UTF-8 byte-order mark (refused as 'expected "HIERARCHY", got "\xEF\xBB\xBFHIERARCHY"', two words
         // that look the same); a part of one is left, and refused so.
-        static const std::string bom = "\xEF\xBB\xBF";
+        const std::string bom = kUtf8ByteOrderMark;
         if (line_ == 1 && !words_.empty() && words_[0].compare(0, bom.size(), bom) == 0) {
             words_[0].erase(0, bom.size());
             if (words_[0].empty()) words_.erase(words_.begin());
@@ -281,7 +284,7 @@ bool is_bvh_path(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::string first_word;
     in >> std::setw(16) >> first_word;
-    return first_word == "HIERARCHY";
+    return first_word == "HIERARCHY" || first_word == std::string(kUtf8ByteOrderMark) + "HIERARCHY";  // the reader skips the mark
 }
 
 BvhFile load_bvh(const std::string& path) {
