@@ -98,7 +98,11 @@ BindingFile read_binding_file(const std::string& path, const std::vector<Vec3<do
     BindingFile file{parse_binding(doc, vertices.size(), joint_count, where), false};
     if (doc.contains("vertices_digest")) {
         const json& digest = doc["vertices_digest"];
-        if (!digest.is_string()) where["vertices_digest"].fail("expected a string of 16 hexadecimal digits");
+        // As binding_vertex_digest writes it: 16 lowercase hexadecimal digits (another text was taken for a
+        // digest of other vertices, and refused or noted as that).
+        const bool written_so = digest.is_string() && digest.get<std::string>().size() == 16 &&
+                                digest.get<std::string>().find_first_not_of("0123456789abcdef") == std::string::npos;
+        if (!written_so) where["vertices_digest"].fail("expected a string of 16 hexadecimal digits (lowercase, as `skeleton` writes it)");
         file.made_for_other_vertices = digest.get<std::string>() != binding_vertex_digest(vertices);
     }
     return file;

@@ -229,9 +229,17 @@ TEST(MetaballSkinner, BindingFileForOtherVerticesIsRefused) {
             EXPECT_NE(std::string(e.what()).find("vertices_digest: the binding was made for other vertices"), std::string::npos) << e.what();
         }
     }
-    EXPECT_THROW(load_binding(testing::write_temp("digest_number.json", R"({"binding": [0], "vertices_digest": 5})"),
-                              std::vector<Vec3<double>>(1), 2),
-                 InputError);
+    // A digest not written as binding_vertex_digest writes it is malformed, not one of other vertices (a text
+    // like "zz" was read as that: refused by load_binding, used with a note by drag --binding).
+    for (const char* digest : {"5", R"("zz")", R"("0123456789ABCDEF")", R"("0123456789abcde")"}) {
+        const std::string malformed = testing::write_temp("digest.json", std::string(R"({"binding": [0], "vertices_digest": )") + digest + "}");
+        try {
+            read_binding_file(malformed, std::vector<Vec3<double>>(1), 2);
+            ADD_FAILURE() << digest << ": no error";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("vertices_digest: expected a string of 16 hexadecimal digits"), std::string::npos) << e.what();
+        }
+    }
     EXPECT_EQ(regions(load_binding(testing::write_temp("no_digest.json", R"({"binding": [0, 0, 1]})"), reordered, 2)),
               (std::vector<int>{0, 0, 1}));
 }
