@@ -727,6 +727,14 @@ int main(int argc, char** argv) {
                                        "--min-tabulated-points", "--body", "--capture"})
                 if (app.count(option) > 0)
                     throw CLI::ValidationError(option, "not with --quality (its scenarios are fixed; it takes --quality-points and --threads)");
+        // Options of rows the run does not have did nothing (the CLI refuses --table-samples for other methods).
+        const auto listed = [](const std::vector<std::string>& values, const char* value) {
+            return std::find(values.begin(), values.end(), value) != values.end();
+        };
+        if (app.count("--min-tabulated-points") > 0 && !listed(o.methods, "baseline"))
+            throw CLI::ValidationError("--min-tabulated-points", "applies to the baseline rows (--methods baseline), which this run has not");
+        if (app.count("--gpu-tables") > 0 && !listed(o.backends, "cuda"))
+            throw CLI::ValidationError("--gpu-tables", "applies to the GPU rows (--backend cuda), which this run has not");
         for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--json", o.json_path}, {"--csv", o.csv_path}})
             if (!path.empty()) bs::cli::refuse_output_over_input(option, path, {{"--capture", o.capture}, {"--peer-python", o.peer_python}});
         if (!o.json_path.empty() && !o.csv_path.empty() && bs::cli::same_output_file(o.json_path, o.csv_path))

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -225,9 +226,15 @@ int run(char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    const char* usage = "usage: baseskin-check-screenshots REST.png BENT.png POSE.json DEMO_POINTS\n"
+                        "checks the viewer's two screenshots of the demo (at rest, posed) against its projected sphere-mesh\n";
+    if (argc == 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+        std::fputs(usage, stdout);
+        return 0;
+    }
     if (argc != 5) {
-        std::fprintf(stderr, "usage: baseskin-check-screenshots REST.png BENT.png POSE.json DEMO_POINTS\n");
-        return 2;
+        std::fputs(usage, stderr);
+        return 1;  // a bad command line, as the project's other programs say it
     }
     try {
         return run(argv);
