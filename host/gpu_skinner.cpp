@@ -7,22 +7,12 @@
 
 namespace bs {
 
-namespace {
-// The method's own skinner a Skinner holds (null when moved from).
-const void* held_skinner(const Skinner& s) {
-    if (s.classic()) return s.classic();
-    if (s.baseline()) return s.baseline();
-    if (s.sparse()) return s.sparse();
-    return s.metaball();
-}
-}  // namespace
-
 void GpuSkinner::require_same_skinner() const {
-    if (held_skinner(skinner_) != held_ || skinner_.size() != count_)
+    if (skinner_.identity() != identity_)
         throw InputError("GpuSkinner: its Skinner was moved from or replaced since it was built (build another GpuSkinner)");
 }
 
-GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinner), held_(held_skinner(skinner)), count_(0) {
+GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinner), identity_(skinner.identity()), count_(0) {
     if (const ClassicSkinner<float>* classic = skinner.classic()) {
         count_ = classic->size();
         rest_ = cuda::DeviceArray<Vec3<float>>(classic->rest(), exec);

@@ -71,7 +71,7 @@ private:
     void require_same_skinner() const;
 
     const Skinner& skinner_;
-    const void* held_;  // the method's own skinner in skinner_ when this was built (Skinner::classic() ...)
+    std::uint64_t identity_;  // skinner_.identity() when this was built
     std::size_t count_;
     cuda::DeviceArray<Vec3<float>> rest_;
     cuda::DeviceArray<Influences> influences_;

@@ -1,5 +1,7 @@
 #include "host/skinner.hpp"
 
+#include <atomic>
+
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
 #include "host/weights.hpp"
@@ -24,10 +26,18 @@ const char* method_name(Method method) {
     return "?";
 }
 
+SkinnerIdentity::SkinnerIdentity() {
+    static std::atomic<std::uint64_t> next{1};
+    value_ = next.fetch_add(1, std::memory_order_relaxed);
+}
+
 Skinner::Skinner(Method method, const Skeleton& skeleton, const std::vector<Vec3<double>>& rest,
                  std::vector<Influences> influences, const std::string& source,
                  const BaselineDeformOptions& baseline_options)
     : method_(method) {
+    // A value outside the enumeration (a cast) was deformed as DQS.
+    if (method != Method::lbs && method != Method::dqs && method != Method::baseline && method != Method::metaball)
+        throw InputError("Skinner: method " + std::to_string(static_cast<int>(method)) + " is none of lbs, dqs, baseline, metaball");
     check_skeleton(skeleton, skeleton_source(source));  // before the weights or the binding are made from it
     // Weights given with the points are checked by every method, used or not: weights naming bones the
     // skeleton lacks mean the points were made for another skeleton (LBS and DQS refused such a file,

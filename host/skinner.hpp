@@ -2,8 +2,10 @@
 // from the rest data, then deform(pose) per frame. Positions are float (as on the GPU).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "host/baseline_skinner.hpp"
@@ -22,8 +24,27 @@ const char* method_name(Method method);
 // What a moved-from Skinner says when it is asked to deform (InputError; its size() is 0).
 constexpr const char* kMovedFromSkinner = "Skinner: moved from, it holds no skinner (assign one to it)";
 
+// A number no other skinner built in this process has had, carried by moves; 0 once moved from. What a
+// GpuSkinner compares to see that its Skinner still holds what it uploaded (an address could be the same
+// after a replacement: the allocator hands a freed block back).
+class SkinnerIdentity {
+public:
+    SkinnerIdentity();
+    SkinnerIdentity(SkinnerIdentity&& other) noexcept : value_(std::exchange(other.value_, 0)) {}
+    SkinnerIdentity& operator=(SkinnerIdentity&& other) noexcept {
+        const std::uint64_t value = std::exchange(other.value_, 0);  // a move to itself keeps its value
+        value_ = value;
+        return *this;
+    }
+    std::uint64_t value() const { return value_; }
+
+private:
+    std::uint64_t value_;
+};
+
 // Movable, not copyable. A moved-from Skinner holds no method's skinner: size() 0, its accessors below
-// null, deform and GpuSkinner refuse it (kMovedFromSkinner); another Skinner may be assigned to it.
+// null, identity() 0, deform and GpuSkinner refuse it (kMovedFromSkinner); method() still names the method
+// it had; another Skinner may be assigned to it.
 class Skinner {
 public:
     // `influences` are used by LBS and DQS (computed from the sphere-mesh when empty); baseline
@@ -63,8 +84,12 @@ public:
     const MetaballSkinner<float>* metaball() const { return metaball_.get(); }
     const SparseLbsSkinner<float>* sparse() const { return sparse_.get(); }
 
+    // This skinner's SkinnerIdentity (0 when moved from).
+    std::uint64_t identity() const { return identity_.value(); }
+
 private:
     Method method_;
+    SkinnerIdentity identity_;
     std::unique_ptr<ClassicSkinner<float>> classic_;
     std::unique_ptr<BaselineSkinner<float>> baseline_;
     std::unique_ptr<MetaballSkinner<float>> metaball_;

@@ -227,6 +227,13 @@ TEST(GpuSkinnerCuda, ASkinnerMovedFromOrReplacedUnderItIsRefused) {
         EXPECT_THROW(gpu.deform(pose, {out.data(), 3}), InputError) << method_name(method);
         skinner = Skinner(method == Method::lbs ? Method::baseline : Method::lbs, s, points, {}, "test");
         EXPECT_THROW(gpu.deform(pose, {out.data(), 3}), InputError) << method_name(method);
+        // The same method and count in the first one's place, its block freed first (the allocator hands
+        // it back: an address check passed).
+        Skinner again(method, s, points, {}, "test");
+        GpuSkinner gpu_again(again);
+        { const Skinner dropped(std::move(again)); }
+        again = Skinner(method, s, points, {}, "test");
+        EXPECT_THROW(gpu_again.deform(pose, {out.data(), 3}), InputError) << method_name(method);
     }
 #endif
 }

@@ -97,6 +97,35 @@ TEST(Skinner, AMovedFromSkinnerHoldsNoPointsAndRefusesToDeform) {
     }
 }
 
+// A skinner's identity is its own: carried by a move, 0 once moved from, another for a skinner built in
+// its place (a GpuSkinner compared addresses, which the allocator hands back: a body re-encoded with as
+// many points passed for the one uploaded).
+TEST(Skinner, AnIdentityNoOtherSkinnerHasHad) {
+    const Skeleton s = testing::bent_chain();
+    const std::vector<Vec3<double>> points = testing::points_around(s, 100, 29);
+    for (Method method : {Method::lbs, Method::dqs, Method::baseline, Method::metaball}) {
+        Skinner first(method, s, points, {}, "test");
+        const std::uint64_t identity = first.identity();
+        EXPECT_NE(identity, 0u);
+        EXPECT_NE(Skinner(method, s, points, {}, "test").identity(), identity);
+        Skinner taker(std::move(first));
+        EXPECT_EQ(taker.identity(), identity);
+        EXPECT_EQ(first.identity(), 0u);
+        taker = std::move(taker);
+        EXPECT_EQ(taker.identity(), identity) << "a move to itself";
+        { const Skinner dropped(std::move(taker)); }  // its block free for the next
+        first = Skinner(method, s, points, {}, "test");
+        EXPECT_NE(first.identity(), identity) << method_name(method);
+        EXPECT_NE(first.identity(), 0u);
+    }
+}
+
+// A method outside the enumeration is refused (it was deformed as DQS).
+TEST(Skinner, AMethodOutsideTheEnumerationIsRefused) {
+    const Skeleton s = testing::bent_chain();
+    EXPECT_THROW(Skinner(static_cast<Method>(7), s, testing::points_around(s, 10, 3), {}, "test"), InputError);
+}
+
 // More threads than a pass takes (the API's Exec is not bounded by the CLI's --threads): OpenMP tried to
 // allocate a team of 2^31 and ended the process.
 TEST(Skinner, ATeamLargerThanThePassesTakeIsCutToTheirBound) {
