@@ -187,8 +187,17 @@ Motion::Motion(double fps, std::vector<Pose> frames) : fps_(fps), frames_(std::m
         for (std::size_t k = 0; k < frames_[f].joints.size(); ++k) {
             double previous = frames_[f - 1].joints[k].twist_radians;
             double& twist = frames_[f].joints[k].twist_radians;
-            twist -= 2 * kPi * std::round((twist - previous) / (2 * kPi));
+            // Whole turns beyond half a turn, rounding a half toward zero: std::round took a step of
+            // exactly +180° away from zero, to -180°, and a keyed half turn turned the other way.
+            const double turns = (twist - previous) / (2 * kPi);
+            twist -= 2 * kPi * std::copysign(std::ceil(std::fabs(turns) - 0.5), turns);
         }
+}
+
+const Pose& Motion::frame(std::size_t i) const {
+    if (i >= frames_.size())
+        throw InputError("motion: frame " + std::to_string(i) + " out of range (" + std::to_string(frames_.size()) + " frames)");
+    return frames_[i];
 }
 
 namespace {
@@ -201,6 +210,7 @@ std::vector<Pose> split_frames(std::vector<Pose> frames, const Skeleton& skeleto
 Motion::Motion(double fps, std::vector<Pose> frames, const Skeleton& skeleton) : Motion(fps, split_frames(std::move(frames), skeleton)) {}
 
 Pose Motion::sample(double seconds) const {
+    if (!std::isfinite(seconds)) throw InputError("motion: sampled at " + number_text(seconds) + " seconds (expected a finite time)");
     double position = std::clamp(seconds * fps_, 0.0, double(frames_.size() - 1));
     std::size_t i = std::min(std::size_t(position), frames_.size() - 1);
     if (i + 1 >= frames_.size()) return frames_[i];
@@ -249,9 +259,14 @@ Motion load_motion(const std::string& path, const Skeleton& skeleton) {
 }
 
 json pose_json(const Pose& pose) {
+    if (!within_input_magnitude(pose.root.translation))
+        throw InputError(std::string("pose: its root translation is not ") + input_magnitude_text() + ", as a pose file's must be");
     json bones = json::array();
     for (std::size_t k = 0; k < pose.joints.size(); ++k) {
         const JointRotation<double>& j = pose.joints[k];
+        if (!(std::fabs(j.twist_radians / kDegree) <= kMaxPoseDegrees))
+            throw InputError("pose: bone " + std::to_string(k) + "'s twist of " + number_text(j.twist_radians / kDegree) +
+                             " degrees is beyond the ±1e9 degrees a pose file holds");
         // The swing as the quaternion and the whole unwrapped twist apart: read back, the swing splits
         // into itself and a zero twist, and twist_degrees restores the turns a quaternion cannot carry.
         bones.push_back({{"bone", k},

@@ -62,7 +62,8 @@ class Motion {
 public:
     // Frames as parsed; each bone's total twist is unwrapped along the frames: whole turns are added to
     // the quaternion's share so that consecutive frames differ by at most 180° (a larger jump between
-    // two frames is read as the shorter way round). InputError unless fps is finite and > 0, there is a
+    // two frames is read as the shorter way round; a step of exactly 180° is kept as it is written, and
+    // one of 180° and whole turns keeps its direction). InputError unless fps is finite and > 0, there is a
     // frame, and every frame has as many joints as the first (each frame is checked against a skeleton
     // when a skinner deforms it: require_usable_pose). The frames' swings are taken as holding no turn
     // about their bones' axes, as the pose files', captures' and models' loaders give them: a turn inside a
@@ -76,10 +77,11 @@ public:
     double fps() const { return fps_; }
     std::size_t frame_count() const { return frames_.size(); }
     double duration_seconds() const { return frames_.size() < 2 ? 0.0 : double(frames_.size() - 1) / fps_; }
-    const Pose& frame(std::size_t i) const { return frames_[i]; }
+    // Frame i (InputError unless i < frame_count()).
+    const Pose& frame(std::size_t i) const;
 
-    // Pose at any time (clamped to the motion): slerps the swings and the root rotation, interpolates
-    // the unwrapped twists and the translation linearly.
+    // Pose at any finite time (clamped to the motion; InputError for NaN or an infinity): slerps the
+    // swings and the root rotation, interpolates the unwrapped twists and the translation linearly.
     Pose sample(double seconds) const;
 
 private:
@@ -95,7 +97,9 @@ Motion parse_motion(const json_io::json& doc, const Skeleton& skeleton, const js
 Motion load_motion(const std::string& path, const Skeleton& skeleton);
 
 // A pose as the pose file above gives it (swing quaternion, unwrapped twist_degrees, root), and a motion
-// file of such frames: loading it gives the same poses back (to rounding).
+// file of such frames: loading it gives the same poses back (to rounding). InputError, and nothing
+// written, for a pose the loader would refuse: a twist beyond ±1e9 degrees, a root translation beyond
+// the input magnitude (the skinners take any finite twist; such a file was written and then refused).
 json_io::json pose_json(const Pose& pose);
 void save_motion(const std::string& path, const Motion& motion);
 // The same into `out`, not committed: the caller commits it with the files that belong with it.

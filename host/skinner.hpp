@@ -52,8 +52,8 @@ public:
     // (host/metaball_skinner.hpp); every method checks influences it is given (validate_influences: one
     // set per point, bones of this skeleton, weights summing to 1 within 1e-3; LBS and DQS then scale them to
     // sum to 1: normalize_weights). `source` names the points in error messages.
-    // `baseline_options` choose the baseline method's tables or its direct construction (ignored by the
-    // other methods; InputError when out of range).
+    // `baseline_options` choose the baseline method's tables or its direct construction (InputError when
+    // out of range; the other methods ignore them, unchecked). InputError for a `method` outside the enum.
     Skinner(Method method, const Skeleton& skeleton, const std::vector<Vec3<double>>& rest,
             std::vector<Influences> influences, const std::string& source,
             const BaselineDeformOptions& baseline_options = {});

@@ -183,6 +183,30 @@ TEST(Motion, ExplicitTwistDegreesBeyondATurnAreKept) {
     EXPECT_NEAR(m.sample(0.5).joints[1].twist_radians, 550 * kPi / 180, 1e-12);
 }
 
+// A step of exactly half a turn is kept as written (std::round took +180° to -180°: keys 0, 180°, 360° were
+// stored 0, -180°, -360° and the in-betweens turned the other way); 540° keeps its direction too.
+TEST(Motion, AHalfTurnStepKeepsItsDirection) {
+    std::vector<Pose> frames(4, Pose::rest(testing::straight_chain()));
+    const double twists[] = {0, kPi, 2 * kPi, 2 * kPi + 3 * kPi};
+    for (int f = 0; f < 4; ++f) frames[f].joints[1].twist_radians = twists[f];
+    const Motion m(1, frames);
+    EXPECT_EQ(m.frame(1).joints[1].twist_radians, kPi);
+    EXPECT_EQ(m.frame(2).joints[1].twist_radians, 2 * kPi);
+    EXPECT_NEAR(m.frame(3).joints[1].twist_radians, 3 * kPi, 1e-12);
+    EXPECT_NEAR(m.sample(0.5).joints[1].twist_radians, kPi / 2, 1e-12);
+    frames[1].joints[1].twist_radians = -kPi;
+    EXPECT_EQ(Motion(1, frames).frame(1).joints[1].twist_radians, -kPi);
+}
+
+// A time that is not finite, or a frame past the last, is refused (std::size_t of NaN is undefined; frame()
+// read past the vector).
+TEST(MotionInvalid, ATimeThatIsNotFiniteOrAFramePastTheLast) {
+    const Motion m(1, std::vector<Pose>(2, Pose::rest(testing::straight_chain())));
+    EXPECT_THROW(m.sample(std::nan("")), InputError);
+    EXPECT_THROW(m.sample(INFINITY), InputError);
+    EXPECT_THROW(m.frame(2), InputError);
+}
+
 TEST(Motion, SamplingSlerpsSwingAndLerpsTranslation) {
     Motion m = motion_from(R"({"fps": 2, "frames": [
         {"root": {"translation": [0,0,0]}, "bones": [{"bone": 1, "axis": [0,0,1], "degrees": 0}]},
@@ -267,6 +291,24 @@ TEST(Motion, ItsFileBytesAreCountedWithoutWritingThem) {
     const std::string path = testing::write_temp("counted_motion.json", "");
     save_motion(path, motion);
     EXPECT_EQ(motion_file_bytes(motion), std::filesystem::file_size(path));
+}
+// A pose its file cannot hold is refused by the writer, nothing written: a twist beyond ±1e9 degrees (the
+// skinners take any finite twist; the file was written, then refused by load_motion), a root beyond the
+// input magnitude. Within the bound it is written and read back.
+TEST(MotionInvalid, APoseItsFileCannotHoldIsNotWritten) {
+    const Skeleton s = testing::straight_chain();
+    Pose far_turned = Pose::rest(s), far_moved = Pose::rest(s), at_bound = Pose::rest(s);
+    far_turned.joints[1].twist_radians = 1e10;
+    far_moved.root.translation.x = 2e15;
+    at_bound.joints[1].twist_radians = 0.999e9 * kPi / 180;
+    for (const Pose& beyond : {far_turned, far_moved}) {
+        const std::string path = testing::temp_path("beyond.json");
+        EXPECT_THROW(save_motion(path, Motion(24, {beyond})), InputError);  // one frame: nothing unwrapped
+        EXPECT_FALSE(std::filesystem::exists(path));
+    }
+    const std::string path = testing::temp_path("at_bound.json");
+    save_motion(path, Motion(24, {at_bound}));
+    EXPECT_NEAR(load_motion(path, s).frame(0).joints[1].twist_radians, at_bound.joints[1].twist_radians, 1e-6);
 }
 TEST(MotionInvalid, BadFrameNamesItsIndex) {
     expect_motion_error(R"({"fps": 30, "frames": [{}, {"bones": [{"bone": 9}]}]})", "frames[1].bones[0].bone: index 9 out of range");
