@@ -10,12 +10,13 @@
 #include "host/errors.hpp"
 #include "host/model_io.hpp"
 #include "host/skinner.hpp"
+#include "engine/geometry/primitives.hpp"
 
 namespace bs::bench {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+constexpr double kPi = pi_value<double>();
 
 // A skeleton and the poses it is measured in (one, or frames of a motion: the metrics then pool every
 // point of every frame; penetration is the share over all of them).
@@ -26,13 +27,12 @@ struct Scenario {
     int twisted_bone;  // -1: no cross-section metric
 };
 
-// CMU's 01_01 capture (Debian's assimp-testmodels, kDemoCapture) on the humanoid `baseskin rig` builds for
-// it (captured_human), every 50th frame; none where the file is missing.
-
 // Blender's animated tube (assimp-testmodels) on the rig `baseskin rig` builds for it, every frame of its
 // own animation.
 constexpr const char* kAnimatedModel = "/usr/share/assimp/models/FBX/animation_with_skeleton.fbx";
 
+// CMU's 01_01 capture (Debian's assimp-testmodels, kDemoCapture) on the humanoid `baseskin rig` builds for
+// it (captured_human), every 50th frame, and the tube with its animation; none where a file is missing.
 std::vector<Scenario> capture_scenarios() {
     std::vector<Scenario> out;
     if (std::filesystem::exists(kDemoCapture)) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "engine/vec.hpp"
+#include "engine/geometry/primitives.hpp"
 
 namespace bs {
 
@@ -22,7 +23,7 @@ template <class T> BS_HD inline SwingTwist<T> split_swing_twist(Quat<T> q, Vec3<
     T along = dot(q.vec(), unit_axis);
     if (std::sqrt(q.w * q.w + along * along) < swing_twist_singular_eps<T>()) return {q, T(0)};
     T angle = T(2) * std::atan2(along, q.w);  // in (-2pi, 2pi]
-    const T pi = T(3.14159265358979323846);
+    const T pi = pi_value<T>();
     if (angle > pi) angle -= T(2) * pi;
     if (angle <= -pi) angle += T(2) * pi;
     Quat<T> twist = axis_angle(unit_axis, angle);

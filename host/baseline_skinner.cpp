@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "host/errors.hpp"
+#include "engine/geometry/primitives.hpp"
 
 namespace bs {
 
@@ -365,7 +366,7 @@ JointAngle joint_angle(const Skeleton& skeleton, const std::vector<BaselineBone<
     if (parent < 0) return {};
     // In the parent's frame the parent's axis is at rest and the child's is turned by its swing.
     const Vec3<double> a = skeleton.rest_axis(parent), b = rotate(pose.joints[k].swing, skeleton.rest_axis(int(k)));
-    const double to_degrees = 180 / 3.14159265358979323846;
+    const double to_degrees = 180 / pi_value<double>();
     return {std::atan2(norm(cross(a, b)), dot(a, b)) * to_degrees,
             std::fabs(std::asin(bones[k].cone.sin_theta) - std::asin(bones[std::size_t(parent)].cone.sin_theta)) * to_degrees};
 }

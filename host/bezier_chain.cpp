@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
-#include "engine/geometry/primitives.hpp"
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
+#include "engine/geometry/primitives.hpp"
 
 namespace bs {
 
@@ -100,7 +100,7 @@ std::optional<Vec3<double>> line_from(Vec3<double> from, Vec3<double> target, co
 // deep inside the reach of a chain of unequal bones), the bend that comes nearest is taken.
 std::vector<Vec3<double>> evenly_bent(Vec3<double> from, const std::vector<double>& lengths, double want, Vec3<double> line, Vec3<double> side) {
     auto chord = [&](double angle) { const auto e = bent_chord(lengths, angle); return std::hypot(e[0], e[1]); };
-    const double half_turn = 3.14159265358979323846;
+    const double half_turn = pi_value<double>();
     double low = 0, high = half_turn / double(std::max<std::size_t>(1, lengths.size() - 1));
     double angle = high;  // the largest even bend: the nearest it comes, where it cannot come near enough
     if (chord(high) < want) {

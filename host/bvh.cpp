@@ -10,6 +10,7 @@
 
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
+#include "engine/geometry/primitives.hpp"
 
 namespace bs {
 
@@ -18,7 +19,7 @@ constexpr const char* kUtf8ByteOrderMark = "\xEF\xBB\xBF";
 
 namespace {
 
-constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180.0;
+constexpr double kRadiansPerDegree = pi_value<double>() / 180.0;
 
 // The most words a header line may hold: a whole hierarchy of kMaxBvhJoints joints on one line has at most
 // 16 a joint. A frame line holds at most the channels' count (parse_frames). The words beyond are not

@@ -7,8 +7,10 @@
 #include <iterator>
 
 #include "host/errors.hpp"
+#include "host/fnv1a.hpp"
 #include "host/input_limits.hpp"
 #include "host/output_file.hpp"
+#include "engine/geometry/primitives.hpp"
 
 namespace bs {
 
@@ -16,17 +18,6 @@ namespace {
 
 constexpr char kMagic[8] = {'B', 'S', 'K', 'C', 'O', 'D', 'E', 'S'};
 constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 8 + 8;
-constexpr std::uint16_t kKnownFlags = kCodeParentCap | kCodeChildCap | kCodeNearAxis | kCodeNearFanCentre | kCodeClamped |
-                                      kCodeFarFromSurface | kCodeNearJunction | kCodeDeep | kCodePastAxisFoot;
-
-struct Fnv1a {
-    std::uint64_t hash = 14695981039346656037ull;
-    void add(const void* data, std::size_t bytes) {
-        const unsigned char* p = static_cast<const unsigned char*>(data);
-        for (std::size_t i = 0; i < bytes; ++i) hash = (hash ^ p[i]) * 1099511628211ull;
-    }
-    template <class T> void add(const T& value) { add(&value, sizeof value); }
-};
 
 // Appends and reads plain values in the host's byte order, which the format fixes as little-endian.
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the code file is written in the host's (little-endian) order");
@@ -130,12 +121,12 @@ namespace {
 
 // What is wrong with one saved code and its rest point, or "" (validate_saved_codes' checks, in order).
 std::string code_fault(const BaselineCode& c, const Vec3<float>& p, const Skeleton& skeleton) {
-    constexpr float kPi = 3.14159265358979323846f;
+    constexpr float kPi = pi_value<float>();
     const bool cap = (c.flags & (kCodeParentCap | kCodeChildCap)) != 0, deep = (c.flags & kCodeDeep) != 0;
     if (c.bone >= skeleton.bone_count())
         return "bone " + std::to_string(c.bone) + " is not one of the skeleton's " + std::to_string(skeleton.bone_count());
     if (skeleton.is_bridge(c.bone)) return "bone " + std::to_string(c.bone) + " is a bridge, which codes no point";
-    if ((c.flags & ~kKnownFlags) != 0) return "unknown flag bits in " + std::to_string(c.flags);
+    if ((c.flags & ~kAllCodeFlags) != 0) return "unknown flag bits in " + std::to_string(c.flags);
     if (!std::isfinite(c.phi)) return "phi is not finite";
     if (!(c.t >= 0.0f && c.t <= (cap ? kPi : 1.0f)))
         return "t " + number_text(c.t, 7) + (cap ? " is not a polar angle in [0, pi]" : " is not a ratio in [0, 1]");

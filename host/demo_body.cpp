@@ -7,12 +7,13 @@
 
 #include "host/bvh_rig.hpp"
 #include "host/errors.hpp"
+#include "engine/geometry/primitives.hpp"
 
 namespace bs {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+constexpr double kPi = pi_value<double>();
 
 // A bone's solid in its axial half-plane: axial coordinate along the axis from the parent centre,
 // radial distance from the axis. The hull of two spheres is the union of both balls and the quadrilateral

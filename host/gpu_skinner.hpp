@@ -2,7 +2,8 @@
 // baseline, metaball): the per-point data of an encoded Skinner (rest points, influences or codes, the
 // baseline's rest bones; a baseline body's points sorted into the GPU's evaluation order,
 // kernels/coherent_order.hpp, with the permutation and room for the points its common path leaves,
-// kernels/launch.hpp's for_each_point_split: 44 bytes a point, at most 52 while construction sorts them)
+// kernels/launch.hpp's for_each_point_split: 44 bytes a point, at most 52 while construction sorts them;
+// on a body with junction fields also a word a point and the bones its blended codes keep, device_bytes)
 // is uploaded once at construction; per
 // frame only the pose's tables go up (LBS, DQS: bones × 48 or 32 bytes; baseline: its per-frame tables,
 // by default built on the host's cores by the same passes as the CPU backend's, about 0.4 MB per bone at the

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <limits>
 
 #include "host/errors.hpp"
+#include "host/fnv1a.hpp"
 #include "host/input_limits.hpp"
 
 namespace bs {
@@ -116,16 +116,11 @@ MetaballBinding load_binding(const std::string& path, const std::vector<Vec3<dou
 }
 
 std::string binding_vertex_digest(const std::vector<Vec3<double>>& vertices) {
-    std::uint64_t hash = 14695981039346656037ull;  // FNV-1a, 64 bits
+    Fnv1a digest;
     for (const Vec3<double>& v : vertices)
-        for (double coordinate : {v.x, v.y, v.z}) {
-            const float rounded = float(coordinate);
-            unsigned char bytes[sizeof rounded];
-            std::memcpy(bytes, &rounded, sizeof rounded);
-            for (unsigned char b : bytes) hash = (hash ^ b) * 1099511628211ull;
-        }
+        for (double coordinate : {v.x, v.y, v.z}) digest.add(float(coordinate));
     char text[17];
-    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(digest.hash));
     return text;
 }
 

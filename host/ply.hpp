@@ -118,7 +118,8 @@ enum class WeightColumns { read, kept_as_read };
 // weights must be finite, >= 0 and sum to 1 within 1e-3; they are then divided by their sum (in double,
 // stored as float). With WeightColumns::kept_as_read none of that: no influences. A `face` element's corner
 // list (vertex_indices or vertex_index) must give every face at least one corner, each a whole index of the
-// vertices. Messages name the vertex (or face) index.
+// vertices. InputError too for a file without a vertex element or with more than kMaxPoints vertices (seen in
+// its header, before its data is read). Messages name the vertex (or face) index.
 PointSet read_point_set(const std::string& path, WeightColumns weights = WeightColumns::read);
 PointSet parse_point_set(std::string_view bytes, const std::string& source);  // as parse_ply, weights read
 

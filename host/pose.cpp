@@ -8,6 +8,7 @@
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
 #include "host/output_file.hpp"
+#include "engine/geometry/primitives.hpp"
 
 namespace bs {
 
@@ -16,7 +17,7 @@ using json_io::Where;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+constexpr double kPi = pi_value<double>();
 constexpr double kDegree = kPi / 180.0;
 
 // Scales v to unit length; false if its norm is not above 1e-12. Divides by the largest component first:

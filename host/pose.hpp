@@ -5,7 +5,8 @@
 //                          "twist_degrees": tau}, ...]}
 // Motion file: {"fps": f, "bone_count": n, "frames": [pose, ...]}; bone_count optional (save_motion writes
 //              it; another skeleton's count is refused)
-// Every member is optional; a missing entry is the identity. Bone k's rotation is local (in its parent's
+// Required: a motion's fps and frames, each bones entry's bone, and degrees beside an axis; every other
+// member is optional, a missing entry the identity. Bone k's rotation is local (in its parent's
 // posed frame, about its parent sphere's centre); it is split into swing and twist about the bone's rest
 // axis, and twist_degrees (unwrapped) is added to that twist.
 #pragma once

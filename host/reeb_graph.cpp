@@ -10,6 +10,7 @@
 #include "host/errors.hpp"
 #include "host/statistics.hpp"
 #include "host/surface_graph.hpp"
+#include "engine/geometry/primitives.hpp"
 
 namespace bs {
 
@@ -24,7 +25,7 @@ std::vector<int> ReebGraph::degrees() const {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+constexpr double kPi = pi_value<double>();
 
 [[noreturn]] void fail(const std::string& source, const std::string& problem) { throw InputError(source + ": " + problem); }
 

@@ -176,15 +176,6 @@ int junction_count(const Skeleton& skeleton) {
     return int(std::count_if(degree.begin(), degree.end(), [](int d) { return d >= 3; }));
 }
 
-bool is_chain(const Skeleton& skeleton) {
-    try {
-        make_skeleton(skeleton.spheres, skeleton.bones, skeleton.names, "chain check", SkeletonRules::Chain);
-        return true;
-    } catch (const InputError&) {
-        return false;
-    }
-}
-
 Skeleton parse_skeleton(const json& doc, const std::string& source, SkeletonRules rules) {
     Where where{source, ""};
     json_io::require_object(doc, where);

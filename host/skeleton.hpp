@@ -76,9 +76,6 @@ void set_bridges(Skeleton& skeleton, std::vector<int> bones, const std::string& 
 // Spheres carrying three or more bones that are no bridge.
 int junction_count(const Skeleton& skeleton);
 
-// Whether a valid skeleton also passes the chain rules (one chain, no junction).
-bool is_chain(const Skeleton& skeleton);
-
 // A skeleton file's document (json_io::parse); `source` names it in messages.
 Skeleton parse_skeleton(const nlohmann::json& doc, const std::string& source, SkeletonRules rules = SkeletonRules::Tree);
 Skeleton load_skeleton(const std::string& path, SkeletonRules rules = SkeletonRules::Tree);

@@ -1,4 +1,4 @@
-// One front for every skinning method of the CPU backend, for the CLI and the benchmark: built once
+// One front for every skinning method of the CPU backend, for the CLI, the viewer and the benchmark: built once
 // from the rest data, then deform(pose) per frame. Positions are float (as on the GPU).
 #pragma once
 

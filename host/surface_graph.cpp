@@ -63,24 +63,6 @@ SurfaceGraph make_surface_graph(std::vector<Vec3<double>> positions, std::vector
     return g;
 }
 
-SurfaceGraph induced_subgraph(const SurfaceGraph& graph, const std::vector<int>& kept) {
-    std::vector<int> new_index(graph.vertex_count(), -1);
-    std::vector<Vec3<double>> positions;
-    std::vector<double> areas;
-    for (std::size_t i = 0; i < kept.size(); ++i) {
-        new_index[kept[i]] = int(i);
-        positions.push_back(graph.positions[kept[i]]);
-        areas.push_back(graph.vertex_area[kept[i]]);
-    }
-    std::vector<std::array<int, 2>> edges;
-    for (int v : kept)
-        for (int e = graph.first_edge[v]; e < graph.first_edge[v + 1]; ++e) {
-            int w = graph.edge_target[e];
-            if (v < w && new_index[w] >= 0) edges.push_back({new_index[v], new_index[w]});
-        }
-    return make_surface_graph(std::move(positions), std::move(areas), edges);
-}
-
 MeshEdges mesh_edges(const std::vector<std::array<int, 3>>& triangles) {
     struct Use {
         int a, b, triangle;

@@ -31,9 +31,6 @@ struct SurfaceGraph {
 SurfaceGraph make_surface_graph(std::vector<Vec3<double>> positions, std::vector<double> vertex_area,
                                 const std::vector<std::array<int, 2>>& edges);
 
-// The subgraph on `kept` (ascending vertex indices): vertex i of the result is kept[i].
-SurfaceGraph induced_subgraph(const SurfaceGraph& graph, const std::vector<int>& kept);
-
 // Unique edges of a triangle mesh, each with the triangles that use it.
 struct MeshEdges {
     std::vector<std::array<int, 2>> edges;  // (a < b), ascending

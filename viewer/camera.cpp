@@ -6,6 +6,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "engine/geometry/primitives.hpp"
+
 namespace bs::view {
 
 void OrbitCamera::set_viewport(int width, int height) {
@@ -32,7 +34,7 @@ void OrbitCamera::frame(glm::vec3 lo, glm::vec3 hi) {
 void OrbitCamera::aim(const CameraAim& aim) {
     if (aim.target) target_ = *aim.target;
     distance_ = std::clamp(distance_ / aim.zoom, 1e-3f * radius_, 1e3f * radius_);
-    const float radians_per_degree = 3.14159265f / 180;
+    const float radians_per_degree = bs::pi_value<float>() / 180;
     if (aim.yaw_degrees) yaw_ = radians_per_degree * *aim.yaw_degrees;
     if (aim.pitch_degrees) pitch_ = std::clamp(radians_per_degree * *aim.pitch_degrees, -kMaxPitch, kMaxPitch);
 }

@@ -3,11 +3,12 @@
 #include <cmath>
 
 #include "engine/swing_twist.hpp"
+#include "engine/geometry/primitives.hpp"
 
 namespace bs::view {
 
 namespace {
-constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180.0;
+constexpr double kRadiansPerDegree = bs::pi_value<double>() / 180.0;
 }
 
 bool PoseControls::at_rest() const {

@@ -1,6 +1,6 @@
 // The viewer's state and frame logic, without OpenGL: which body, camera, timeline, method, pose
 // controls, picked point and dragged joint; the pose they give; the frame's deformation on the CPU and
-// what is drawn over the points. The window (viewer/main.cpp) feeds it input and draws what it holds;
+// what is drawn over the points. The window (viewer/gl/app.cpp, run_window) feeds it input and draws what it holds;
 // the GPU path deforms straight into the renderer's buffer instead of deform_on_cpu (viewer/gl/).
 #pragma once
 

@@ -32,6 +32,9 @@ enum BaselineCodeFlag : std::uint16_t {
     // its distance from the foot along the line, which the pass cannot tell from the rest point alone.
     kCodePastAxisFoot = 1u << 8,
 };
+// Every flag above: what a saved code may carry (host/code_file.cpp refuses others).
+constexpr std::uint16_t kAllCodeFlags = kCodeParentCap | kCodeChildCap | kCodeNearAxis | kCodeNearFanCentre | kCodeClamped |
+                                        kCodeFarFromSurface | kCodeNearJunction | kCodeDeep | kCodePastAxisFoot;
 
 // The deep blend's span, as the fraction λ = −h / H of the way from the base-point to the axis foot: 0
 // up to kDeepStart (detail relief keeps the paper's direction), 1 from kDeepFull on.

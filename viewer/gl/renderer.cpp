@@ -6,12 +6,13 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "viewer/palette.hpp"
+#include "engine/geometry/primitives.hpp"
 
 namespace bs::view::gl {
 
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
+constexpr float kPi = bs::pi_value<float>();
 
 // Splats: see the header. bone_distance mirrors closest_point_on_bone (engine/geometry/cone.hpp); the
 // union of the bones' solids has the smallest of their signed distances.
