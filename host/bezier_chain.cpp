@@ -294,4 +294,10 @@ std::vector<Vec3<double>> drag_joint(const Skeleton& skeleton, int joint, Vec3<d
     return centres;
 }
 
+std::vector<Vec3<double>> sphere_displacements(const Skeleton& skeleton, const std::vector<Vec3<double>>& centres) {
+    std::vector<Vec3<double>> displacements(centres.size());
+    for (std::size_t j = 0; j < centres.size(); ++j) displacements[j] = centres[j] - skeleton.spheres[j].centre;
+    return displacements;
+}
+
 }  // namespace bs

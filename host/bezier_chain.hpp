@@ -61,4 +61,8 @@ std::vector<Vec3<double>> chain_centres(const Skeleton& skeleton, const std::vec
 std::vector<Vec3<double>> drag_joint(const Skeleton& skeleton, int joint, Vec3<double> target, int length,
                                      ChainMode mode);
 
+// Each sphere's move from its rest centre to centres[j] (drag_joint's): the displacements a metaball
+// deformation takes (host/metaball_skinner.hpp).
+std::vector<Vec3<double>> sphere_displacements(const Skeleton& skeleton, const std::vector<Vec3<double>>& centres);
+
 }  // namespace bs

@@ -60,13 +60,12 @@ public:
     void set_tables_on_device(bool on_device) { tables_on_device_ = on_device; }
     bool tables_on_device() const { return tables_on_device_; }
 
+private:
     // The frame's job, its tables uploaded on `exec`, without launching it: what deform() launches and
     // what GpuBodies gathers into its launch. lbs_job for Method::lbs of up to four influences a point,
     // baseline_job for Method::baseline (InputError otherwise). `out` is not checked here (deform and GpuBodies::deform check it).
     LbsJob<float> lbs_job(const Pose& pose, PointView<float> out, cuda::Exec exec);
     BaselineJob<float> baseline_job(const Pose& pose, PointView<float> out, cuda::Exec exec);
-
-private:
     // InputError where skinner_ no longer holds the method's skinner this one uploaded (moved from, or
     // another assigned in its place): the device data would not match it.
     void require_same_skinner() const;

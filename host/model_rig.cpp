@@ -8,6 +8,7 @@
 #include "engine/geometry/cone.hpp"
 #include "host/errors.hpp"
 #include "host/statistics.hpp"
+#include "host/surface_graph.hpp"
 #include "host/weights.hpp"
 
 namespace bs {
@@ -202,10 +203,8 @@ bool top_influences(std::vector<std::pair<int, double>> bone_weights, Influences
 ModelPoints sample_model(const RiggedModel& model, const ModelRig* rig, std::size_t count, unsigned seed) {
     const TriangleMesh& mesh = model.mesh;
     std::vector<double> areas;
-    for (const auto& t : mesh.triangles) {
-        const Vec3<double>& a = mesh.vertices[std::size_t(t[0])];
-        areas.push_back(0.5 * norm(cross(mesh.vertices[std::size_t(t[1])] - a, mesh.vertices[std::size_t(t[2])] - a)));
-    }
+    for (const auto& t : mesh.triangles)
+        areas.push_back(triangle_area(mesh.vertices[std::size_t(t[0])], mesh.vertices[std::size_t(t[1])], mesh.vertices[std::size_t(t[2])]));
     double total = 0;
     for (double a : areas) total += std::isfinite(a) ? a : 0;
     if (!(total > 0)) throw InputError(model.source + ": the mesh has no triangle of positive area to sample");

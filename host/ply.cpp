@@ -18,6 +18,7 @@
 #include "host/input_limits.hpp"
 #include "host/output_file.hpp"
 #include "host/system_memory.hpp"
+#include "host/weights.hpp"
 
 namespace bs {
 
@@ -746,25 +747,17 @@ std::vector<Vec3<double>> read_positions(const std::string& path, const PlyEleme
     return out;
 }
 
+// Vertex i's influences as written (weights checked and scaled by read_influences).
 Influences influences_of(const std::string& path, std::size_t i, const PlyProperty* const* columns) {
     Influences inf;
-    double w[kMaxInfluences];
-    double sum = 0;
     for (int k = 0; k < kMaxInfluences; ++k) {
-        const double bone = columns[k]->values[i];
-        w[k] = columns[kMaxInfluences + k]->values[i];
-        if (!std::isfinite(w[k]) || w[k] < 0)
-            fail(path, vertex_at(i),
-                 "weight" + std::to_string(k) + " = " + number_text(w[k]) + " (expected a finite weight >= 0)");
+        const double bone = columns[k]->values[i], weight = columns[kMaxInfluences + k]->values[i];
         // Exporters write -1 in a point's empty slots: a slot of weight 0 names no bone.
-        if (bone < 0 && w[k] != 0)
-            fail(path, vertex_at(i), "bone" + std::to_string(k) + " = " + number_text(bone) + " is negative (its weight is " + number_text(w[k]) + ")");
+        if (bone < 0 && weight != 0)
+            fail(path, vertex_at(i), "bone" + std::to_string(k) + " = " + number_text(bone) + " is negative (its weight is " + number_text(weight) + ")");
         inf.bone[k] = bone < 0 ? 0 : static_cast<std::uint32_t>(bone);
-        sum += w[k];
+        inf.weight[k] = static_cast<float>(weight);
     }
-    if (std::fabs(sum - 1.0) > 1e-3)
-        fail(path, vertex_at(i), "weights sum to " + number_text(sum) + ", expected 1 (within 1e-3)");
-    for (int k = 0; k < kMaxInfluences; ++k) inf.weight[k] = static_cast<float>(w[k] / sum);
     return inf;
 }
 
@@ -785,6 +778,8 @@ std::vector<Influences> read_influences(const std::string& path, const PlyElemen
         columns[k] = &scalar_column(path, v, kInfluenceNames[k], k < kMaxInfluences);
     std::vector<Influences> out(v.count);
     for (std::size_t i = 0; i < v.count; ++i) out[i] = influences_of(path, i, columns);
+    validate_weights(out, path);  // the skeleton's checks come with a skinner (validate_influences)
+    normalize_weights(out);
     return out;
 }
 

@@ -115,8 +115,8 @@ enum class WeightColumns { read, kept_as_read };
 // Influences are read when the vertex element has all of bone0..bone3 (scalar integer types, values
 // >= 0 wherever their weight is not 0: an empty slot may hold -1, read as bone 0) and weight0..weight3
 // (scalar float or double); having only some of them is an error naming the missing ones. Each vertex's
-// weights must be finite, >= 0 and sum to 1 within 1e-3; they are then divided by their sum (in double,
-// stored as float). With WeightColumns::kept_as_read none of that: no influences. A `face` element's corner
+// weights must be finite, >= 0 and sum to 1 within 1e-3 (validate_weights); they are then divided by
+// their sum (normalize_weights, on the weights rounded to float). With WeightColumns::kept_as_read none of that: no influences. A `face` element's corner
 // list (vertex_indices or vertex_index) must give every face at least one corner, each a whole index of the
 // vertices. InputError too for a file without a vertex element or with more than kMaxPoints vertices (seen in
 // its header, before its data is read). Messages name the vertex (or face) index.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 #include "engine/geometry/cone.hpp"
 #include "host/errors.hpp"
@@ -113,6 +114,12 @@ void validate_influences(const std::vector<Influences>& influences, std::size_t 
         throw InputError(source + ": " + std::to_string(point_count) + " points but " + std::to_string(influences.size()) + " influence sets");
     for (std::size_t i = 0; i < influences.size(); ++i)
         validate_pairs(influences[i].bone, influences[i].weight, kMaxInfluences, i, bone_count, source);
+}
+
+void validate_weights(const std::vector<Influences>& influences, const std::string& source) {
+    const std::size_t any_bone = std::numeric_limits<std::size_t>::max();
+    for (std::size_t i = 0; i < influences.size(); ++i)
+        validate_pairs(influences[i].bone, influences[i].weight, kMaxInfluences, i, any_bone, source);
 }
 
 namespace {

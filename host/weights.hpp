@@ -41,6 +41,9 @@ std::vector<Influences> auto_influences(const Skeleton& skeleton, const std::vec
 // index.
 void validate_influences(const std::vector<Influences>& influences, std::size_t point_count, std::size_t bone_count,
                          const std::string& source);
+// The same without a skeleton (a points file as it is read): weights finite, >= 0, summing to 1 (within
+// 1e-3); bones unchecked.
+void validate_weights(const std::vector<Influences>& influences, const std::string& source);
 
 // Each point's weights divided by their sum, in place (after validate_influences, which accepts sums within
 // 1e-3 of 1): LBS applies its blend of matrices as it is, so a sum of 1.001 scaled the rest pose about the

@@ -88,9 +88,7 @@ DragResult Scene::drag(int joint, Vec3<double> target, int chain_length, bool ke
     DragResult result;
     result.centres = drag_joint(skeleton_, joint, target, length, keep_lengths ? ChainMode::keep_lengths : ChainMode::paper);
     result.chain = drag_chain(skeleton_, joint, length);
-    std::vector<Vec3<double>> displacements(result.centres.size());
-    for (std::size_t j = 0; j < displacements.size(); ++j) displacements[j] = result.centres[j] - skeleton_.spheres[j].centre;
-    skinner(Method::metaball).metaball()->deform(displacements, out, {threads});
+    skinner(Method::metaball).metaball()->deform(sphere_displacements(skeleton_, result.centres), out, {threads});
     return result;
 }
 

@@ -158,8 +158,7 @@ void run_drag(const DragOptions& o) {
     const std::optional<Skeleton> dragged = dragged_skeleton(o, skeleton, centres);
 
     MetaballSkinner<double> skinner(skeleton, set.positions, binding_for(o, skeleton, set.positions), input.source);
-    std::vector<Vec3<double>> displacements(centres.size());
-    for (std::size_t j = 0; j < centres.size(); ++j) displacements[j] = centres[j] - skeleton.spheres[j].centre;
+    const std::vector<Vec3<double>> displacements = sphere_displacements(skeleton, centres);
     skinner.deform(displacements, set.positions, {o.threads});
     // The points and the dragged skeleton are written together or not at all: a skeleton that could not be
     // written had left the points written without it.

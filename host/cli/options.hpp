@@ -1,4 +1,4 @@
-// Options and checks several programs share (baseskin's commands, baseskin-bench); header-only, so that a
+// Options and checks several programs share (baseskin's commands, baseskin-bench, baseskin-view); header-only, so that a
 // program links no command to use them.
 #pragma once
 

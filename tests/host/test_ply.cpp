@@ -601,8 +601,8 @@ TEST(PlyError, InvalidWeights) {
                              "property float weight0\nproperty float weight1\nproperty float weight2\n"
                              "property float weight3\nend_header\n0 0 0 0 0 0 0 1 0 0 0\n";
     expect_point_set_error(head + "0 0 0 0 1 0 0 0.5 0.4 0 0\n", {"vertex 1", "weights sum to 0.9"});
-    expect_point_set_error(head + "0 0 0 0 1 0 0 1.5 -0.5 0 0\n", {"vertex 1", "weight1 = -0.5"});
-    expect_point_set_error(head + "0 0 0 0 1 0 0 inf 0 0 0\n", {"vertex 1", "weight0 = inf"});
+    expect_point_set_error(head + "0 0 0 0 1 0 0 1.5 -0.5 0 0\n", {"vertex 1: influence 1: weight must be finite and >= 0, got -0.5"});
+    expect_point_set_error(head + "0 0 0 0 1 0 0 inf 0 0 0\n", {"vertex 1: influence 0: weight must be finite and >= 0, got inf"});
     expect_point_set_error(head + "0 0 0 -1 0 0 0 1 0 0 0\n", {"vertex 1", "bone0 = -1 is negative (its weight is 1)"});
 }
 
