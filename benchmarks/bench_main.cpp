@@ -486,18 +486,9 @@ struct BenchOptions {
     std::size_t quality_points = 40000;
 };
 
-// The run the options ask for; throws the host's errors (host/errors.hpp) for main to report.
-int run_bench(BenchOptions o) {
-    if (o.quality) {
-        bs::bench::print_quality(bs::bench::measure_quality(o.quality_points, o.threads));
-        return 0;
-    }
-    // Encoding's passes take OpenMP's team (the API gives them no thread count): held to --threads like the rows.
-    if (o.threads > 0) omp_set_num_threads(o.threads);
-    const BenchBody body = bench_body(o.body_name, o.capture);  // before the outputs: a capture it cannot read leaves none
-    const bs::Skeleton& skeleton = body.skeleton;
-    const bs::Pose &pose = body.pose, &next_pose = body.next_pose;
-    const std::unique_ptr<bs::OutputFile> json_out = open_output(o.json_path), csv_out = open_output(o.csv_path);
+// The method and backend lists as the run takes them: lbs first (the ratios need it), each once; the cuda
+// rows dropped with a note where no device runs them (UnsupportedError where they were all).
+void settle_lists(BenchOptions& o) {
     if (std::find(o.methods.begin(), o.methods.end(), "lbs") == o.methods.end()) o.methods.insert(o.methods.begin(), "lbs");
     std::stable_partition(o.methods.begin(), o.methods.end(), [](const std::string& m) { return m == "lbs"; });
     keep_first_of_each(o.sizes);  // a repeated value would repeat its rows under the same keys
@@ -511,128 +502,153 @@ int run_bench(BenchOptions o) {
     }
     if (o.gpu_tables == "device" && std::find(o.backends.begin(), o.backends.end(), "cuda") == o.backends.end())
         std::fprintf(stderr, "baseskin-bench: --gpu-tables device has no effect without cuda rows\n");
+}
 
-    std::vector<Row> rows;
-    std::vector<std::string> peer_notes;
-    if (o.peer_python.empty()) peer_notes.push_back("libigl: not run (no --peer-python given)");
-    for (std::size_t n : o.sizes) {
-        std::vector<bs::Vec3<double>> rest = bs::demo_points(skeleton, n, 7);
-        std::vector<bs::Influences> influences;
-        double influences_seconds = 0;
-        double lbs_seconds[2] = {0, 0};
-        for (const std::string& name : o.methods) {
-            const bool exact = name == "baseline-exact", sparse = name == "lbs-sparse";
-            bs::Method method = bs::parse_method(exact ? "baseline" : sparse ? "lbs" : name);
-            const bool classic = method == bs::Method::lbs || method == bs::Method::dqs;
-            const int encode_repeats = std::min(o.repeats, kEncodeRepeats);
-            if (classic && influences.empty())
-                influences_seconds = median_seconds(encode_repeats, [&] { influences = bs::auto_influences(skeleton, rest); }, false);
-            bs::BaselineDeformOptions options;
-            options.exact = exact;
-            options.min_tabulated_points = o.min_tabulated_points;
-            const std::size_t live_before_encode = bs::bench::heap_live_bytes();
-            bs::bench::reset_heap_peak();
-            const auto build = [&] {
-                std::vector<bs::Influences> given = classic && !sparse ? influences : std::vector<bs::Influences>{};  // the skinner's own
-                return sparse ? bs::Skinner(skeleton, rest, bs::to_sparse(influences), "bench")
-                              : bs::Skinner(method, skeleton, rest, std::move(given), "bench", options);
-            };
-            auto start = Clock::now();
-            bs::Skinner skinner = build();
-            std::vector<double> builds{seconds_since(start)};
-            const double resident = double(bs::bench::heap_live_bytes() - live_before_encode) / double(n);
-            const double encode_peak = double(bs::bench::heap_peak_bytes() - live_before_encode) / double(n);
-            for (int r = 1; r < encode_repeats; ++r) {
-                start = Clock::now();
-                build();
-                builds.push_back(seconds_since(start));
-            }
-            const double encode = double(n) / (median(std::move(builds)) + (classic ? influences_seconds : 0.0));
-            const FrameTableCost tables = frame_table_cost(skinner, pose, o.repeats, o.threads);
-            if (tables.common_path_share >= 0)
-                std::fprintf(stderr,
-                             "baseskin-bench: baseline at %zu points: the GPU's common path takes %.1f%% of the points; a frame's tables "
-                             "take %.3g ms from nothing, %.3g ms with one joint turned since the frame before (the other bones' kept)\n",
-                             n, 100.0 * tables.common_path_share, 1e3 * tables.seconds, 1e3 * tables.kept_seconds);
-            for (std::size_t b = 0; b < o.backends.size(); ++b) {
-                const bool cuda = o.backends[b] == "cuda";
-                const double bytes = pass_bytes_per_point(skinner, cuda);
-                double copy, device = kNotMeasured;
-                std::function<void()> frame;
-                std::unique_ptr<bs::GpuSkinner> gpu;
-                bs::cuda::DeviceArray<float> gpu_out;
-                std::vector<bs::Vec3<float>> cpu_out;
-                bool odd = false;  // which of the two poses the next frame takes
-                auto next = [&]() -> const bs::Pose& { return (odd = !odd) ? next_pose : pose; };
-                if (cuda) {
-                    gpu = std::make_unique<bs::GpuSkinner>(skinner);
-                    gpu->set_tables_on_device(o.gpu_tables == "device");
-                    gpu_out = bs::cuda::DeviceArray<float>(3 * n);
-                    frame = [&] {
-                        gpu->deform(next(), {gpu_out.data(), 3}, {});
-                        bs::cuda::synchronize({});
-                    };
-                } else {
-                    frame = [&] { skinner.deform(next(), cpu_out, {o.threads}); };
-                }
-                const Timing seconds = timed(o.repeats, frame);
-                const std::size_t live_before_frame = bs::bench::heap_live_bytes();
-                bs::bench::reset_heap_peak();
-                frame();
-                const double frame_peak = double(bs::bench::heap_peak_bytes() - live_before_frame);
-                if (cuda) {
-                    device = double(gpu->device_bytes()) / double(n);
-                    copy = gpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), o.repeats);
-                } else {
-                    copy = cpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), o.repeats, o.threads);
-                }
-                if (name == "lbs") lbs_seconds[cuda] = seconds.median;
-                // A GPU baseline row with its tables built on the device: labelled so, and what a frame uploads
-                // is its poses and posed neighbourhoods; the tables' build is inside the frame's time (not
-                // measured apart).
-                const bool device_tables = cuda && o.gpu_tables == "device" && method == bs::Method::baseline && !exact;
-                FrameTableCost row_tables = tables;
-                if (device_tables)
-                    row_tables = {double(skinner.baseline()->bones().size() * (sizeof(bs::BaselineBonePose<double>) + sizeof(bs::LocalChain<double>))),
-                                  kNotMeasured};
-                rows.push_back({o.body_name, n, name, device_tables ? "cuda-device-tables" : o.backends[b], encode, seconds, bytes, copy, lbs_seconds[cuda],
-                                row_tables.bytes, row_tables.seconds, resident, encode_peak, frame_peak, device});
-            }
-        }
-        if (o.peer_python.empty() || influences.empty() || lbs_seconds[0] == 0) continue;
-        std::vector<bs::Vec3<float>> ours_lbs, ours_dqs;
-        const bs::Skinner lbs(bs::Method::lbs, skeleton, rest, influences, "bench");
-        lbs.deform(pose, ours_lbs, {o.threads});
-        bs::Skinner(bs::Method::dqs, skeleton, rest, influences, "bench").deform(pose, ours_dqs, {o.threads});
-        // The peer gets the weights our skinners use: the given ones scaled to sum to 1 (normalize_weights).
-        PeerResult peer = run_libigl_peer(o.peer_python, skeleton, pose, rest, lbs.classic()->influences(), ours_lbs, ours_dqs, o.repeats,
-                                          o.threads);
-        if (!peer.ran) {
-            // Not tried again at the larger sizes: each writes its data set out first (1.2 GB at 1e7 points).
-            peer_notes.push_back("libigl at " + std::to_string(n) + " points and beyond: skipped (" + peer.skipped + ")");
-            o.peer_python.clear();
-            continue;
-        }
-        // What libigl's own passes move a point, in its float64 dense layout (m bones): the product M·T reads
-        // the point's row of lbs_matrix (4m doubles) and writes 3; dqs reads the point (3) and its row of the
-        // dense weights (m) and writes 3. Each row's copy reference moves as many bytes.
-        const double bones = double(skeleton.bone_count()), lbs_bytes = 8 * (4 * bones + 3), dqs_bytes = 8 * (3 + bones + 3);
-        const double lbs_copy = cpu_copy_bandwidth(std::size_t(lbs_bytes * double(n) / 2), o.repeats, o.threads);
-        const double dqs_copy = cpu_copy_bandwidth(std::size_t(dqs_bytes * double(n) / 2), o.repeats, o.threads);
-        const double x = kNotMeasured;  // libigl's tables, heap and device are not measured; dqs has no encode
-        // The peer reports medians alone: its range is not measured.
-        rows.push_back({o.body_name, n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, {peer.lbs_seconds, x, x}, lbs_bytes, lbs_copy,
-                        lbs_seconds[0], x, x, x, x, x, x});
-        rows.push_back({o.body_name, n, "libigl-dqs", "cpu", x, {peer.dqs_seconds, x, x}, dqs_bytes, dqs_copy, lbs_seconds[0], x, x, x, x, x, x});
-        char note[160];
-        std::snprintf(note, sizeof note, "libigl at %zu points: largest distance from our LBS %.3g, from our DQS %.3g", n,
-                      peer.lbs_difference, peer.dqs_difference);
-        peer_notes.push_back(note);
+// One size's points and what its methods share: the automatic weights (LBS and DQS; computed by the first
+// that needs them, timed) and LBS's frame time on each backend (the ratios' reference).
+struct SizeRun {
+    std::size_t n;
+    std::vector<bs::Vec3<double>> rest;
+    std::vector<bs::Influences> influences;
+    double influences_seconds = 0;
+    double lbs_seconds[2] = {0, 0};  // cpu, cuda
+};
+
+// A row's name as the Skinner knows its method ("baseline-exact" is baseline, "lbs-sparse" LBS).
+bs::Method method_of(const std::string& name) {
+    return bs::parse_method(name == "baseline-exact" ? "baseline" : name == "lbs-sparse" ? "lbs" : name);
+}
+
+// A method's skinner for one size, and what its encoding took: points a second (the weights' time included
+// for LBS and DQS), and the host heap it left resident and peaked at, per point.
+struct Encoded {
+    bs::Skinner skinner;
+    double points_per_s, resident_bytes_per_point, peak_bytes_per_point;
+};
+Encoded encode(const BenchOptions& o, const bs::Skeleton& skeleton, SizeRun& size, const std::string& name) {
+    const bool exact = name == "baseline-exact", sparse = name == "lbs-sparse";
+    const bs::Method method = method_of(name);
+    const bool classic = method == bs::Method::lbs || method == bs::Method::dqs;
+    const int encode_repeats = std::min(o.repeats, kEncodeRepeats);
+    if (classic && size.influences.empty())
+        size.influences_seconds = median_seconds(encode_repeats, [&] { size.influences = bs::auto_influences(skeleton, size.rest); }, false);
+    bs::BaselineDeformOptions options;
+    options.exact = exact;
+    options.min_tabulated_points = o.min_tabulated_points;
+    const std::size_t live_before_encode = bs::bench::heap_live_bytes();
+    bs::bench::reset_heap_peak();
+    const auto build = [&] {
+        std::vector<bs::Influences> given = classic && !sparse ? size.influences : std::vector<bs::Influences>{};  // the skinner's own
+        return sparse ? bs::Skinner(skeleton, size.rest, bs::to_sparse(size.influences), "bench")
+                      : bs::Skinner(method, skeleton, size.rest, std::move(given), "bench", options);
+    };
+    auto start = Clock::now();
+    bs::Skinner skinner = build();
+    std::vector<double> builds{seconds_since(start)};
+    const double n = double(size.n);
+    const double resident = double(bs::bench::heap_live_bytes() - live_before_encode) / n;
+    const double peak = double(bs::bench::heap_peak_bytes() - live_before_encode) / n;
+    for (int r = 1; r < encode_repeats; ++r) {
+        start = Clock::now();
+        build();
+        builds.push_back(seconds_since(start));
     }
+    const double points_per_s = n / (median(std::move(builds)) + (classic ? size.influences_seconds : 0.0));
+    return {std::move(skinner), points_per_s, resident, peak};
+}
 
-    const RunContext run{body.name, o.threads > 0 ? o.threads : omp_get_max_threads(), o.repeats};
-    std::printf("Body: %s. CPU rows on %d thread%s, encoding included; %d timed frames a row.\n\n", body.name.c_str(), run.threads,
-                run.threads == 1 ? "" : "s", o.repeats);
+// The method's row on `backend`: its frames alternating between the body's two poses, timed; a further
+// frame's heap peak; the copy reference of its bytes; on the GPU what the GpuSkinner holds. An LBS row
+// sets the size's reference for the ratios.
+Row measure_row(const BenchOptions& o, const BenchBody& body, SizeRun& size, const std::string& name, const Encoded& encoded,
+                const FrameTableCost& tables, const std::string& backend) {
+    const bs::Skinner& skinner = encoded.skinner;
+    const std::size_t n = size.n;
+    const bool cuda = backend == "cuda";
+    const double bytes = pass_bytes_per_point(skinner, cuda);
+    double copy, device = kNotMeasured;
+    std::function<void()> frame;
+    std::unique_ptr<bs::GpuSkinner> gpu;
+    bs::cuda::DeviceArray<float> gpu_out;
+    std::vector<bs::Vec3<float>> cpu_out;
+    bool odd = false;  // which of the two poses the next frame takes
+    auto next = [&]() -> const bs::Pose& { return (odd = !odd) ? body.next_pose : body.pose; };
+    if (cuda) {
+        gpu = std::make_unique<bs::GpuSkinner>(skinner);
+        gpu->set_tables_on_device(o.gpu_tables == "device");
+        gpu_out = bs::cuda::DeviceArray<float>(3 * n);
+        frame = [&] {
+            gpu->deform(next(), {gpu_out.data(), 3}, {});
+            bs::cuda::synchronize({});
+        };
+    } else {
+        frame = [&] { skinner.deform(next(), cpu_out, {o.threads}); };
+    }
+    const Timing seconds = timed(o.repeats, frame);
+    const std::size_t live_before_frame = bs::bench::heap_live_bytes();
+    bs::bench::reset_heap_peak();
+    frame();
+    const double frame_peak = double(bs::bench::heap_peak_bytes() - live_before_frame);
+    if (cuda) {
+        device = double(gpu->device_bytes()) / double(n);
+        copy = gpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), o.repeats);
+    } else {
+        copy = cpu_copy_bandwidth(std::size_t(bytes * double(n) / 2), o.repeats, o.threads);
+    }
+    if (name == "lbs") size.lbs_seconds[cuda] = seconds.median;
+    // A GPU baseline row with its tables built on the device: labelled so, and what a frame uploads is its
+    // poses and posed neighbourhoods; the tables' build is inside the frame's time (not measured apart).
+    const bool device_tables = cuda && o.gpu_tables == "device" && name == "baseline";
+    FrameTableCost row_tables = tables;
+    if (device_tables)
+        row_tables = {double(skinner.baseline()->bones().size() * (sizeof(bs::BaselineBonePose<double>) + sizeof(bs::LocalChain<double>))),
+                      kNotMeasured};
+    return {o.body_name, n, name, device_tables ? "cuda-device-tables" : backend, encoded.points_per_s, seconds, bytes, copy,
+            size.lbs_seconds[cuda], row_tables.bytes, row_tables.seconds, encoded.resident_bytes_per_point, encoded.peak_bytes_per_point,
+            frame_peak, device};
+}
+
+// libigl's rows at this size, beside ours on the same points, weights and pose (a note where it did not
+// run; then it is not tried again at the larger sizes: each writes its data set out first, 1.2 GB at 1e7).
+void add_peer_rows(BenchOptions& o, const BenchBody& body, const SizeRun& size, std::vector<Row>& rows,
+                   std::vector<std::string>& peer_notes) {
+    if (o.peer_python.empty() || size.influences.empty() || size.lbs_seconds[0] == 0) return;
+    const bs::Skeleton& skeleton = body.skeleton;
+    const std::size_t n = size.n;
+    std::vector<bs::Vec3<float>> ours_lbs, ours_dqs;
+    const bs::Skinner lbs(bs::Method::lbs, skeleton, size.rest, size.influences, "bench");
+    lbs.deform(body.pose, ours_lbs, {o.threads});
+    bs::Skinner(bs::Method::dqs, skeleton, size.rest, size.influences, "bench").deform(body.pose, ours_dqs, {o.threads});
+    // The peer gets the weights our skinners use: the given ones scaled to sum to 1 (normalize_weights).
+    PeerResult peer = run_libigl_peer(o.peer_python, skeleton, body.pose, size.rest, lbs.classic()->influences(), ours_lbs, ours_dqs,
+                                      o.repeats, o.threads);
+    if (!peer.ran) {
+        peer_notes.push_back("libigl at " + std::to_string(n) + " points and beyond: skipped (" + peer.skipped + ")");
+        o.peer_python.clear();
+        return;
+    }
+    // What libigl's own passes move a point, in its float64 dense layout (m bones): the product M·T reads
+    // the point's row of lbs_matrix (4m doubles) and writes 3; dqs reads the point (3) and its row of the
+    // dense weights (m) and writes 3. Each row's copy reference moves as many bytes.
+    const double bones = double(skeleton.bone_count()), lbs_bytes = 8 * (4 * bones + 3), dqs_bytes = 8 * (3 + bones + 3);
+    const double lbs_copy = cpu_copy_bandwidth(std::size_t(lbs_bytes * double(n) / 2), o.repeats, o.threads);
+    const double dqs_copy = cpu_copy_bandwidth(std::size_t(dqs_bytes * double(n) / 2), o.repeats, o.threads);
+    const double x = kNotMeasured;  // libigl's tables, heap and device are not measured; dqs has no encode
+    // The peer reports medians alone: its range is not measured.
+    rows.push_back({o.body_name, n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, {peer.lbs_seconds, x, x}, lbs_bytes, lbs_copy,
+                    size.lbs_seconds[0], x, x, x, x, x, x});
+    rows.push_back({o.body_name, n, "libigl-dqs", "cpu", x, {peer.dqs_seconds, x, x}, dqs_bytes, dqs_copy, size.lbs_seconds[0], x, x, x, x, x, x});
+    char note[160];
+    std::snprintf(note, sizeof note, "libigl at %zu points: largest distance from our LBS %.3g, from our DQS %.3g", n, peer.lbs_difference,
+                  peer.dqs_difference);
+    peer_notes.push_back(note);
+}
+
+// The markdown tables on stdout: throughput (with the rows whose timings are not to be trusted, and why),
+// memory, the peer's notes.
+void print_tables(const std::vector<Row>& rows, const RunContext& run, const std::vector<std::string>& peer_notes) {
+    std::printf("Body: %s. CPU rows on %d thread%s, encoding included; %d timed frames a row.\n\n", run.body.c_str(), run.threads,
+                run.threads == 1 ? "" : "s", run.repeats);
     std::printf("| points | method | backend | encode points/s | deform ns/point | fastest–slowest ns/point | deform points/s | GB/s | of copy | "
                 "time / LBS | frame tables kB | tables ms |\n");
     std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -668,6 +684,10 @@ int run_bench(BenchOptions o) {
     if (std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.method == "libigl-lbs"; }))
         std::printf("- libigl-lbs's encode is lbs_matrix alone, given our weights; our lbs and dqs encode computes those weights\n");
     std::fflush(stdout);  // the tables before the files, where a file is the same stream (--json /dev/stdout)
+}
+
+// --json and --csv, where given (opened before the run).
+void write_files(bs::OutputFile* json_out, bs::OutputFile* csv_out, const std::vector<Row>& rows, const RunContext& run) {
     if (json_out) {
         nlohmann::json doc = nlohmann::json::array();
         for (const Row& r : rows) doc.push_back(to_json(r, run));
@@ -680,6 +700,39 @@ int run_bench(BenchOptions o) {
         csv_out->write(csv.str());
         csv_out->commit();
     }
+}
+
+// The run the options ask for; throws the host's errors (host/errors.hpp) for main to report.
+int run_bench(BenchOptions o) {
+    if (o.quality) {
+        bs::bench::print_quality(bs::bench::measure_quality(o.quality_points, o.threads));
+        return 0;
+    }
+    // Encoding's passes take OpenMP's team (the API gives them no thread count): held to --threads like the rows.
+    if (o.threads > 0) omp_set_num_threads(o.threads);
+    const BenchBody body = bench_body(o.body_name, o.capture);  // before the outputs: a capture it cannot read leaves none
+    const std::unique_ptr<bs::OutputFile> json_out = open_output(o.json_path), csv_out = open_output(o.csv_path);
+    settle_lists(o);
+    std::vector<Row> rows;
+    std::vector<std::string> peer_notes;
+    if (o.peer_python.empty()) peer_notes.push_back("libigl: not run (no --peer-python given)");
+    for (std::size_t n : o.sizes) {
+        SizeRun size{n, bs::demo_points(body.skeleton, n, 7), {}};
+        for (const std::string& name : o.methods) {
+            const Encoded encoded = encode(o, body.skeleton, size, name);
+            const FrameTableCost tables = frame_table_cost(encoded.skinner, body.pose, o.repeats, o.threads);
+            if (tables.common_path_share >= 0)
+                std::fprintf(stderr,
+                             "baseskin-bench: baseline at %zu points: the GPU's common path takes %.1f%% of the points; a frame's tables "
+                             "take %.3g ms from nothing, %.3g ms with one joint turned since the frame before (the other bones' kept)\n",
+                             n, 100.0 * tables.common_path_share, 1e3 * tables.seconds, 1e3 * tables.kept_seconds);
+            for (const std::string& backend : o.backends) rows.push_back(measure_row(o, body, size, name, encoded, tables, backend));
+        }
+        add_peer_rows(o, body, size, rows, peer_notes);
+    }
+    const RunContext run{body.name, o.threads > 0 ? o.threads : omp_get_max_threads(), o.repeats};
+    print_tables(rows, run, peer_notes);
+    write_files(json_out.get(), csv_out.get(), rows, run);
     return 0;
 }
 
