@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "host/box.hpp"
 #include "host/errors.hpp"
 #include "host/json_io.hpp"
 #include "host/metaball_skinner.hpp"
@@ -68,13 +69,10 @@ double ray_crossing(const Vec3<double>& from, const Vec3<double>& way, const Vec
 // origin. Of the vertices the triangles use: a stray vertex 1e9 away had made it as large as the torus's
 // hole.
 double crossing_resolution(const TriangleMesh& mesh) {
-    const double inf = std::numeric_limits<double>::infinity();
-    Vec3<double> lo{inf, inf, inf}, hi{-inf, -inf, -inf};
+    Box box;
     for (const auto& t : mesh.triangles)
-        for (int v : t)
-            for (int a = 0; a < 3; ++a) lo[a] = std::min(lo[a], mesh.vertices[v][a]), hi[a] = std::max(hi[a], mesh.vertices[v][a]);
-    const double magnitude = std::max({std::fabs(lo.x), std::fabs(lo.y), std::fabs(lo.z), std::fabs(hi.x), std::fabs(hi.y), std::fabs(hi.z)});
-    return 1e-9 * norm(hi - lo) + 1e-12 * magnitude;
+        for (int v : t) box.add(mesh.vertices[v]);
+    return 1e-9 * norm(box.diagonal()) + 1e-12 * box.magnitude();
 }
 
 // The nearest point of the mesh to each query: brute force, parallel over queries (few: one per node).
@@ -141,18 +139,11 @@ std::vector<double> distances_to_mesh(const TriangleMesh& mesh, const std::vecto
 // unbound are not the body, and one stray vertex 1e4 away had raised every sphere's radius floor to 10
 // (a body of radius 0.5).
 double bound_diagonal(const std::vector<Vec3<double>>& positions, const ReebGraph& graph) {
-    const double inf = std::numeric_limits<double>::infinity();
-    Vec3<double> lo{inf, inf, inf}, hi{-inf, -inf, -inf};
+    Box box;
     const bool any_bound = std::any_of(graph.node_of_vertex.begin(), graph.node_of_vertex.end(), [](int node) { return node >= 0; });
-    for (std::size_t i = 0; i < positions.size(); ++i) {
-        if (any_bound && graph.node_of_vertex[i] < 0) continue;  // a graph that binds none: every vertex
-        const Vec3<double>& p = positions[i];
-        for (int a = 0; a < 3; ++a) {
-            lo[a] = std::min(lo[a], p[a]);
-            hi[a] = std::max(hi[a], p[a]);
-        }
-    }
-    return norm(hi - lo);
+    for (std::size_t i = 0; i < positions.size(); ++i)
+        if (!any_bound || graph.node_of_vertex[i] >= 0) box.add(positions[i]);  // a graph that binds none: every vertex
+    return norm(box.diagonal());
 }
 
 void check_options(const AutoRigOptions& o, const std::string& source) {

@@ -3,19 +3,12 @@
 #include <algorithm>
 
 #include "engine/swing_twist.hpp"
+#include "host/box.hpp"
 #include "host/errors.hpp"
 
 namespace bs {
 
-double largest_extent(const std::vector<Vec3<double>>& points) {
-    if (points.empty()) return 0;
-    Vec3<double> lo = points[0], hi = points[0];
-    for (const Vec3<double>& p : points) {
-        lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
-        hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
-    }
-    return std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
-}
+double largest_extent(const std::vector<Vec3<double>>& points) { return points.empty() ? 0 : box_of(points).largest_side(); }
 
 HierarchyRig rig_topology(const std::vector<RigJoint>& joints, const std::string& source) {
     if (joints.empty() || joints[0].parent != -1) throw InputError(source + ": a hierarchy needs its root first");

@@ -14,6 +14,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "host/box.hpp"
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
 #include "host/output_file.hpp"
@@ -979,15 +980,8 @@ namespace {
 // the largest coordinate, 2^-24 of it), else double.
 PlyType coordinate_type(const std::vector<Vec3<double>>& positions) {
     if (positions.empty()) return PlyType::Float32;
-    Vec3<double> lo = positions.front(), hi = positions.front();
-    double magnitude = 0;
-    for (const Vec3<double>& p : positions)
-        for (int a = 0; a < 3; ++a) {
-            lo[a] = std::min(lo[a], p[a]), hi[a] = std::max(hi[a], p[a]);
-            magnitude = std::max(magnitude, std::fabs(p[a]));
-        }
-    const double extent = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
-    return std::ldexp(magnitude, -24) <= kFloatCoordinateRounding * extent ? PlyType::Float32 : PlyType::Float64;
+    const Box box = box_of(positions);
+    return std::ldexp(box.magnitude(), -24) <= kFloatCoordinateRounding * box.largest_side() ? PlyType::Float32 : PlyType::Float64;
 }
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "host/box.hpp"
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
 #include "host/json_io.hpp"
@@ -245,14 +246,12 @@ void write_skeleton(OutputFile& out, const Skeleton& skeleton) {
 }
 
 std::array<Vec3<double>, 2> bounds(const Skeleton& skeleton) {
-    const double inf = std::numeric_limits<double>::infinity();
-    Vec3<double> lo{inf, inf, inf}, hi{-inf, -inf, -inf};
-    for (const Sphere<double>& s : skeleton.spheres)
-        for (int a = 0; a < 3; ++a) {
-            lo[a] = std::min(lo[a], s.centre[a] - s.radius);
-            hi[a] = std::max(hi[a], s.centre[a] + s.radius);
-        }
-    return {lo, hi};
+    Box box;
+    for (const Sphere<double>& s : skeleton.spheres) {
+        box.add(s.centre - Vec3<double>{s.radius, s.radius, s.radius});
+        box.add(s.centre + Vec3<double>{s.radius, s.radius, s.radius});
+    }
+    return {box.lo, box.hi};
 }
 
 }  // namespace bs

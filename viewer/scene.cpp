@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "host/box.hpp"
 #include "host/demo_body.hpp"
 #include "host/errors.hpp"
 #include "host/ply.hpp"
@@ -57,12 +58,11 @@ Scene::Scene(const SceneSource& source) {
 }
 
 std::array<Vec3<double>, 2> Scene::rest_bounds() const {
-    std::array<Vec3<double>, 2> box = bounds(skeleton_);
-    for (const Vec3<double>& p : rest_) {
-        box[0] = {std::min(box[0].x, p.x), std::min(box[0].y, p.y), std::min(box[0].z, p.z)};
-        box[1] = {std::max(box[1].x, p.x), std::max(box[1].y, p.y), std::max(box[1].z, p.z)};
-    }
-    return box;
+    const std::array<Vec3<double>, 2> bones = bounds(skeleton_);
+    Box box = box_of(rest_);
+    box.add(bones[0]);
+    box.add(bones[1]);
+    return {box.lo, box.hi};
 }
 
 const Skinner& Scene::skinner(Method method) {
