@@ -390,10 +390,7 @@ BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const std::vector<Vec3<do
     bones_ = make_baseline_bones(skeleton_);
     check_rest_shape();
     codes_ = encode_points(bones_, rest, source, options);  // checks the points (host/input_limits.hpp)
-    tabulated_ = tabulated_bones(codes_, bones_.size(), options_.min_tabulated_points);
-    rest_.reserve(rest.size());
-    for (const Vec3<double>& p : rest) rest_.push_back(Vec3<T>(p));
-    field_bones_ = keep_field_bones(bones_, codes_, rest_);
+    keep_rest(rest);
 }
 
 template <class T>
@@ -403,9 +400,15 @@ BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const SavedCodes& saved)
     validate_saved_codes(saved, skeleton_, "saved codes");
     bones_ = make_baseline_bones(skeleton_);
     check_rest_shape();
+    keep_rest(saved.rest);
+}
+
+template <class T>
+template <class P>
+void BaselineSkinner<T>::keep_rest(const std::vector<Vec3<P>>& rest) {
     tabulated_ = tabulated_bones(codes_, bones_.size(), options_.min_tabulated_points);
-    rest_.reserve(saved.rest.size());
-    for (const Vec3<float>& p : saved.rest) rest_.push_back(Vec3<T>(p));
+    rest_.reserve(rest.size());
+    for (const Vec3<P>& p : rest) rest_.push_back(Vec3<T>(p));
     field_bones_ = keep_field_bones(bones_, codes_, rest_);
 }
 

@@ -200,6 +200,9 @@ private:
     // The rest shape, when the skinner is built: every bone's cone margin (kMinConeMargin) and spheres' radii
     // (kMinRelativeRadius), then its folds.
     void check_rest_shape() const;
+    // What both constructors keep once the codes are made or loaded: the rest points (as T), the bones
+    // that repay tables, and each blended code's field bones.
+    template <class P> void keep_rest(const std::vector<Vec3<P>>& rest);
 
     Skeleton skeleton_;
     std::vector<BaselineBone<double>> bones_;

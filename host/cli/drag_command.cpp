@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "host/auto_rig.hpp"
-#include "host/cli/commands.hpp"
+#include "host/cli/shared_steps.hpp"
 #include "host/cli/options.hpp"
 #include "host/cli/report.hpp"
 #include "host/bezier_chain.hpp"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "host/bvh_rig.hpp"
-#include "host/cli/commands.hpp"
+#include "host/cli/shared_steps.hpp"
 #include "host/cli/options.hpp"
 #include "host/cli/report.hpp"
 #include "host/demo_body.hpp"
