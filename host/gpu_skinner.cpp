@@ -106,7 +106,18 @@ BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> o
             field_pool_.data()};
 }
 
+namespace {
+// A frame cannot be recorded into a CUDA graph: its uploads go through page-locked blocks that later frames
+// rewrite (a replayed graph would upload another frame's tables), and it waits on events recorded three
+// frames back and may allocate, neither of which a capture may hold.
+void require_not_capturing(cuda::Exec exec, const char* who) {
+    if (cuda::stream_is_capturing(exec))
+        throw InputError(std::string(who) + ": the stream is being captured into a CUDA graph; a frame cannot be (call it outside the capture)");
+}
+}  // namespace
+
 void GpuSkinner::deform(const Pose& pose, PointView<float> out, cuda::Exec exec) {
+    require_not_capturing(exec, "GpuSkinner::deform");
     require_writable(out);
     deform_unchecked(pose, out, exec);
 }
@@ -140,6 +151,7 @@ void GpuSkinner::deform_unchecked(const Pose& pose, PointView<float> out, cuda::
 }
 
 void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Pose& pose, std::size_t stride, cuda::Exec exec) {
+    require_not_capturing(exec, "deform_into_gl_buffer");
     std::size_t bytes = 0;
     float* mapped = static_cast<float*>(buffer.map(exec, bytes));
     try {
@@ -151,7 +163,10 @@ void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Po
                              " floats (at least 3) need " + std::to_string(needed));
         skinner.deform_unchecked(pose, {mapped, stride}, exec);  // CUDA's own mapping of the buffer: device memory
     } catch (...) {
-        buffer.unmap(exec);
+        try {
+            buffer.unmap(exec);
+        } catch (const CudaError&) {  // the first error is the one to report
+        }
         throw;
     }
     buffer.unmap(exec);
@@ -160,6 +175,7 @@ void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Po
 void GpuBodies::deform(const std::vector<GpuSkinner*>& bodies, const std::vector<Pose>& poses, const std::vector<PointView<float>>& outs,
                        cuda::Exec exec) {
     if (bodies.empty()) return;
+    require_not_capturing(exec, "GpuBodies::deform");
     if (poses.size() != bodies.size() || outs.size() != bodies.size())
         throw InputError("GpuBodies::deform: " + std::to_string(bodies.size()) + " bodies, " + std::to_string(poses.size()) +
                          " poses and " + std::to_string(outs.size()) + " outputs");

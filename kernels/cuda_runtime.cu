@@ -56,6 +56,12 @@ void fill_bytes(void* device, int value, std::size_t bytes, Exec exec) {
 
 void synchronize(Exec exec) { BS_CUDA_CHECK(cudaStreamSynchronize(stream_of(exec))); }
 
+bool stream_is_capturing(Exec exec) {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    BS_CUDA_CHECK(cudaStreamIsCapturing(stream_of(exec), &status));
+    return status != cudaStreamCaptureStatusNone;
+}
+
 bool device_cannot_write(const void* pointer) {
     require_device();
     cudaPointerAttributes attributes{};

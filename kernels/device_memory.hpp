@@ -35,6 +35,8 @@ void copy_to_host(void* host, const void* device, std::size_t bytes, Exec exec);
 void copy_on_device(void* to, const void* from, std::size_t bytes, Exec exec);
 void fill_bytes(void* device, int value, std::size_t bytes, Exec exec);
 void synchronize(Exec exec);
+// Whether `exec`'s stream is being captured into a CUDA graph (false without the CUDA backend).
+bool stream_is_capturing(Exec exec);
 
 // Whether CUDA says `pointer` is host memory that kernels on the current device cannot reach: memory it
 // does not know of (pageable host memory, or no memory at all), where the device does not read pageable
@@ -61,8 +63,8 @@ class DeviceArray {
 public:
     DeviceArray() = default;
     explicit DeviceArray(std::size_t size) : data_(static_cast<T*>(allocate(size * sizeof(T)))), size_(size) {}
-    // Allocates and uploads `host` on `exec`'s stream (the host vector must outlive the copy only when the
-    // stream is not the default one; pageable memory is staged before the call returns, so it need not).
+    // Allocates and uploads `host` on `exec`'s stream (pageable host memory is staged by CUDA before the call
+    // returns, on any stream: the vector need not outlive the copy).
     DeviceArray(const std::vector<T>& host, Exec exec) : DeviceArray(host.size()) { upload(host, exec); }
     DeviceArray(DeviceArray&& other) noexcept : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
     DeviceArray& operator=(DeviceArray&& other) noexcept {

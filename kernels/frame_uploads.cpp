@@ -74,6 +74,7 @@ const void* FrameUploads::Turn::stage(const void* host, std::size_t bytes) {
         std::size_t held = 0;
         for (const Block& block : blocks) held += block.capacity;
         const std::size_t capacity = aligned(std::max(bytes, held));
+        blocks.reserve(blocks.size() + 1);  // before the allocation: a push_back that threw lost the block
         blocks.push_back({static_cast<unsigned char*>(allocate_pinned(capacity)), capacity, 0});
     }
     Block& block = blocks[filling];

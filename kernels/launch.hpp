@@ -116,10 +116,12 @@ void for_each_point_split(std::size_t count, const F& f, SplitScratch scratch, E
         BS_CUDA_CHECK(cudaGetLastError());
         return;
     }
+    // Asked before anything is queued: a failure there (it makes CUDA calls) left the common path's points
+    // written and the others not, a half-written frame.
+    const std::size_t resident = resident_long_path_blocks<F>(block);
     BS_CUDA_CHECK(cudaMemsetAsync(scratch.count, 0, sizeof(std::uint32_t), stream));
     common_path_kernel<<<unsigned(blocks), block, 0, stream>>>(count, f, scratch);
     BS_CUDA_CHECK(cudaGetLastError());
-    const std::size_t resident = resident_long_path_blocks<F>(block);
     long_path_kernel<<<unsigned(blocks < resident ? blocks : resident), block, 0, stream>>>(f, scratch.indices, scratch.count, 0);
     BS_CUDA_CHECK(cudaGetLastError());
 }

@@ -35,6 +35,7 @@ void copy_to_host(void*, const void*, std::size_t, Exec) { not_built(); }
 void copy_on_device(void*, const void*, std::size_t, Exec) { not_built(); }
 void fill_bytes(void*, int, std::size_t, Exec) { not_built(); }
 void synchronize(Exec) { not_built(); }
+bool stream_is_capturing(Exec) { return false; }
 bool device_cannot_write(const void*) { not_built(); }
 void* allocate_pinned(std::size_t) { not_built(); }
 void release_pinned(void*) noexcept {}

@@ -238,6 +238,33 @@ TEST(GpuSkinnerCuda, ASkinnerMovedFromOrReplacedUnderItIsRefused) {
 #endif
 }
 
+// A frame on a stream being captured into a CUDA graph is refused before anything is queued (a replayed
+// graph would upload from page-locked blocks later frames rewrite); outside the capture the stream runs it.
+TEST(GpuSkinnerCuda, AStreamBeingCapturedIsRefused) {
+    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
+#if defined(BASESKIN_HAVE_CUDA)
+    Skeleton s = testing::bent_chain();
+    const std::vector<Vec3<double>> points = testing::points_around(s, 300, 71);
+    cuda::DeviceArray<float> out(3 * points.size());
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+    const cuda::Exec exec{stream};
+    for (Method method : {Method::lbs, Method::baseline}) {
+        Skinner skinner(method, s, points, {}, "test");
+        GpuSkinner gpu(skinner, exec);
+        ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed), cudaSuccess);
+        EXPECT_THROW(gpu.deform(random_bent_pose(s, 5), {out.data(), 3}, exec), InputError) << method_name(method);
+        EXPECT_THROW(GpuBodies().deform({&gpu}, {random_bent_pose(s, 5)}, {{out.data(), 3}}, exec), InputError) << method_name(method);
+        cudaGraph_t graph = nullptr;
+        EXPECT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+        if (graph) cudaGraphDestroy(graph);
+        EXPECT_NO_THROW(gpu.deform(random_bent_pose(s, 5), {out.data(), 3}, exec)) << method_name(method);
+        ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    }
+    cudaStreamDestroy(stream);
+#endif
+}
+
 // An output the device cannot write is refused with InputError before anything is queued, for every
 // method: a null pointer, a stride below 3, pageable host memory (where the device does not read it); the
 // context is left whole, so a good buffer works afterwards.
