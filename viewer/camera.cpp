@@ -55,12 +55,17 @@ void OrbitCamera::zoom(float steps) {
     distance_ = std::clamp(distance_ * std::pow(0.9f, steps), 1e-3f * radius_, 1e3f * radius_);
 }
 
-glm::vec3 OrbitCamera::eye() const {
-    glm::vec3 from_target(std::cos(pitch_) * std::sin(yaw_), std::sin(pitch_), std::cos(pitch_) * std::cos(yaw_));
-    return target_ + distance_ * from_target;
+glm::vec3 OrbitCamera::from_target() const {
+    return {std::cos(pitch_) * std::sin(yaw_), std::sin(pitch_), std::cos(pitch_) * std::cos(yaw_)};
 }
 
+glm::vec3 OrbitCamera::eye() const { return target_ + distance_ * from_target(); }
+
 glm::mat4 OrbitCamera::view() const { return glm::lookAt(eye(), target_, glm::vec3(0, 1, 0)); }
+
+glm::mat4 OrbitCamera::view_projection_about_target() const {
+    return projection() * glm::lookAt(distance_ * from_target(), glm::vec3(0), glm::vec3(0, 1, 0));
+}
 
 // The framed body lies within 4 radii of its centre, which may be away from the target (--look-at, a pan).
 float OrbitCamera::near_plane() const {
@@ -75,7 +80,7 @@ glm::mat4 OrbitCamera::projection() const {
 float OrbitCamera::world_per_pixel() const { return 2 * distance_ * std::tan(0.5f * kFieldOfView) / float(height_); }
 
 glm::vec3 OrbitCamera::project(glm::vec3 world) const {
-    glm::vec4 clip = view_projection() * glm::vec4(world, 1);
+    glm::vec4 clip = view_projection_about_target() * glm::vec4(world - target_, 1);
     glm::vec3 ndc = glm::vec3(clip) / clip.w;
     return {(ndc.x + 1) * 0.5f * float(width_), (1 - ndc.y) * 0.5f * float(height_), (ndc.z + 1) * 0.5f};
 }

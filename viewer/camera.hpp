@@ -56,7 +56,10 @@ public:
 
     glm::mat4 view() const;
     glm::mat4 projection() const;
-    glm::mat4 view_projection() const { return projection() * view(); }
+    // The view and projection for points given relative to target() (the shaders subtract it first): a body
+    // far from the origin keeps float's precision (through an absolute view-projection, points 1e6 away
+    // cancelled terms of 1e6: their depths fell past the far plane and the splats vanished).
+    glm::mat4 view_projection_about_target() const;
 
     // Pixel of a world point (x right, y down; z the depth in [0, 1] for points between the clip planes).
     glm::vec3 project(glm::vec3 world) const;
@@ -70,6 +73,7 @@ private:
     float radius_ = 1.0f;  // of the framed box: sets the clip planes and the zoom range
     glm::vec3 framed_centre_{0.0f};  // of the framed box: the clip planes hold it wherever the target moves
 
+    glm::vec3 from_target() const;  // unit: towards the eye
     float near_plane() const;
     float far_plane() const;
     float world_per_pixel() const;  // at the target's depth

@@ -62,6 +62,30 @@ TEST(ViewerCamera, ABodyFarFromTheOriginIsFramedAsAtTheOrigin) {
     EXPECT_NEAR(glm::length(away.eye() - away.target()) / glm::length(near_origin.eye() - near_origin.target()), 1.0f, 0.05f);  // float steps of 0.06 at 1e6; the old floor gave 2.2
 }
 
+// And drawn as at the origin: its corners project between the clip planes, where the body at the origin's
+// do, to within a pixel (points 1e6 away through view_projection() cancelled terms of 1e6 in float: their
+// depths fell past the far plane and the splats vanished, or scattered, with the camera's smallest turn).
+TEST(ViewerCamera, ABodyFarFromTheOriginIsDrawnAsAtTheOrigin) {
+    const glm::vec3 lo(0, -0.25f, -0.25f), hi(1.5f, 0.25f, 0.25f);
+    const OrbitCamera near_origin = framed(lo, hi);
+    for (float offset : {1e5f, 1e6f}) {  // at 1e7 float's step is 1: the body itself is not held
+        const glm::vec3 far(offset, offset, offset);
+        for (float yaw : {0.0f, 28.6f, 180.0f}) {
+            OrbitCamera a = near_origin, b = framed(far + lo, far + hi);
+            a.aim({{}, 1.0f, yaw, {}});
+            b.aim({{}, 1.0f, yaw, {}});
+            for (int corner = 0; corner < 8; ++corner) {
+                const glm::vec3 p(corner & 1 ? hi.x : lo.x, corner & 2 ? hi.y : lo.y, corner & 4 ? hi.z : lo.z);
+                const glm::vec3 at_origin = a.project(p), away = b.project(far + p);
+                EXPECT_NEAR(away.x, at_origin.x, 1.0f) << offset << " yaw " << yaw << " corner " << corner;
+                EXPECT_NEAR(away.y, at_origin.y, 1.0f) << offset << " yaw " << yaw << " corner " << corner;
+                EXPECT_GT(away.z, 0) << offset << " yaw " << yaw << " corner " << corner;
+                EXPECT_LT(away.z, 1) << offset << " yaw " << yaw << " corner " << corner;
+            }
+        }
+    }
+}
+
 TEST(ViewerCamera, RayThroughAPixelProjectsBackOnIt) {
     OrbitCamera camera = framed({0, 0, 0}, {4, 2, 1});
     camera.orbit(37, -12);
@@ -144,7 +168,7 @@ TEST(ViewerCamera, AnAimSetsTheViewAfterFraming) {
     camera.aim(aim);
     EXPECT_EQ(camera.pitch(), OrbitCamera::kMaxPitch);
     EXPECT_GT(camera.distance(), 0);
-    EXPECT_TRUE(std::isfinite(camera.view_projection()[0][0]));
+    EXPECT_TRUE(std::isfinite(camera.view_projection_about_target()[0][0]));
     // Looking at a point far from the body keeps the body between the clip planes (it had been cut away).
     camera.frame({0, 0, 0}, {2, 2, 2});
     aim = {};

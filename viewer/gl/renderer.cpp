@@ -19,7 +19,8 @@ constexpr float kPi = bs::pi_value<float>();
 const char* kSplatVertex = R"(#version 330 core
 layout(location = 0) in vec3 position;
 layout(location = 1) in uint bone;
-uniform mat4 view_projection;
+uniform mat4 view_projection;  // about `origin` (OrbitCamera::view_projection_about_target)
+uniform vec3 origin;
 uniform mat4 view;
 uniform samplerBuffer bones;
 uniform int bone_count;
@@ -73,7 +74,7 @@ void main() {
         float x = clamp(nearest / height_scale, -1.0, 1.0);
         v_colour = x < 0.0 ? mix(vec3(0.92), vec3(0.15, 0.35, 0.95), -x) : mix(vec3(0.92), vec3(0.95, 0.3, 0.1), x);
     }
-    gl_Position = view_projection * vec4(position, 1.0);
+    gl_Position = view_projection * vec4(position - origin, 1.0);
     gl_PointSize = clamp(splat_pixels / gl_Position.w, 1.0, 64.0);
 }
 )";
@@ -97,12 +98,13 @@ void main() {
 const char* kMeshVertex = R"(#version 330 core
 layout(location = 0) in vec3 position;
 layout(location = 1) in vec3 normal;
-uniform mat4 view_projection;
+uniform mat4 view_projection;  // about `origin`
+uniform vec3 origin;
 uniform mat4 view;
 out vec3 v_normal;
 void main() {
     v_normal = mat3(view) * normal;
-    gl_Position = view_projection * vec4(position, 1.0);
+    gl_Position = view_projection * vec4(position - origin, 1.0);
 }
 )";
 
@@ -120,11 +122,12 @@ void main() {
 const char* kLinesVertex = R"(#version 330 core
 layout(location = 0) in vec3 position;
 layout(location = 1) in vec3 line_colour;
-uniform mat4 view_projection;
+uniform mat4 view_projection;  // about `origin`
+uniform vec3 origin;
 out vec3 v_colour;
 void main() {
     v_colour = line_colour;
-    gl_Position = view_projection * vec4(position, 1.0);
+    gl_Position = view_projection * vec4(position - origin, 1.0);
 }
 )";
 
@@ -205,6 +208,14 @@ float nice_step(float extent) {
     float raw = extent / 10, power = std::pow(10.0f, std::floor(std::log10(raw)));
     float unit = raw / power;
     return power * (unit < 1.5f ? 1 : unit < 3.5f ? 2 : 5);
+}
+
+// The camera's view and projection about its target, and the target the shaders subtract from each
+// position first (a body far from the origin keeps float's precision: viewer/camera.hpp).
+void set_view_projection(const Program& program, const OrbitCamera& camera) {
+    glUniformMatrix4fv(program.uniform("view_projection"), 1, GL_FALSE, glm::value_ptr(camera.view_projection_about_target()));
+    const glm::vec3 origin = camera.target();
+    glUniform3f(program.uniform("origin"), origin.x, origin.y, origin.z);
 }
 
 }  // namespace
@@ -295,7 +306,7 @@ void Renderer::upload_bones(const Overlay& overlay) {
 
 void Renderer::draw_splats(const OrbitCamera& camera, const DrawSettings& settings, int bone_count) {
     splats_->use();
-    glUniformMatrix4fv(splats_->uniform("view_projection"), 1, GL_FALSE, glm::value_ptr(camera.view_projection()));
+    set_view_projection(*splats_, camera);
     glUniformMatrix4fv(splats_->uniform("view"), 1, GL_FALSE, glm::value_ptr(camera.view()));
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_BUFFER, bone_texture_);
@@ -321,7 +332,7 @@ void Renderer::draw_sphere_mesh(const OrbitCamera& camera, const DrawSettings& s
     glBindBuffer(GL_ARRAY_BUFFER, mesh_buffer_);
     glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(triangles.size() * sizeof(float)), triangles.data(), GL_STREAM_DRAW);
     mesh_->use();
-    glUniformMatrix4fv(mesh_->uniform("view_projection"), 1, GL_FALSE, glm::value_ptr(camera.view_projection()));
+    set_view_projection(*mesh_, camera);
     glUniformMatrix4fv(mesh_->uniform("view"), 1, GL_FALSE, glm::value_ptr(camera.view()));
     glUniform3f(mesh_->uniform("light"), 0.36f, 0.48f, 0.8f);
     const bool wireframe = settings.skeleton == SkeletonStyle::wireframe;
@@ -345,7 +356,7 @@ void Renderer::draw_lines(const OrbitCamera& camera, const std::vector<float>& v
     glBindBuffer(GL_ARRAY_BUFFER, lines_buffer_);
     glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(vertices.size() * sizeof(float)), vertices.data(), GL_STREAM_DRAW);
     lines_->use();
-    glUniformMatrix4fv(lines_->uniform("view_projection"), 1, GL_FALSE, glm::value_ptr(camera.view_projection()));
+    set_view_projection(*lines_, camera);
     if (on_top) glDisable(GL_DEPTH_TEST);
     glBindVertexArray(lines_vao_);
     glDrawArrays(GL_LINES, 0, GLsizei(vertices.size() / 6));
