@@ -60,9 +60,10 @@ void add_options(CLI::App& app, Options& o) {
     app.add_option("--point-size", o.point_size, "splat size factor")
         ->check(bs::cli::finite_number() & CLI::Range(0.05f, 20.0f))
         ->capture_default_str();
+    // An index as the counts are written (1e2 too); beyond the most points a body may have, refused as
+    // written (a number past `long` was clamped, and named so).
     app.add_option("--pick-point", o.pick, "show this point's baseline (baseline method)")
-        ->check(CLI::Validator([](std::string& text) { return !text.empty() && text[0] == '-' ? "expected a point index >= 0, got " + text : std::string(); },
-                               "INDEX"));
+        ->transform(bs::cli::count_in_range(std::size_t(0), bs::kMaxPoints - 1));
     auto* pose = app.add_option("--pose", o.pose, "pose JSON file (replaces the motion)")->check(CLI::ExistingFile);
     auto* screenshot = app.add_option("--screenshot", o.screenshot, "render headless into this PNG and exit")->check(bs::cli::non_empty_path());
     // The headless options need --screenshot: without it they opened the interactive window, unused.
@@ -82,10 +83,10 @@ void add_options(CLI::App& app, Options& o) {
     // The view after framing (and after each reset, R): close-ups of a joint, a side view.
     app.add_option("--look-at", o.look_at, "look at this point x,y,z (default: the framed body's centre)");
     app.add_option("--zoom", o.zoom, "come closer by this factor than the framed view (0.001 to 1000)")
-        ->check(CLI::Range(1e-3f, 1e3f))
+        ->check(bs::cli::finite_number() & CLI::Range(1e-3f, 1e3f))  // a range alone passes NaN (a blank image)
         ->capture_default_str();
-    app.add_option("--yaw", o.yaw, "view direction about the vertical, degrees (default 28.6)")->check(CLI::Range(-3600.0f, 3600.0f));
-    app.add_option("--pitch", o.pitch, "view direction above the horizontal, degrees (-88 to 88; default 20)")->check(CLI::Range(-88.0f, 88.0f));
+    app.add_option("--yaw", o.yaw, "view direction about the vertical, degrees (default 28.6)")->check(bs::cli::finite_number() & CLI::Range(-3600.0f, 3600.0f));
+    app.add_option("--pitch", o.pitch, "view direction above the horizontal, degrees (-88 to 88; default 20)")->check(bs::cli::finite_number() & CLI::Range(-88.0f, 88.0f));
     app.callback([&o, &app] {
         o.yaw_given = app.count("--yaw") > 0;
         o.pitch_given = app.count("--pitch") > 0;
@@ -138,6 +139,9 @@ int run(const Options& o) {
         if (std::size_t(o.pick) >= scene.size())
             throw bs::InputError("--pick-point " + std::to_string(o.pick) + ": the body has " + std::to_string(scene.size()) + " points");
         state.picked_point = o.pick;
+        if (state.method != bs::Method::baseline)
+            std::fprintf(stderr, "note: --pick-point draws the point's baseline under the baseline method only (this view: %s)\n",
+                         bs::method_name(state.method));
     }
     bs::view::gl::DrawSettings settings;
     settings.colouring = o.colour == "bone" ? bs::view::gl::Colouring::bone : bs::view::gl::Colouring::height;

@@ -26,13 +26,18 @@ expect 1 "--points excludes --demo-points" -- --skeleton "$tmp/skeleton.json" --
 echo '{"bones": []}' >"$tmp/rest_pose.json"
 expect 1 "--pose excludes --sheet" -- --demo-points 100 --pose "$tmp/rest_pose.json" --screenshot "$tmp/o.png" --sheet 3
 expect 1 "--pose excludes --play" -- --demo-points 100 --pose "$tmp/rest_pose.json" --screenshot "$tmp/o.png" --play
-expect 1 "--pick-point: expected a point index >= 0, got -1" -- --demo-points 100 --pick-point -1 --screenshot "$tmp/o.png"
+expect 1 "--pick-point: expected 0 to 99999999, got -1" -- --demo-points 100 --pick-point -1 --screenshot "$tmp/o.png"
+expect 1 "--pick-point: expected 0 to 99999999, got 99999999999999999999" -- --demo-points 100 --pick-point 99999999999999999999 --screenshot "$tmp/o.png"
 # The camera's options: a point of three numbers within the coordinate bound, a zoom within its range, a
 # pitch short of the poles.
 expect 1 '--look-at: expected x,y,z (three numbers), got "1,2"' -- --demo-points 100 --look-at 1,2 --screenshot "$tmp/o.png"
 expect 1 "--look-at: a point beyond ±1e15 or not finite" -- --demo-points 100 --look-at 1,2,nan --screenshot "$tmp/o.png"
 expect 1 "--zoom" -- --demo-points 100 --zoom 0 --screenshot "$tmp/o.png"
 expect 1 "--pitch" -- --demo-points 100 --pitch 90 --screenshot "$tmp/o.png"
+# NaN passed the ranges (no comparison fails for it) and gave a blank image.
+for option in --zoom --yaw --pitch; do
+    expect 1 "$option: expected a finite number, got nan" -- --demo-points 100 "$option" nan --screenshot "$tmp/o.png"
+done
 # A screenshot over an input (a PNG was written into the skeleton file).
 cp "$tmp/skeleton.json" "$tmp/kept.json"
 expect 1 "--screenshot: $tmp/skeleton.json is the --skeleton file" -- --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --screenshot "$tmp/skeleton.json"

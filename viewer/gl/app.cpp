@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <system_error>
 #include <utility>
@@ -152,8 +153,13 @@ void picked_point_info(ViewerState& state) {
     if (state.picked_point < 0) return;
     ImGui::Text("point %ld", state.picked_point);
     if (state.method == Method::baseline) {
-        const BaselineCode& c = state.scene().skinner(Method::baseline).baseline()->codes()[std::size_t(state.picked_point)];
-        ImGui::Text("bone %d  phi %.3f  t %.3f  h %.4f  flags 0x%x  rigid %.2f", c.bone, c.phi, c.t, c.h, c.flags, c.rigid_blend);
+        // A body the method refuses has no codes: said here as in the panel's error (it ended the window).
+        try {
+            const BaselineCode& c = state.scene().skinner(Method::baseline).baseline()->codes()[std::size_t(state.picked_point)];
+            ImGui::Text("bone %d  phi %.3f  t %.3f  h %.4f  flags 0x%x  rigid %.2f", c.bone, c.phi, c.t, c.h, c.flags, c.rigid_blend);
+        } catch (const std::exception& e) {
+            ImGui::TextWrapped("no code: %s", e.what());
+        }
     }
     if (ImGui::Button("clear pick")) state.picked_point = -1;
 }
@@ -168,7 +174,11 @@ void panel(ViewerState& state, DrawSettings& settings, Deformer& deformer, const
     method_combo(state);
     if (deformer.gpu_available()) ImGui::Checkbox("CUDA backend", &deformer.use_gpu);
     ImGui::Text("backend: %s", deformer.backend());
-    if (!state.error().empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", state.error().c_str());
+    if (!state.error().empty()) {  // wrapped: a long message ran off the panel
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.3f, 1));
+        ImGui::TextWrapped("%s", state.error().c_str());
+        ImGui::PopStyleColor();
+    }
     if (ImGui::CollapsingHeader("motion", ImGuiTreeNodeFlags_DefaultOpen)) timeline_controls(state, speed);
     if (ImGui::CollapsingHeader("pose")) pose_controls(state);
     if (ImGui::CollapsingHeader("display", ImGuiTreeNodeFlags_DefaultOpen)) display_controls(settings, state);
