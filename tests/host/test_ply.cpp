@@ -316,14 +316,16 @@ TEST(Ply, InfluencesRoundTrip) {
     }
 }
 
+// An ASCII PLY of one vertex with influences, bones of `bone_type`, and its `row`.
+std::string weighted_vertex(const std::string& bone_type, const std::string& row) {
+    std::string text = kAsciiHead + "element vertex 1\nproperty float x\nproperty float y\nproperty float z\n";
+    for (int k = 0; k < kMaxInfluences; ++k) text += "property " + bone_type + " bone" + std::to_string(k) + "\n";
+    for (int k = 0; k < kMaxInfluences; ++k) text += "property float weight" + std::to_string(k) + "\n";
+    return text + "end_header\n" + row + "\n";
+}
+
 TEST(Ply, WeightsAreRenormalised) {
-    const std::string text = kAsciiHead +
-                             "element vertex 1\nproperty float x\nproperty float y\nproperty float z\n"
-                             "property uchar bone0\nproperty uchar bone1\nproperty uchar bone2\nproperty uchar bone3\n"
-                             "property float weight0\nproperty float weight1\nproperty float weight2\n"
-                             "property float weight3\nend_header\n"
-                             "0 0 0 4 5 0 0 0.5 0.5008 0 0\n";
-    const PointSet set = read_point_set(testing::write_temp("in.ply", text));
+    const PointSet set = read_point_set(testing::write_temp("in.ply", weighted_vertex("uchar", "0 0 0 4 5 0 0 0.5 0.5008 0 0")));
     ASSERT_EQ(set.influences.size(), 1u);
     EXPECT_EQ(set.influences[0].bone[1], 5u);
     EXPECT_FLOAT_EQ(set.influences[0].weight[0], static_cast<float>(0.5 / (0.5 + double(0.5008f))));
@@ -609,12 +611,7 @@ TEST(PlyError, InvalidWeights) {
 // An empty slot may name bone -1 (exporters write it so): its weight is 0, it names no bone (read as bone 0,
 // which the skinners' check then accepts); -1 refused all the same.
 TEST(Ply, AnEmptySlotMayNameBoneMinusOne) {
-    const std::string text = kAsciiHead +
-                             "element vertex 1\nproperty float x\nproperty float y\nproperty float z\n"
-                             "property int bone0\nproperty int bone1\nproperty int bone2\nproperty int bone3\n"
-                             "property float weight0\nproperty float weight1\nproperty float weight2\n"
-                             "property float weight3\nend_header\n0 0 0 3 -1 -1 -1 1 0 0 0\n";
-    const PointSet set = read_point_set(testing::write_temp("slots.ply", text));
+    const PointSet set = read_point_set(testing::write_temp("slots.ply", weighted_vertex("int", "0 0 0 3 -1 -1 -1 1 0 0 0")));
     ASSERT_EQ(set.influences.size(), 1u);
     EXPECT_EQ(set.influences[0].bone[0], 3u);
     EXPECT_EQ(set.influences[0].bone[1], 0u);
@@ -624,11 +621,7 @@ TEST(Ply, AnEmptySlotMayNameBoneMinusOne) {
 // Weight columns kept as read: nothing checked (a sum of 0.9, a negative bone), no influences, and written
 // back as they were.
 TEST(Ply, WeightColumnsKeptAsReadAreNeitherCheckedNorChanged) {
-    const std::string text = kAsciiHead +
-                             "element vertex 1\nproperty float x\nproperty float y\nproperty float z\n"
-                             "property int bone0\nproperty int bone1\nproperty int bone2\nproperty int bone3\n"
-                             "property float weight0\nproperty float weight1\nproperty float weight2\n"
-                             "property float weight3\nend_header\n0 0 0 -2 1 0 0 0.5 0.4 0 0\n";
+    const std::string text = weighted_vertex("int", "0 0 0 -2 1 0 0 0.5 0.4 0 0");
     const std::string in = testing::write_temp("kept.ply", text);
     EXPECT_THROW(read_point_set(in), InputError);
     const PointSet set = read_point_set(in, WeightColumns::kept_as_read);
