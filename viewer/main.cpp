@@ -90,6 +90,11 @@ void add_options(CLI::App& app, Options& o) {
     app.callback([&o, &app] {
         o.yaw_given = app.count("--yaw") > 0;
         o.pitch_given = app.count("--pitch") > 0;
+        // A body from files without --motion has none to play or spread over a sheet: every frame or tile was
+        // its rest pose (the demo and a --capture body have their own).
+        if (!o.source.skeleton.empty() && o.source.motion.empty())
+            for (const char* option : {"--sheet", "--play"})
+                if (app.count(option) > 0) throw CLI::ValidationError(option, "the body has no motion to go through (give --motion)");
         if (!o.look_at.empty()) {
             o.look_at_point = bs::cli::parse_xyz("--look-at", o.look_at);
             if (!bs::within_input_magnitude(*o.look_at_point))

@@ -26,6 +26,8 @@ expect 1 "--points excludes --demo-points" -- --skeleton "$tmp/skeleton.json" --
 echo '{"bones": []}' >"$tmp/rest_pose.json"
 expect 1 "--pose excludes --sheet" -- --demo-points 100 --pose "$tmp/rest_pose.json" --screenshot "$tmp/o.png" --sheet 3
 expect 1 "--pose excludes --play" -- --demo-points 100 --pose "$tmp/rest_pose.json" --screenshot "$tmp/o.png" --play
+expect 1 "--sheet: the body has no motion to go through (give --motion)" -- --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --screenshot "$tmp/o.png" --sheet 3
+expect 1 "--play: the body has no motion to go through (give --motion)" -- --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --screenshot "$tmp/o.png" --play
 expect 1 "--pick-point: expected 0 to 99999999, got -1" -- --demo-points 100 --pick-point -1 --screenshot "$tmp/o.png"
 expect 1 "--pick-point: expected 0 to 99999999, got 99999999999999999999" -- --demo-points 100 --pick-point 99999999999999999999 --screenshot "$tmp/o.png"
 # The camera's options: a point of three numbers within the coordinate bound, a zoom within its range, a
