@@ -54,7 +54,9 @@ double ViewerState::floor_height() const {
         return y;
     };
     double floor = lowest(Pose::rest(s));
-    if (const Motion* m = scene_.motion()) {
+    if (fixed_pose) {  // the pose shown in place of the motion (the body stood through the floor)
+        floor = lowest(*fixed_pose);
+    } else if (const Motion* m = scene_.motion()) {
         floor = std::numeric_limits<double>::max();
         for (std::size_t f = 0; f < m->frame_count(); f += 10) floor = std::min(floor, lowest(m->frame(f)));
     }

@@ -59,7 +59,7 @@ public:
     // Then camera_aim is applied.
     void reset_camera(bool whole_pose = false);
     // The ground: the lowest point of the posed spheres over the motion (sampled every 10th frame; the
-    // rest pose without one), minus 2% of the body's size.
+    // rest pose without one; fixed_pose where set), minus 2% of the body's size.
     double floor_height() const;
 
     // The frame's points on the CPU (a metaball drag in progress, else the method under pose()). On an

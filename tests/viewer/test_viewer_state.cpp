@@ -1,6 +1,9 @@
 // The viewer's frame logic without a window (viewer/viewer_state.hpp, viewer/scene.hpp) on a small demo.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <limits>
+
 #include <cmath>
 #include <filesystem>
 
@@ -48,6 +51,19 @@ TEST_F(ViewerStateTest, ThePoseFollowsTheTimeline) {
     EXPECT_GT(max_joint_bend(scene.skeleton(), pose), 0.1);
     state.fixed_pose = Pose::rest(scene.skeleton());
     EXPECT_NEAR(max_joint_bend(scene.skeleton(), state.pose()), 0, 1e-12) << "a fixed pose replaces the motion";
+}
+
+// The floor lies under the pose shown: a --pose moving the root down stood the body through the grid (the
+// floor was placed under the motion's poses).
+TEST_F(ViewerStateTest, TheFloorLiesUnderAFixedPose) {
+    Pose lowered = Pose::rest(scene.skeleton());
+    lowered.root.translation = {0, -5 * diagonal(), 0};
+    state.fixed_pose = lowered;
+    state.deform_on_cpu();
+    double lowest = std::numeric_limits<double>::max();
+    for (const Vec3<float>& p : state.positions()) lowest = std::min(lowest, double(p.y));
+    EXPECT_LT(state.floor_height(), lowest);
+    EXPECT_GT(state.floor_height(), lowest - 0.2 * diagonal());
 }
 
 TEST_F(ViewerStateTest, ARefusedPoseKeepsThePointsAndSaysWhy) {
