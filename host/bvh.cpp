@@ -283,9 +283,12 @@ bool is_bvh_path(const std::string& path) {
     std::error_code error;
     if (!std::filesystem::is_regular_file(path, error)) return false;  // a FIFO is not read here: its reader says why
     std::ifstream in(path, std::ios::binary);
+    // Past a byte-order mark, as the reader reads it (the mark, then spaces or the word).
+    char mark[3] = {};
+    if (!in.read(mark, 3) || std::string(mark, 3) != kUtf8ByteOrderMark) in.clear(), in.seekg(0);
     std::string first_word;
     in >> std::setw(16) >> first_word;
-    return first_word == "HIERARCHY" || first_word == std::string(kUtf8ByteOrderMark) + "HIERARCHY";  // the reader skips the mark
+    return first_word == "HIERARCHY";
 }
 
 BvhFile load_bvh(const std::string& path) {

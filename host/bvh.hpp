@@ -55,7 +55,8 @@ struct BvhFile {
     const double* frame(std::size_t f) const { return values.data() + f * channel_count; }
 };
 
-// True for a path ending in ".bvh", in any case, or a file whose first word is BVH's "HIERARCHY" (so a
+// True for a path ending in ".bvh", in any case, or a file whose first word, past a UTF-8 byte-order mark,
+// is BVH's "HIERARCHY" (so a
 // capture is read as one whatever its name: `rig` used to hand such a file to assimp's BVH reader, and
 // `animate --motion` to the JSON parser). A file that cannot be read is judged by its name alone.
 bool is_bvh_path(const std::string& path);

@@ -23,7 +23,8 @@
 // `out` is a device pointer view (float xyz at a stride of 3, or xyzw at 4, ...) with room for size()
 // points, owned by the caller: InputError for a null pointer, a stride below 3, or host memory the device
 // cannot write (cuda::device_cannot_write), before anything is queued (GpuBodies: before any body's);
-// its size cannot be checked.
+// its size cannot be checked. InputError too, before anything is queued, on a stream being captured into a
+// CUDA graph (a frame's staging memory is rewritten by later frames: it cannot be replayed).
 //
 // The frame's table lives in one device buffer reused by every deform(): calls on one stream are ordered;
 // a caller alternating streams orders them itself (or keeps one GpuSkinner per stream).
@@ -125,7 +126,8 @@ private:
 // CUDA–OpenGL interop (kernels/gl_interop.hpp): maps `buffer` on exec's stream, deforms into it at `stride`
 // floats per point (3: xyz, 4: xyzw with w untouched, ...) and unmaps it on the same stream, so OpenGL
 // draws what was written (a frame refused before writing leaves the previous one). InputError, the buffer unmapped again, when the buffer
-// is smaller than size() points at that stride or the stride is below 3.
+// is smaller than size() points at that stride or the stride is below 3; InputError before mapping on a
+// stream being captured into a CUDA graph.
 void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Pose& pose, std::size_t stride = 3,
                            cuda::Exec exec = {});
 

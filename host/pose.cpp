@@ -87,7 +87,11 @@ JointRotation<double> parse_joint(const json& entry, Vec3<double> rest_axis, con
     double extra = entry.contains("twist_degrees")
                        ? bounded_degrees(entry["twist_degrees"], where["twist_degrees"]) * kDegree
                        : 0.0;
-    return {st.swing, st.twist_radians + extra};
+    // The total within the same bound, so that a pose read is one a pose file can hold (pose_json).
+    const double total = st.twist_radians + extra;
+    if (!(std::fabs(total / kDegree) <= kMaxPoseDegrees))
+        where["twist_degrees"].fail("with the rotation's own twist " + number_text(total / kDegree) + " degrees, beyond ±1e9");
+    return {st.swing, total};
 }
 
 }  // namespace
@@ -180,6 +184,9 @@ double max_joint_bend(const Skeleton& skeleton, const Pose& pose) {
 Motion::Motion(double fps, std::vector<Pose> frames) : fps_(fps), frames_(std::move(frames)) {
     if (!(std::isfinite(fps_) && fps_ > 0)) throw InputError("motion: frames per second must be finite and > 0, got " + number_text(fps_));
     if (frames_.empty()) throw InputError("motion: a motion needs at least one frame");
+    // A tiny fps over many frames overflowed the duration to infinity, which sample() refuses.
+    if (!std::isfinite(duration_seconds()))
+        throw InputError("motion: " + std::to_string(frames_.size()) + " frames at " + number_text(fps_) + " frames per second last longer than a double holds");
     for (std::size_t f = 1; f < frames_.size(); ++f)
         if (frames_[f].joints.size() != frames_[0].joints.size())
             throw InputError("motion: frame " + std::to_string(f) + " has " + std::to_string(frames_[f].joints.size()) +
@@ -265,6 +272,8 @@ json pose_json(const Pose& pose) {
     json bones = json::array();
     for (std::size_t k = 0; k < pose.joints.size(); ++k) {
         const JointRotation<double>& j = pose.joints[k];
+        // The loader's bound on a bone's whole twist (a pose it read is written back; a motion's unwrapping
+        // can carry a twist beyond it, refused here).
         if (!(std::fabs(j.twist_radians / kDegree) <= kMaxPoseDegrees))
             throw InputError("pose: bone " + std::to_string(k) + "'s twist of " + number_text(j.twist_radians / kDegree) +
                              " degrees is beyond the ±1e9 degrees a pose file holds");

@@ -80,7 +80,8 @@ echo HEADER >"$tmp/stream.txt"
     >"$tmp/to_stdout.ply" 2>"$tmp/to_stdout.err" || fail "animate --out /dev/stdout with normals failed"
 grep -qF "note: the points' normals" "$tmp/to_stdout.err" || fail "the note on normals went elsewhere: $(cat "$tmp/to_stdout.err")"
 "$bin" drag --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --joint 2 --to 7,1,0 --out /dev/stdout 2>"$tmp/drag.err" |
-    cat >"$tmp/dragged.ply" || fail "drag --out /dev/stdout failed"
+    cat >"$tmp/dragged.ply"
+[ "${PIPESTATUS[0]}" -eq 0 ] || fail "drag --out /dev/stdout failed: $(cat "$tmp/drag.err")"
 grep -qF "wrote 3 points to /dev/stdout" "$tmp/drag.err" || fail "drag's summary went elsewhere: $(cat "$tmp/drag.err")"
 for written in to_stdout dragged; do
     [ "$(head -1 "$tmp/$written.ply")" = ply ] && ! grep -q "note\|wrote\|binding" "$tmp/$written.ply" || fail "$written.ply: $(cat "$tmp/$written.ply")"

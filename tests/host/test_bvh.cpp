@@ -244,6 +244,7 @@ TEST(Bvh, RecognisesItsExtensionInAnyCase) {
 TEST(Bvh, RecognisesACaptureByItsFirstWordWhateverItsName) {
     EXPECT_TRUE(is_bvh_path(testing::write_temp("capture", "  HIERARCHY\nROOT Hips\n")));
     EXPECT_TRUE(is_bvh_path(testing::write_temp("marked", "\xEF\xBB\xBFHIERARCHY\nROOT Hips\n")));  // as the reader, past a byte-order mark
+    EXPECT_TRUE(is_bvh_path(testing::write_temp("marked_apart", "\xEF\xBB\xBF HIERARCHY\nROOT Hips\n")));
     EXPECT_FALSE(is_bvh_path(testing::write_temp("half_marked", "\xEF\xBBHIERARCHY\nROOT Hips\n")));
     EXPECT_FALSE(is_bvh_path(testing::write_temp("motion", "{\"fps\": 30, \"frames\": []}")));
     EXPECT_FALSE(is_bvh_path(testing::write_temp("empty", "")));

@@ -123,6 +123,10 @@ TEST(PoseInvalid, RootTranslationBeyondTheInputMagnitude) {
 TEST(PoseInvalid, AnAngleBeyondABillionDegrees) {
     expect_pose_error(R"({"bones": [{"bone": 1, "axis": [0, 0, 1], "degrees": 1e30}]})", "bones[0].degrees: an angle within ±1e9 degrees expected, got 1e+30");
     expect_pose_error(R"({"bones": [{"bone": 1, "twist_degrees": -2e9}]})", "bones[0].twist_degrees: an angle within ±1e9 degrees expected");
+    // The whole twist too (the rotation's own added): a pose read is one its file can hold (save_motion
+    // refused what load_pose had taken).
+    expect_pose_error(R"({"bones": [{"bone": 1, "axis": [1, 0, 0], "degrees": 90, "twist_degrees": 1e9}]})",
+                      "bones[0].twist_degrees: with the rotation's own twist");
 }
 TEST(PoseInvalid, NotAnObject) { expect_pose_error("[]", "expected an object"); }
 TEST(PoseInvalid, UnknownTopMember) { expect_pose_error(R"({"bone": []})", "unknown member \"bone\""); }
@@ -205,6 +209,8 @@ TEST(MotionInvalid, ATimeThatIsNotFiniteOrAFramePastTheLast) {
     EXPECT_THROW(m.sample(std::nan("")), InputError);
     EXPECT_THROW(m.sample(INFINITY), InputError);
     EXPECT_THROW(m.frame(2), InputError);
+    // A duration past a double (a tiny fps over frames) is refused with the motion: sample(duration) threw.
+    EXPECT_THROW(Motion(1e-310, std::vector<Pose>(2, Pose::rest(testing::straight_chain()))), InputError);
 }
 
 TEST(Motion, SamplingSlerpsSwingAndLerpsTranslation) {

@@ -111,7 +111,8 @@ TEST(Skinner, AnIdentityNoOtherSkinnerHasHad) {
         Skinner taker(std::move(first));
         EXPECT_EQ(taker.identity(), identity);
         EXPECT_EQ(first.identity(), 0u);
-        taker = std::move(taker);
+        Skinner& same = taker;
+        taker = std::move(same);
         EXPECT_EQ(taker.identity(), identity) << "a move to itself";
         { const Skinner dropped(std::move(taker)); }  // its block free for the next
         first = Skinner(method, s, points, {}, "test");
