@@ -175,7 +175,6 @@ void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Po
 void GpuBodies::deform(const std::vector<GpuSkinner*>& bodies, const std::vector<Pose>& poses, const std::vector<PointView<float>>& outs,
                        cuda::Exec exec) {
     if (bodies.empty()) return;
-    require_not_capturing(exec, "GpuBodies::deform");
     if (poses.size() != bodies.size() || outs.size() != bodies.size())
         throw InputError("GpuBodies::deform: " + std::to_string(bodies.size()) + " bodies, " + std::to_string(poses.size()) +
                          " poses and " + std::to_string(outs.size()) + " outputs");
@@ -198,6 +197,7 @@ void GpuBodies::deform(const std::vector<GpuSkinner*>& bodies, const std::vector
         body->require_writable(outs[b]);
         starts.push_back(starts.back() + body->size());
     }
+    require_not_capturing(exec, "GpuBodies::deform");
     const int count = int(bodies.size());
     // Each body uploads its frame's tables through its own FrameUploads, then this call's frame the jobs.
     auto upload_jobs = [&](auto& device_jobs, const auto& jobs) {

@@ -57,6 +57,7 @@ void fill_bytes(void* device, int value, std::size_t bytes, Exec exec) {
 void synchronize(Exec exec) { BS_CUDA_CHECK(cudaStreamSynchronize(stream_of(exec))); }
 
 bool stream_is_capturing(Exec exec) {
+    if (device_count() == 0) return false;  // no device or driver: nothing is captured (and CUDA would say why not)
     cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
     BS_CUDA_CHECK(cudaStreamIsCapturing(stream_of(exec), &status));
     return status != cudaStreamCaptureStatusNone;

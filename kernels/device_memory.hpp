@@ -35,7 +35,7 @@ void copy_to_host(void* host, const void* device, std::size_t bytes, Exec exec);
 void copy_on_device(void* to, const void* from, std::size_t bytes, Exec exec);
 void fill_bytes(void* device, int value, std::size_t bytes, Exec exec);
 void synchronize(Exec exec);
-// Whether `exec`'s stream is being captured into a CUDA graph (false without the CUDA backend).
+// Whether `exec`'s stream is being captured into a CUDA graph (false without the CUDA backend or a device).
 bool stream_is_capturing(Exec exec);
 
 // Whether CUDA says `pointer` is host memory that kernels on the current device cannot reach: memory it
