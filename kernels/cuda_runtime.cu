@@ -91,7 +91,8 @@ void release_pinned(void* host) noexcept {
 void* create_event() {
     require_device();
     cudaEvent_t event = nullptr;
-    BS_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+    // Blocking: a host waiting for a frame three back (FrameUploads) sleeps instead of spinning a core.
+    BS_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming | cudaEventBlockingSync));
     return event;
 }
 

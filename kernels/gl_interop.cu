@@ -25,7 +25,10 @@ GlBuffer::GlBuffer(unsigned int buffer) {
 
 GlBuffer::~GlBuffer() {
     // Failures cannot be reported from a destructor: cleared (kernels/cuda_runtime.cu release()).
-    if (mapped_ && cudaGraphicsUnmapResources(1, reinterpret_cast<cudaGraphicsResource_t*>(&resource_), nullptr) != cudaSuccess)
+    // A mapped buffer is unmapped on the stream it was mapped on (on the default stream, OpenGL could get it
+    // back while a non-blocking stream's kernels still wrote it).
+    if (mapped_ && cudaGraphicsUnmapResources(1, reinterpret_cast<cudaGraphicsResource_t*>(&resource_),
+                                              static_cast<cudaStream_t>(mapped_stream_)) != cudaSuccess)
         cudaGetLastError();
     if (resource_ && cudaGraphicsUnregisterResource(as_resource(resource_)) != cudaSuccess) cudaGetLastError();
 }
@@ -41,6 +44,7 @@ void* GlBuffer::map(Exec exec, std::size_t& bytes) {
         BS_CUDA_CHECK(status);  // clears the unmap's error too, if it had one (cuda_check)
     }
     mapped_ = true;
+    mapped_stream_ = exec.stream;
     return device;
 }
 

@@ -36,6 +36,7 @@ public:
 private:
     void* resource_ = nullptr;  // cudaGraphicsResource_t
     bool mapped_ = false;
+    void* mapped_stream_ = nullptr;  // the stream it was mapped on: the destructor unmaps a mapped buffer there
 };
 
 }  // namespace bs::cuda
