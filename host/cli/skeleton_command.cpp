@@ -20,6 +20,9 @@ namespace bs::cli {
 
 namespace {
 
+// The binding's file: --binding-out, else beside the skeleton (S.json → S.binding.json).
+std::string binding_file_of(const SkeletonOptions& o) { return o.binding_out.empty() ? binding_path_for(o.out) : o.binding_out; }
+
 struct Extraction {
     ReebGraph graph;
     AutoRig rig;
@@ -81,18 +84,25 @@ void add_skeleton_command(CLI::App& app, SkeletonOptions& o) {
     c->add_option("--out", o.out, "skeleton JSON; the binding goes to OUT with .json replaced by .binding.json (other names: .binding.json appended)")
         ->required()
         ->check(non_empty_path());
+    c->add_option("--binding-out", o.binding_out, "the binding's file instead (needed where --out is standard output)")
+        ->check(non_empty_path());
     c->callback([c, &o] {
         if (c->count("--mesh") + c->count("--points") != 1) throw CLI::RequiredError("--mesh or --points");
+        // Beside standard output there is no folder to put the binding in (/dev/stdout.binding.json failed
+        // after the whole extraction).
+        if (o.binding_out.empty() && is_standard_output(o.out))
+            throw CLI::ValidationError("--out", o.out + " is standard output: give --binding-out FILE for the binding");
         const std::vector<NamedInput> inputs{{"--mesh", o.mesh}, {"--points", o.points}};
         refuse_output_over_input("--out", o.out, inputs);
-        refuse_output_over_input("--out", binding_path_for(o.out), inputs);
+        refuse_output_over_input(o.binding_out.empty() ? "--out" : "--binding-out", binding_file_of(o), inputs);
+        if (same_output_file(binding_file_of(o), o.out)) throw CLI::ValidationError("--binding-out", "names the same file as --out");
     });
 }
 
 void run_skeleton(const SkeletonOptions& o) {
-    report_beside({o.out});
+    report_beside({o.out, binding_file_of(o)});
     // Opened before the extraction: an --out that cannot be written was said after it (9 s on a large mesh).
-    OutputFile skeleton_file(o.out), binding_file(binding_path_for(o.out));
+    OutputFile skeleton_file(o.out), binding_file(binding_file_of(o));
     const auto start = std::chrono::steady_clock::now();
     Extraction e = extract(o);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -118,7 +128,7 @@ void run_skeleton(const SkeletonOptions& o) {
     } catch (const UnsupportedError& refused) {
         report("note: baseline skinning refuses this skeleton: %s; other --intervals give another skeleton\n", refused.what());
     }
-    report("wrote %s and %s\n", o.out.c_str(), binding_path_for(o.out).c_str());
+    report("wrote %s and %s\n", o.out.c_str(), binding_file_of(o).c_str());
 }
 
 }  // namespace bs::cli
