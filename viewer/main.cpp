@@ -1,11 +1,12 @@
 // baseskin-view: see, pose and play a skinned point set (README "Viewer"). Opens the built-in demo, or
-// --skeleton S --points P [--motion M]; --screenshot renders headless into a PNG instead of opening a
-// window. Exit codes as the CLI's: 0 success · 1 bad command line · 2 invalid input · 3 file I/O ·
+// --skeleton S --points P [--motion M]; --screenshot renders headless into an image (PNG unless its name
+// ends otherwise) instead of opening a window. Exit codes as the CLI's: 0 success · 1 bad command line · 2 invalid input · 3 file I/O ·
 // 4 unsupported (no display, no OpenGL 3.3, a pose the method refuses, no CUDA for --backend cuda) ·
 // 5 internal error.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 
 #include "host/cli/options.hpp"
@@ -65,7 +66,7 @@ void add_options(CLI::App& app, Options& o) {
     app.add_option("--pick-point", o.pick, "show this point's baseline (baseline method)")
         ->transform(bs::cli::count_in_range(std::size_t(0), bs::kMaxPoints - 1));
     auto* pose = app.add_option("--pose", o.pose, "pose JSON file (replaces the motion)")->check(CLI::ExistingFile);
-    auto* screenshot = app.add_option("--screenshot", o.screenshot, "render headless into this PNG and exit")->check(bs::cli::non_empty_path());
+    auto* screenshot = app.add_option("--screenshot", o.screenshot, "render headless into this image (PNG; JPEG, BMP or TGA by its ending) and exit")->check(bs::cli::non_empty_path());
     // The headless options need --screenshot: without it they opened the interactive window, unused.
     auto* frames = app.add_option("--frames", o.frames, "headless: frames rendered, the last saved")
                        ->transform(bs::cli::count_in_range(std::size_t(1), std::size_t(100000)))
@@ -103,6 +104,9 @@ void add_options(CLI::App& app, Options& o) {
         bs::cli::refuse_output_over_input("--screenshot", o.screenshot,
                                           {{"--skeleton", o.source.skeleton}, {"--points", o.source.points}, {"--motion", o.source.motion},
                                            {"--capture", o.source.capture}, {"--pose", o.pose}});
+        if (!o.screenshot.empty() && !bs::view::gl::image_format_of(o.screenshot))
+            throw CLI::ValidationError("--screenshot", "writes .png (or a name without an ending), .jpg, .jpeg, .bmp or .tga, not \"" +
+                                                           std::filesystem::path(o.screenshot).extension().string() + "\"");
     });
 }
 
@@ -154,6 +158,11 @@ int run(const Options& o) {
                         : o.sphere_mesh == "translucent" ? bs::view::gl::SkeletonStyle::translucent
                                                          : bs::view::gl::SkeletonStyle::wireframe;
     settings.point_size = o.point_size;
+    // A point set of no points drew the grid alone, as if nothing had been read.
+    if (scene.size() == 0 && settings.skeleton == bs::view::gl::SkeletonStyle::hidden) {
+        settings.skeleton = bs::view::gl::SkeletonStyle::wireframe;
+        std::fprintf(stderr, "note: %s has no points: its sphere-mesh is drawn instead (wireframe)\n", scene.name().c_str());
+    }
     auto backend = o.backend == "cpu"    ? bs::view::gl::BackendChoice::cpu
                    : o.backend == "cuda" ? bs::view::gl::BackendChoice::cuda
                                          : bs::view::gl::BackendChoice::automatic;
@@ -162,7 +171,7 @@ int run(const Options& o) {
         return bs::kExitOk;
     }
     bs::view::gl::Headless headless;
-    headless.png = o.screenshot;
+    headless.image = o.screenshot;
     std::tie(headless.width, headless.height) = parse_size(o.size);
     headless.frames = o.frames;
     headless.play = o.play;

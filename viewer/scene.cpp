@@ -20,6 +20,39 @@ std::uint32_t most_weighted_bone(const Influences& in) {
     return in.bone[best];
 }
 
+// Whether two poses are one, to rounding (1e-9: of a quaternion's unit, a radian, and the root's distance
+// from the origin).
+bool same_pose(const Pose& a, const Pose& b) {
+    constexpr double kTolerance = 1e-9;
+    auto same_rotation = [](const Quat<double>& p, const Quat<double>& q) {  // q and −q are one rotation
+        return std::fabs(std::fabs(p.w * q.w + p.x * q.x + p.y * q.y + p.z * q.z) - 1) <= kTolerance;
+    };
+    if (a.joints.size() != b.joints.size() || !same_rotation(a.root.rotation, b.root.rotation) ||
+        norm(a.root.translation - b.root.translation) > kTolerance * (1 + norm(a.root.translation)))
+        return false;
+    for (std::size_t j = 0; j < a.joints.size(); ++j)
+        if (!same_rotation(a.joints[j].swing, b.joints[j].swing) ||
+            std::fabs(a.joints[j].twist_radians - b.joints[j].twist_radians) > kTolerance)
+            return false;
+    return true;
+}
+
+// The box of `points` less the ⌊n/1000⌋ lowest and highest coordinates on each axis (Scene::rest_bounds).
+Box box_of_most(const std::vector<Vec3<double>>& points) {
+    Box box;
+    if (points.empty()) return box;
+    const std::size_t n = points.size(), left_out = n / 1000;
+    std::vector<double> values(n);
+    for (int a = 0; a < 3; ++a) {
+        for (std::size_t i = 0; i < n; ++i) values[i] = points[i][a];
+        std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(left_out), values.end());
+        box.lo[a] = values[left_out];
+        std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(n - 1 - left_out), values.end());
+        box.hi[a] = values[n - 1 - left_out];
+    }
+    return box;
+}
+
 }  // namespace
 
 Motion demo_motion(const Skeleton& skeleton) {
@@ -30,6 +63,14 @@ Motion demo_motion(const Skeleton& skeleton) {
         frames.push_back(demo_pose(skeleton, double(from_rest) / kFramesEachWay));
     }
     return Motion(30.0, std::move(frames));
+}
+
+double contact_sheet_time(const Motion& motion, int tile, int tiles) {
+    if (tiles < 2) return 0.0;
+    const double duration = motion.duration_seconds();
+    return motion.frame_count() > 1 && same_pose(motion.frame(0), motion.frame(motion.frame_count() - 1))
+               ? duration * tile / tiles
+               : duration * tile / (tiles - 1);
 }
 
 Scene::Scene(const SceneSource& source) {
@@ -55,14 +96,11 @@ Scene::Scene(const SceneSource& source) {
     if (influences_.empty()) influences_ = auto_influences(skeleton_, rest_);
     point_bones_.reserve(rest_.size());
     for (const Influences& in : influences_) point_bones_.push_back(most_weighted_bone(in));
-}
-
-std::array<Vec3<double>, 2> Scene::rest_bounds() const {
     const std::array<Vec3<double>, 2> bones = bounds(skeleton_);
-    Box box = box_of(rest_);
+    Box box = box_of_most(rest_);
     box.add(bones[0]);
     box.add(bones[1]);
-    return {box.lo, box.hi};
+    rest_bounds_ = {box.lo, box.hi};
 }
 
 const Skinner& Scene::skinner(Method method) {

@@ -51,8 +51,10 @@ public:
     const std::vector<std::uint32_t>& point_bones() const { return point_bones_; }  // most-weighted bone
     const Motion* motion() const { return motion_ ? &*motion_ : nullptr; }
 
-    // Box around the spheres and the points at rest (min, max).
-    std::array<Vec3<double>, 2> rest_bounds() const;
+    // Box around the spheres and the points at rest (min, max) that the camera frames and the grid is sized
+    // by. Points count but for the ⌊n/1000⌋ lowest and highest on each axis: one stray point far from the
+    // body shrank it to a speck; a body of under 1,000 points counts every point.
+    const std::array<Vec3<double>, 2>& rest_bounds() const { return rest_bounds_; }
     const Skinner& skinner(Method method);
 
     // One frame on the CPU, into `out` (resized). Errors of the method pass through (a pose the baseline
@@ -78,6 +80,7 @@ private:
     std::vector<Vec3<double>> rest_;
     std::vector<Influences> influences_;
     std::vector<std::uint32_t> point_bones_;
+    std::array<Vec3<double>, 2> rest_bounds_;
     std::optional<Motion> motion_;
     std::map<Method, std::unique_ptr<Skinner>> skinners_;
     std::map<Method, std::unique_ptr<GpuSkinner>> gpu_skinners_;
@@ -86,5 +89,10 @@ private:
 
 // The demo's motion: the chain bent 0 → 135° and twisted 0 → 180° and back, over 4 s at 30 frames/s.
 Motion demo_motion(const Skeleton& skeleton);
+
+// The time of tile `tile` (0 … tiles − 1) of a contact sheet spread evenly over `motion`: from its first
+// frame to its last, or, where the last frame repeats the first (a motion that comes back to where it
+// began, as the demo's does), over one period from the first, so that no pose is shown twice.
+double contact_sheet_time(const Motion& motion, int tile, int tiles);
 
 }  // namespace bs::view

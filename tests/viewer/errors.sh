@@ -44,6 +44,8 @@ done
 cp "$tmp/skeleton.json" "$tmp/kept.json"
 expect 1 "--screenshot: $tmp/skeleton.json is the --skeleton file" -- --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --screenshot "$tmp/skeleton.json"
 cmp -s "$tmp/skeleton.json" "$tmp/kept.json" || fail "the skeleton was written over"
+# An image ending the viewer cannot write (x.jpg had been given PNG bytes; .gif still would be).
+expect 1 '--screenshot: writes .png (or a name without an ending), .jpg, .jpeg, .bmp or .tga, not ".gif"' -- --demo-points 100 --screenshot "$tmp/o.gif"
 expect 1 "File does not exist" -- --skeleton "$tmp/nope.json" --points "$tmp/points.ply"
 expect 1 "--method" -- --method xyz
 expect 2 "bad_pose.json: bones[0].bone: index 7 out of range" -- --demo-points 100 --pose "$tmp/bad_pose.json" --screenshot "$tmp/o.png"
@@ -74,6 +76,16 @@ if start_xvfb 640x480x24; then
     # A contact sheet of 3 frames of 64x48: 2 columns and 2 rows of tiles.
     expect 0 "(128 x 96) after 3 frames" -- --demo-points 1000 --size 64x48 --sheet 3 --screenshot "$tmp/sheet.png"
     [ "$(od -An -tu1 -j16 -N8 "$tmp/sheet.png" | tr -s ' ')" = " 0 0 0 128 0 0 0 96" ] || fail "the sheet's PNG is not 128 x 96"
+    # The name's ending picks the format: JPEG (FF D8 FF), BMP ("BM"), TGA (run-length RGB, type 10 at byte 2).
+    expect 0 "wrote $tmp/shot.JPG" -- --demo-points 1000 --size 64x48 --screenshot "$tmp/shot.JPG"
+    [ "$(od -An -tx1 -N3 "$tmp/shot.JPG" | tr -d ' ')" = ffd8ff ] || fail "shot.JPG is not a JPEG"
+    expect 0 "wrote $tmp/shot.bmp" -- --demo-points 1000 --size 64x48 --screenshot "$tmp/shot.bmp"
+    [ "$(head -c 2 "$tmp/shot.bmp")" = BM ] || fail "shot.bmp is not a BMP"
+    expect 0 "wrote $tmp/shot.tga" -- --demo-points 1000 --size 64x48 --screenshot "$tmp/shot.tga"
+    [ "$(od -An -tu1 -j2 -N1 "$tmp/shot.tga" | tr -d ' ')" = 10 ] || fail "shot.tga is not a run-length RGB TGA"
+    # A point set of no points shows its sphere-mesh and says so (the grid alone had been drawn).
+    printf 'ply\nformat ascii 1.0\nelement vertex 0\nproperty float x\nproperty float y\nproperty float z\nend_header\n' >"$tmp/empty.ply"
+    expect 0 "has no points: its sphere-mesh is drawn instead (wireframe)" -- --skeleton "$tmp/skeleton.json" --points "$tmp/empty.ply" --size 64x64 --screenshot "$tmp/empty.png"
 else
     fail "no Xvfb server for the rendering checks"
 fi

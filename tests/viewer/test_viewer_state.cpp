@@ -213,6 +213,49 @@ TEST(ViewerScene, ACaptureBecomesAHumanoidPlayingIt) {
     for (const Vec3<float>& p : state.positions()) ASSERT_TRUE(std::isfinite(p.x + p.y + p.z));
 }
 
+// A PLY of `points` (ascii x y z).
+std::string points_file(const std::vector<Vec3<double>>& points) {
+    std::string text = "ply\nformat ascii 1.0\nelement vertex " + std::to_string(points.size()) +
+                       "\nproperty float x\nproperty float y\nproperty float z\nend_header\n";
+    for (const Vec3<double>& p : points) text += std::to_string(p.x) + " " + std::to_string(p.y) + " " + std::to_string(p.z) + "\n";
+    return testing::write_temp(".ply", text);
+}
+
+TEST(ViewerScene, AStrayPointDoesNotSizeTheFramedBox) {
+    const std::string skeleton = testing::write_temp(".json", R"({"spheres": [[0,0,0,1],[4,0,0,1]], "bones": [[0,1]]})");
+    std::vector<Vec3<double>> body;
+    for (int i = 0; i < 3000; ++i) {  // on the capsule's side, x in [0, 4]
+        const double angle = 0.01 * i;
+        body.push_back({4.0 * i / 2999, std::cos(angle), std::sin(angle)});
+    }
+    std::vector<Vec3<double>> with_stray = body;
+    with_stray.push_back({1000, 0, 0});
+    const Scene clean{SceneSource{skeleton, points_file(body), "", "", 0}};
+    const Scene stray{SceneSource{skeleton, points_file(with_stray), "", "", 0}};
+    for (int a = 0; a < 3; ++a) {
+        EXPECT_NEAR(stray.rest_bounds()[0][a], clean.rest_bounds()[0][a], 0.01) << "axis " << a;
+        EXPECT_NEAR(stray.rest_bounds()[1][a], clean.rest_bounds()[1][a], 0.01) << "axis " << a;
+    }
+    EXPECT_LT(stray.rest_bounds()[1].x, 5.1) << "the point 1,000 away sized the box";
+    // Under 1,000 points every point counts (a few points are all the body there is).
+    const Scene few{SceneSource{skeleton, points_file({{0, 0, 0}, {0, 50, 0}}), "", "", 0}};
+    EXPECT_EQ(few.rest_bounds()[1].y, 50);
+}
+
+TEST(ViewerScene, AContactSheetShowsAMotionThatComesBackOnceOver) {
+    const Skeleton chain = demo_chain();
+    const Motion there_and_back = demo_motion(chain);  // its last frame is its first
+    const double duration = there_and_back.duration_seconds();
+    EXPECT_EQ(contact_sheet_time(there_and_back, 0, 2), 0.0);
+    EXPECT_DOUBLE_EQ(contact_sheet_time(there_and_back, 1, 2), duration / 2) << "the sheet of 2 showed the rest pose twice";
+    EXPECT_DOUBLE_EQ(contact_sheet_time(there_and_back, 3, 4), duration * 3 / 4);
+    std::vector<Pose> out;
+    for (int f = 0; f <= 30; ++f) out.push_back(demo_pose(chain, f / 30.0));
+    const Motion one_way(30.0, out);
+    EXPECT_DOUBLE_EQ(contact_sheet_time(one_way, 1, 2), one_way.duration_seconds()) << "a motion that ends elsewhere ends the sheet";
+    EXPECT_DOUBLE_EQ(contact_sheet_time(one_way, 0, 1), 0.0);
+}
+
 TEST(ViewerScene, AMissingFileIsAnIoError) {
     EXPECT_THROW(Scene(SceneSource{"/nonexistent/skeleton.json", "/nonexistent/points.ply", "", "", 0}), IoError);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cctype>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -330,7 +331,30 @@ void place_tile(const std::vector<unsigned char>& tile, int width, int height, i
                     sheet.begin() + std::ptrdiff_t((y0 + std::size_t(y)) * sheet_row + x0));
 }
 
+// `rgb` (width × height × 3, top row first) as the bytes of a `format` file; IoError where stb cannot.
+std::string encode_image(ImageFormat format, int width, int height, const std::vector<unsigned char>& rgb) {
+    std::string bytes;
+    auto append = [](void* out, void* data, int size) { static_cast<std::string*>(out)->append(static_cast<const char*>(data), std::size_t(size)); };
+    constexpr int kJpegQuality = 95;
+    const int encoded = format == ImageFormat::jpeg ? stbi_write_jpg_to_func(append, &bytes, width, height, 3, rgb.data(), kJpegQuality)
+                        : format == ImageFormat::bmp ? stbi_write_bmp_to_func(append, &bytes, width, height, 3, rgb.data())
+                        : format == ImageFormat::tga ? stbi_write_tga_to_func(append, &bytes, width, height, 3, rgb.data())
+                                                     : stbi_write_png_to_func(append, &bytes, width, height, 3, rgb.data(), width * 3);
+    if (!encoded) throw IoError("cannot encode the " + std::to_string(width) + " x " + std::to_string(height) + " image");
+    return bytes;
+}
+
 }  // namespace
+
+std::optional<ImageFormat> image_format_of(const std::string& path) {
+    std::string ending = std::filesystem::path(path).extension().string();
+    std::transform(ending.begin(), ending.end(), ending.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (ending.empty() || ending == ".png") return ImageFormat::png;
+    if (ending == ".jpg" || ending == ".jpeg") return ImageFormat::jpeg;
+    if (ending == ".bmp") return ImageFormat::bmp;
+    if (ending == ".tga") return ImageFormat::tga;
+    return std::nullopt;
+}
 
 void render_headless(ViewerState& state, const DrawSettings& settings, BackendChoice backend, const Headless& options) {
     Window window(options.width, options.height, "baseskin-view (headless)", false);
@@ -368,7 +392,7 @@ void render_headless(ViewerState& state, const DrawSettings& settings, BackendCh
         image.resize(std::size_t(image_width) * std::size_t(image_height) * 3);
         for (std::size_t p = 0; p < image.size(); p += 3) std::copy(kBackground.begin(), kBackground.end(), image.begin() + std::ptrdiff_t(p));
         for (int i = 0; i < options.sheet; ++i) {
-            state.timeline.scrub(options.sheet > 1 ? state.timeline.duration() * i / (options.sheet - 1) : 0.0);
+            if (const Motion* motion = state.scene().motion()) state.timeline.scrub(contact_sheet_time(*motion, i, options.sheet));
             state.reset_camera(true);  // each tile frames the whole posed body (a capture's subject walks off)
             render(i);
             place_tile(target.read_rgb(), options.width, options.height, columns, i, image);
@@ -383,21 +407,17 @@ void render_headless(ViewerState& state, const DrawSettings& settings, BackendCh
     const double total = seconds_since(start);
     // Encoded in memory, then written whole or not at all (host/output_file.hpp): stb's own file writer
     // checks none of its writes, so a full disk gave a truncated PNG and "wrote".
-    std::string png;
-    auto append = [](void* bytes, void* data, int size) { static_cast<std::string*>(bytes)->append(static_cast<const char*>(data), std::size_t(size)); };
-    if (!stbi_write_png_to_func(append, &png, image_width, image_height, 3, image.data(), image_width * 3))
-        throw IoError(options.png + ": cannot encode the PNG");
-    OutputFile file(options.png);
-    file.write(png);
+    OutputFile file(options.image);
+    file.write(encode_image(*image_format_of(options.image), image_width, image_height, image));
     file.commit();
-    // The summary goes to stderr where the PNG itself went to stdout (--screenshot /dev/stdout > f.png):
+    // The summary goes to stderr where the image itself went to stdout (--screenshot /dev/stdout > f.png):
     // on stdout it was written over the PNG's first bytes.
     std::error_code not_stdout;
-    std::FILE* say = std::filesystem::equivalent(options.png, "/dev/stdout", not_stdout) ? stderr : stdout;
+    std::FILE* say = std::filesystem::equivalent(options.image, "/dev/stdout", not_stdout) ? stderr : stdout;
     std::fprintf(say, "baseskin-view: %s, %zu points, %s on %s, %s\n", state.scene().name().c_str(), state.scene().size(),
                 method_name(state.method), deformer.backend(), window.renderer_name().c_str());
     std::fprintf(say, "encoded in %.2f s; wrote %s (%d x %d) after %d frame%s: %.1f frames/s, %.3g deformed points/s\n", encode_seconds,
-                options.png.c_str(), image_width, image_height, rendered, rendered == 1 ? "" : "s", rendered / total,
+                options.image.c_str(), image_width, image_height, rendered, rendered == 1 ? "" : "s", rendered / total,
                 double(state.scene().size()) * rendered / deform_seconds);
 }
 

@@ -232,8 +232,7 @@ Renderer::Renderer(const Scene& scene, double floor_height) : count_(scene.size(
     height_scale_ = float(0.2 * radius_sum / double(scene.skeleton().spheres.size()));
     grid_step_ = nice_step(diagonal);
     grid_extent_ = grid_step_ * std::ceil(0.75f * diagonal / grid_step_);
-    glm::vec3 centre = 0.5f * (lo + hi);
-    grid_centre_ = {grid_step_ * std::round(centre.x / grid_step_), float(floor_height), grid_step_ * std::round(centre.z / grid_step_)};
+    grid_height_ = float(floor_height);
 
     splats_ = std::make_unique<Program>(kSplatVertex, kSplatFragment);
     mesh_ = std::make_unique<Program>(kMeshVertex, kMeshFragment);
@@ -284,7 +283,7 @@ void Renderer::draw(const OrbitCamera& camera, const DrawSettings& settings, con
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glEnable(GL_DEPTH_TEST);
     glDisable(GL_BLEND);
-    if (settings.grid) draw_lines(camera, grid_lines(), false);
+    if (settings.grid) draw_lines(camera, grid_lines(camera.target()), false);
     upload_bones(overlay);
     draw_splats(camera, settings, int(overlay.bones.size()));
     if (settings.skeleton != SkeletonStyle::hidden) draw_sphere_mesh(camera, settings, overlay);
@@ -364,14 +363,19 @@ void Renderer::draw_lines(const OrbitCamera& camera, const std::vector<float>& v
     glEnable(GL_DEPTH_TEST);
 }
 
-std::vector<float> Renderer::grid_lines() const {
+// Lines on whole steps of the world (they stay put as the target moves), the world's axes x = 0 and z = 0
+// in their own colour.
+std::vector<float> Renderer::grid_lines(glm::vec3 under) const {
     std::vector<float> lines;
     const int half = int(std::lround(grid_extent_ / grid_step_));
+    const double centre_x = std::round(double(under.x) / grid_step_), centre_z = std::round(double(under.z) / grid_step_);
+    const glm::vec3 centre(float(centre_x * grid_step_), grid_height_, float(centre_z * grid_step_));
     for (int i = -half; i <= half; ++i) {
-        glm::vec3 colour = to_glm(i == 0 ? kGridAxis : kGrid);
         float offset = float(i) * grid_step_;
-        push_line(lines, grid_centre_ + glm::vec3(offset, 0, -grid_extent_), grid_centre_ + glm::vec3(offset, 0, grid_extent_), colour);
-        push_line(lines, grid_centre_ + glm::vec3(-grid_extent_, 0, offset), grid_centre_ + glm::vec3(grid_extent_, 0, offset), colour);
+        push_line(lines, centre + glm::vec3(offset, 0, -grid_extent_), centre + glm::vec3(offset, 0, grid_extent_),
+                  to_glm(centre_x + i == 0 ? kGridAxis : kGrid));
+        push_line(lines, centre + glm::vec3(-grid_extent_, 0, offset), centre + glm::vec3(grid_extent_, 0, offset),
+                  to_glm(centre_z + i == 0 ? kGridAxis : kGrid));
     }
     return lines;
 }

@@ -35,7 +35,8 @@ struct DrawSettings {
 
 class Renderer {
 public:
-    // The grid lies at `floor_height` (y), centred under the framed body.
+    // The grid lies at `floor_height` (y), sized by the body, under the camera's target (a root that walks
+    // or is posed far away keeps a floor under it).
     Renderer(const Scene& scene, double floor_height);
     ~Renderer();
     Renderer(const Renderer&) = delete;
@@ -50,8 +51,7 @@ public:
 private:
     std::size_t count_;
     float splat_diameter_, height_scale_;
-    glm::vec3 grid_centre_;
-    float grid_extent_, grid_step_;
+    float grid_height_, grid_extent_, grid_step_;
     GLuint points_vao_ = 0, positions_ = 0, point_bones_ = 0;
     GLuint bone_buffer_ = 0, bone_texture_ = 0;
     GLuint mesh_vao_ = 0, mesh_buffer_ = 0, lines_vao_ = 0, lines_buffer_ = 0;
@@ -61,7 +61,7 @@ private:
     void draw_splats(const OrbitCamera& camera, const DrawSettings& settings, int bone_count);
     void draw_sphere_mesh(const OrbitCamera& camera, const DrawSettings& settings, const Overlay& overlay);
     void draw_lines(const OrbitCamera& camera, const std::vector<float>& vertices, bool on_top);
-    std::vector<float> grid_lines() const;
+    std::vector<float> grid_lines(glm::vec3 under) const;
     std::vector<float> overlay_lines(const Overlay& overlay) const;
 };
 
