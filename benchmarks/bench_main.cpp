@@ -40,7 +40,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -65,13 +64,13 @@
 #include "host/input_limits.hpp"
 #include "host/output_file.hpp"
 #include "host/skinner.hpp"
+#include "host/stopwatch.hpp"
 #include "host/weights.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+using bs::seconds_since;
+using bs::SteadyClock;
 
 // The median of `seconds` (of an even count, the mean of the middle two, as Python's statistics.median
 // takes it for the peer).
@@ -93,7 +92,7 @@ Timing timed(int repeats, const Frame& frame, bool warm_up = true) {
     if (warm_up) frame();
     std::vector<double> seconds;
     for (int r = 0; r < repeats; ++r) {
-        auto start = Clock::now();
+        auto start = SteadyClock::now();
         frame();
         seconds.push_back(seconds_since(start));
     }
@@ -542,14 +541,14 @@ Encoded encode(const BenchOptions& o, const bs::Skeleton& skeleton, SizeRun& siz
         return sparse ? bs::Skinner(skeleton, size.rest, bs::to_sparse(size.influences), "bench")
                       : bs::Skinner(method, skeleton, size.rest, std::move(given), "bench", options);
     };
-    auto start = Clock::now();
+    auto start = SteadyClock::now();
     bs::Skinner skinner = build();
     std::vector<double> builds{seconds_since(start)};
     const double n = double(size.n);
     const double resident = double(bs::bench::heap_live_bytes() - live_before_encode) / n;
     const double peak = double(bs::bench::heap_peak_bytes() - live_before_encode) / n;
     for (int r = 1; r < encode_repeats; ++r) {
-        start = Clock::now();
+        start = SteadyClock::now();
         build();
         builds.push_back(seconds_since(start));
     }

@@ -6,20 +6,19 @@
 #include <CLI/CLI.hpp>
 #include <omp.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <vector>
 
 #include "host/auto_rig.hpp"
 #include "host/reeb_graph.hpp"
+#include "host/stopwatch.hpp"
 #include "tests/support/shapes.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+using bs::seconds_since;
+using bs::SteadyClock;
 
 // A Y tube with about `vertices` vertices (marching tetrahedra: the count goes as 1 / step²).
 bs::TriangleMesh y_tube_with(std::size_t vertices) {
@@ -37,10 +36,10 @@ struct Timing {
 template <class Surface>
 Timing time_extraction(const Surface& surface, const bs::ReebOptions& options) {
     Timing t;
-    auto start = Clock::now();
+    auto start = SteadyClock::now();
     bs::ReebGraph graph = bs::extract_reeb_graph(surface, options, "bench");
     t.graph_seconds = seconds_since(start);
-    start = Clock::now();
+    start = SteadyClock::now();
     bs::AutoRigOptions rig_options;
     rig_options.threads = options.threads;
     bs::AutoRig rig = bs::build_auto_rig(graph, surface, "bench", rig_options);

@@ -1,10 +1,10 @@
 #include "viewer/viewer_state.hpp"
 
-#include <chrono>
 #include <limits>
 
 #include "host/errors.hpp"
 #include "host/metaball_skinner.hpp"
+#include "host/stopwatch.hpp"
 
 namespace bs::view {
 
@@ -65,8 +65,7 @@ double ViewerState::floor_height() const {
 }
 
 void ViewerState::deform_on_cpu() {
-    using Clock = std::chrono::steady_clock;
-    auto start = Clock::now();
+    auto start = SteadyClock::now();
     try {
         if (drag.moved) {
             drag.result = scene_.drag(drag.joint, Vec3<double>{drag.target.x, drag.target.y, drag.target.z}, drag_chain,
@@ -78,7 +77,7 @@ void ViewerState::deform_on_cpu() {
     } catch (const std::exception& e) {  // InputError, UnsupportedError: a pose or drag the method refuses
         error_ = e.what();
     }
-    deform_seconds_ = std::chrono::duration<double>(Clock::now() - start).count();
+    deform_seconds_ = seconds_since(start);
 }
 
 std::vector<PickSphere> ViewerState::posed_spheres() const {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <chrono>
 #include <cstdlib>
 #include <cerrno>
 #include <cstdio>
@@ -19,6 +18,7 @@
 #include "host/cli/shared_steps.hpp"
 #include "host/demo_body.hpp"
 #include "host/errors.hpp"
+#include "host/stopwatch.hpp"
 #include "host/system_memory.hpp"
 #include "host/input_limits.hpp"
 #include "host/gpu_skinner.hpp"
@@ -369,7 +369,6 @@ DemoBody human_body(const std::string& capture, int frames) {
 constexpr double kDemoBytesPerPoint = 190;
 
 void run_demo(const DemoOptions& o) {
-    using Clock = std::chrono::steady_clock;
     const bool human = o.body == "human";
     const std::size_t points = o.points ? o.points : human ? 1000000 : 200000;
     require_memory_for_points(points, kDemoBytesPerPoint);
@@ -377,9 +376,9 @@ void run_demo(const DemoOptions& o) {
     DemoBody body = human ? human_body(o.capture, frames) : chain_body(frames);
     const Skeleton& skeleton = body.skeleton;
     std::vector<Vec3<double>> rest = demo_points(skeleton, points, 2024);
-    auto encode_start = Clock::now();
+    auto encode_start = SteadyClock::now();
     Skinner skinner(parse_method(o.deform.method), skeleton, rest, {}, "demo", baseline_options(o.deform));
-    const double encode_seconds = std::chrono::duration<double>(Clock::now() - encode_start).count();
+    const double encode_seconds = seconds_since(encode_start);
     FrameDeformer deformer(skinner, o.deform);
     std::filesystem::path folder = prepare_folder(o.out);
     check_frame_files(folder, 0, std::size_t(frames), std::size_t(frames), {{"--capture", o.capture}});
@@ -390,9 +389,9 @@ void run_demo(const DemoOptions& o) {
     std::vector<Vec3<float>> deformed;
     double deform_seconds = 0;
     for (int f = 0; f < frames; ++f) {
-        auto start = Clock::now();
+        auto start = SteadyClock::now();
         deformer.deform(body.poses[std::size_t(f)], deformed);
-        deform_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+        deform_seconds += seconds_since(start);
         store_positions(deformed, set);
         write_point_set((folder / frame_name(std::size_t(f), std::size_t(frames))).string(), set, PlyFormat::BinaryLittleEndian);
     }

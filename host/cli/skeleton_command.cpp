@@ -1,7 +1,6 @@
 #include "host/cli/skeleton_command.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
@@ -15,6 +14,7 @@
 #include "host/output_file.hpp"
 #include "host/ply.hpp"
 #include "host/reeb_graph.hpp"
+#include "host/stopwatch.hpp"
 
 namespace bs::cli {
 
@@ -103,9 +103,9 @@ void run_skeleton(const SkeletonOptions& o) {
     report_beside({o.out, binding_file_of(o)});
     // Opened before the extraction: an --out that cannot be written was said after it (9 s on a large mesh).
     OutputFile skeleton_file(o.out), binding_file(binding_file_of(o));
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = SteadyClock::now();
     Extraction e = extract(o);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds = seconds_since(start);
     write_skeleton(skeleton_file, e.rig.skeleton);
     write_binding(binding_file, e.rig, e.graph, e.vertices);
     commit_together({&skeleton_file, &binding_file});

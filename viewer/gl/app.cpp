@@ -1,7 +1,6 @@
 #include "viewer/gl/app.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cctype>
 #include <cstdio>
@@ -17,16 +16,13 @@
 
 #include "host/errors.hpp"
 #include "host/output_file.hpp"
+#include "host/stopwatch.hpp"
 #include "viewer/gl/window.hpp"
 #include "viewer/palette.hpp"
 
 namespace bs::view::gl {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Where the frame's points are computed: the CPU, or the GPU writing the renderer's buffer.
 class Deformer {
@@ -54,7 +50,7 @@ public:
             renderer_.upload_positions(state_.positions());
             return;
         }
-        auto start = Clock::now();
+        auto start = SteadyClock::now();
         try {
             state_.scene().deform_into(state_.method, state_.pose(), *buffer_);
             cuda::synchronize({});  // for the measured rate only; drawing is ordered by the unmap anyway
@@ -263,7 +259,7 @@ void on_key(GLFWwindow* window, int key, int, int action, int) {
 
 // Builds the starting method's skinner (the baseline method encodes every point) before frames are timed.
 double encode(ViewerState& state) {
-    auto start = Clock::now();
+    auto start = SteadyClock::now();
     state.scene().skinner(state.method);
     return seconds_since(start);
 }
@@ -292,11 +288,11 @@ void run_window(ViewerState& state, const DrawSettings& initial, BackendChoice b
     Mouse mouse;
     Rates rates;
     float speed = 1;
-    auto last = Clock::now();
+    auto last = SteadyClock::now();
     while (!glfwWindowShouldClose(window.handle())) {
         glfwPollEvents();
         double frame_seconds = seconds_since(last);
-        last = Clock::now();
+        last = SteadyClock::now();
         glfwGetFramebufferSize(window.handle(), &width, &height);
         state.camera.set_viewport(width, height);
         state.timeline.advance(frame_seconds, speed);
@@ -381,7 +377,7 @@ void render_headless(ViewerState& state, const DrawSettings& settings, BackendCh
         renderer.draw(state.camera, settings, state.overlay());
         glFinish();
     };
-    const auto start = Clock::now();
+    const auto start = SteadyClock::now();
     int rendered = options.frames, image_width = options.width, image_height = options.height;
     std::vector<unsigned char> image;
     if (options.sheet > 0) {
