@@ -23,11 +23,30 @@ template <class F> constexpr unsigned threads_per_block() { return ThreadsPerBlo
 
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <typeinfo>
 
 #include "kernels/cuda_check.hpp"
 
 #define BS_BACKEND cuda
 namespace bs::cuda {
+
+// After queuing `kernel` for pass F: CudaError where CUDA refused the launch, naming the pass (F's type,
+// demangled) — every pass is launched from this file, so its file and line alone did not say which
+// pass's launch failed (a pass whose registers outgrow its block fails every launch).
+template <class F>
+void check_launch(const char* kernel) {
+    const cudaError_t status = cudaGetLastError();
+    if (status == cudaSuccess) return;
+    int demangling = 0;
+    const std::unique_ptr<char, void (*)(void*)> pass(abi::__cxa_demangle(typeid(F).name(), nullptr, nullptr, &demangling), std::free);
+    const std::string call = std::string(kernel) + " of " + (demangling == 0 ? pass.get() : typeid(F).name());
+    cuda_check(status, call.c_str(), __FILE__, __LINE__);
+}
 
 template <class F>
 __global__ void per_point_kernel(std::size_t count, F f) {
@@ -41,7 +60,7 @@ void launch_per_item(std::size_t count, const F& f, Exec exec, unsigned block) {
     if (count == 0) return;
     const unsigned grid = unsigned((count + block - 1) / block);
     per_point_kernel<<<grid, block, 0, static_cast<cudaStream_t>(exec.stream)>>>(count, f);
-    BS_CUDA_CHECK(cudaGetLastError());
+    check_launch<F>("per_point_kernel");
 }
 
 template <class F>
@@ -113,7 +132,7 @@ void for_each_point_split(std::size_t count, const F& f, SplitScratch scratch, E
     const std::size_t blocks = (count + block - 1) / block, most_blocks = 0x7fffffff;
     if (!scratch.indices || !scratch.count || count > 0xffffffffu) {
         long_path_kernel<<<unsigned(blocks < most_blocks ? blocks : most_blocks), block, 0, stream>>>(f, nullptr, nullptr, count);
-        BS_CUDA_CHECK(cudaGetLastError());
+        check_launch<F>("long_path_kernel");
         return;
     }
     // Asked before anything is queued: a failure there (it makes CUDA calls) left the common path's points
@@ -121,9 +140,9 @@ void for_each_point_split(std::size_t count, const F& f, SplitScratch scratch, E
     const std::size_t resident = resident_long_path_blocks<F>(block);
     BS_CUDA_CHECK(cudaMemsetAsync(scratch.count, 0, sizeof(std::uint32_t), stream));
     common_path_kernel<<<unsigned(blocks), block, 0, stream>>>(count, f, scratch);
-    BS_CUDA_CHECK(cudaGetLastError());
+    check_launch<F>("common_path_kernel");
     long_path_kernel<<<unsigned(blocks < resident ? blocks : resident), block, 0, stream>>>(f, scratch.indices, scratch.count, 0);
-    BS_CUDA_CHECK(cudaGetLastError());
+    check_launch<F>("long_path_kernel");
 }
 
 }  // namespace bs::cuda
