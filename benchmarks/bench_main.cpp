@@ -53,6 +53,7 @@
 #include <omp.h>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "benchmarks/heap_counter.hpp"
@@ -406,15 +407,34 @@ struct Row {
     bool noisy() const { return deform.median > kNoisyFrames * deform.fastest; }
 };
 
-// What a run was, for its files: the body as the tables name it, its threads and its frames a size.
+// What a run was, for its files: the body as the tables name it, its threads and its frames a size, and
+// the machine it ran on (the GPU's empty where no cuda rows ran): absolute figures are that machine's.
 struct RunContext {
     std::string body;
     int threads, repeats;
+    std::string cpu, gpu;
 };
+
+// This machine's processor as /proc/cpuinfo names it ("model name") and its logical CPUs; "unknown
+// processor" where the file has no such line (another system, or an architecture that names it otherwise).
+std::string cpu_description() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line, model = "unknown processor";
+    while (std::getline(cpuinfo, line)) {
+        const std::size_t colon = line.find(':');
+        if (line.rfind("model name", 0) != 0 || colon == std::string::npos) continue;
+        const std::size_t first = line.find_first_not_of(" \t", colon + 1);
+        if (first != std::string::npos) model = line.substr(first);
+        break;
+    }
+    return model + ", " + std::to_string(std::thread::hardware_concurrency()) + " logical CPUs";
+}
 
 nlohmann::json to_json(const Row& r, const RunContext& run) {
     return {{"body", r.body},
             {"body_description", run.body},
+            {"cpu", run.cpu},
+            {"gpu", run.gpu.empty() ? nlohmann::json() : nlohmann::json(run.gpu)},
             {"threads", run.threads},
             {"repeats", run.repeats},
             {"points", r.points},
@@ -439,7 +459,7 @@ nlohmann::json to_json(const Row& r, const RunContext& run) {
             {"device_bytes_per_point", r.device_bytes_per_point}};
 }
 
-// The CSV's columns are the JSON's members but body_description, which names a file (commas, quotes).
+// The CSV's columns are the JSON's members but body_description, cpu and gpu (free text: commas, quotes).
 void write_csv(std::ostream& out, const std::vector<Row>& rows, const RunContext& run) {
     out << "body,threads,repeats,points,method,backend,encode_points_per_s,deform_seconds,deform_seconds_fastest,deform_seconds_slowest,"
            "deform_ns_per_point,deform_points_per_s,bytes_per_point,gb_per_s,copy_gb_per_s,fraction_of_copy,time_over_lbs,frame_table_bytes,"
@@ -646,8 +666,9 @@ void add_peer_rows(BenchOptions& o, const BenchBody& body, const SizeRun& size, 
 // The markdown tables on stdout: throughput (with the rows whose timings are not to be trusted, and why),
 // memory, the peer's notes.
 void print_tables(const std::vector<Row>& rows, const RunContext& run, const std::vector<std::string>& peer_notes) {
-    std::printf("Body: %s. CPU rows on %d thread%s, encoding included; %d timed frames a row.\n\n", run.body.c_str(), run.threads,
+    std::printf("Body: %s. CPU rows on %d thread%s, encoding included; %d timed frames a row.\n", run.body.c_str(), run.threads,
                 run.threads == 1 ? "" : "s", run.repeats);
+    std::printf("Machine: %s%s%s.\n\n", run.cpu.c_str(), run.gpu.empty() ? "" : "; GPU: ", run.gpu.c_str());
     std::printf("| points | method | backend | encode points/s | deform ns/point | fastest–slowest ns/point | deform points/s | GB/s | of copy | "
                 "time / LBS | frame tables kB | tables ms |\n");
     std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -729,7 +750,9 @@ int run_bench(BenchOptions o) {
         }
         add_peer_rows(o, body, size, rows, peer_notes);
     }
-    const RunContext run{body.name, o.threads > 0 ? o.threads : omp_get_max_threads(), o.repeats};
+    const bool gpu_rows = std::find(o.backends.begin(), o.backends.end(), "cuda") != o.backends.end();  // settled: a device runs them
+    const RunContext run{body.name, o.threads > 0 ? o.threads : omp_get_max_threads(), o.repeats, cpu_description(),
+                         gpu_rows ? bs::cuda::device_description() : std::string()};
     print_tables(rows, run, peer_notes);
     write_files(json_out.get(), csv_out.get(), rows, run);
     return 0;

@@ -1,6 +1,9 @@
 // Device discovery and device memory for the CUDA backend (kernels/device_memory.hpp).
 #include <cuda_runtime.h>
 
+#include <cstdio>
+#include <string>
+
 #include "kernels/cuda_check.hpp"
 #include "kernels/device_memory.hpp"
 
@@ -15,6 +18,18 @@ int device_count() {
         return 0;
     }
     return count;
+}
+
+std::string device_description() {
+    if (device_count() == 0) return std::string();
+    int device = 0;
+    BS_CUDA_CHECK(cudaGetDevice(&device));
+    cudaDeviceProp properties{};
+    BS_CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
+    char text[384];
+    std::snprintf(text, sizeof text, "%s, compute capability %d.%d, %d multiprocessors, %.1f GiB", properties.name, properties.major,
+                  properties.minor, properties.multiProcessorCount, double(properties.totalGlobalMem) / double(1ull << 30));
+    return text;
 }
 
 namespace {

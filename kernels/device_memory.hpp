@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -27,6 +28,10 @@ struct CudaUnavailable : std::runtime_error {
 };
 
 namespace cuda {
+
+// The current device as a benchmark records it: "NAME, compute capability X.Y, N multiprocessors, M GiB";
+// empty where there is none (device_count() is 0, kernels/passes.hpp).
+std::string device_description();
 
 void* allocate(std::size_t bytes);
 void release(void* device) noexcept;

@@ -7,6 +7,7 @@
 namespace bs::cuda {
 
 int device_count() { return 0; }
+std::string device_description() { return std::string(); }
 
 namespace {
 [[noreturn]] void not_built() {

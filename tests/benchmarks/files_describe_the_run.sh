@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# baseskin-bench's files say how their rows were taken: the threads and frames of the run, each row's fastest
+# baseskin-bench's files say how their rows were taken: the machine, the threads and frames of the run, each row's fastest
 # and slowest frame around its median, and what a frame uploads as the GPU front uploads it (a dual
 # quaternion a bone for DQS, 32 bytes; a matrix a bone for LBS, 48). usage: files_describe_the_run.sh BENCH_BINARY
 bench=$1
@@ -11,6 +11,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 grep -q '"threads": 1,' "$tmp/b.json" || fail "no threads in the JSON"
 grep -q '"repeats": 3,' "$tmp/b.json" || fail "no repeats in the JSON"
 grep -qF "CPU rows on 1 thread, encoding included; 3 timed frames a row" "$tmp/out.txt" || fail "the table does not say its threads: $(head -3 "$tmp/out.txt")"
+# The machine: its processor and logical CPUs (no GPU rows here: gpu null).
+cpus=$(getconf _NPROCESSORS_ONLN)
+grep -qE "^Machine: .+, $cpus logical CPUs\.$" "$tmp/out.txt" || fail "the table does not say the machine: $(head -3 "$tmp/out.txt")"
+grep -qE "\"cpu\": \".+, $cpus logical CPUs\"," "$tmp/b.json" && grep -q '"gpu": null,' "$tmp/b.json" || fail "no machine in the JSON"
 # CSV: body,threads,repeats,points,method,backend,encode,median,fastest,slowest,...,frame_table_bytes (18th)
 awk -F, 'NR == 1 { if ($2 != "threads" || $9 != "deform_seconds_fastest" || $18 != "frame_table_bytes") exit 1; next }
          { if ($2 != 1 || $3 != 3 || !($9 <= $8 && $8 <= $10)) exit 1 }
