@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "host/errors.hpp"
 #include "engine/geometry/primitives.hpp"
@@ -318,6 +319,13 @@ BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& 
     return tables;
 }
 
+BaselineTableCache::Hold::Hold(BaselineTableCache& cache) : cache_(cache) {
+    if (cache_.held_.held.exchange(true, std::memory_order_acquire))
+        throw InputError("BaselineTableCache: already in use by another deform (another thread's?): give each thread a cache of its own");
+}
+
+BaselineTableCache::Hold::~Hold() { cache_.held_.held.store(false, std::memory_order_release); }
+
 const BaselineFrameTables& BaselineTableCache::update(const std::vector<BaselineBone<double>>& bones,
                                                       const std::vector<BaselineBonePose<double>>& poses,
                                                       const BaselineDeformOptions& options, cpu::Exec exec,
@@ -497,10 +505,13 @@ void BaselineSkinner<T>::deform(const Pose& pose, PointView<T> out, cpu::Exec ex
     std::vector<BaselineBonePose<double>> table = frame(pose);
     BaselineFrameTables built;  // without a cache
     const BaselineFrameTables* tables = &built;
-    if (cache && !options_.exact)
+    std::optional<BaselineTableCache::Hold> hold;  // the cache's tables are read until the points are written
+    if (cache && !options_.exact) {
+        hold.emplace(*cache);
         tables = &cache->update(bones_, table, options_, exec, tabulated_);
-    else
+    } else {
         built = frame_tables(table, exec);
+    }
     cpu::deform_baseline(BaselineJob<T>{{packed_scalars(rest_.data()), 3}, codes_.data(), rest_.size(), bones_.data(), table.data(),
                                         table.size(), out, tables->view(), nullptr, {}, field_bones_.refs.data(), field_bones_.pool.data()},
                          exec);

@@ -10,6 +10,7 @@
 // for the body (kMinRelativeRadius).
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -129,8 +130,12 @@ BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& 
 // tests/host/test_baseline_table_cache.cpp). `poses` come from the skinner (BaselineSkinner::frame, or
 // baseline_pose_table for these bones): the bend schedules are taken as a function of their swing and step
 // count. An editor that turns one joint rebuilds one bone (a twist) or two (a swing: the bone and its chain
-// parent); a capture rebuilds the bones around its moving joints. One cache per body and thread (not
-// thread-safe); the reference update() returns is valid until its next call. It holds one frame's tables
+// parent); a capture rebuilds the bones around its moving joints. One cache per thread: it may serve several
+// bodies in turn (a body or options other than the last frame's are a build from nothing), never two
+// deforms at once — a deform holds its cache (Hold) from update() until its points are written, and a second
+// one meanwhile is refused (InputError) instead of freeing the tables under the first (one cache shared by
+// four threads had crashed every time, a thread-safety probe). The reference update() returns is valid
+// until its next call. It holds one frame's tables
 // (BaselineFrameTables::bytes, about 0.4 MB a bone at the defaults). `tabulated` and InputError as
 // build_frame_tables'; a change of the tabulated bones is a build from nothing.
 class BaselineTableCache {
@@ -141,7 +146,28 @@ public:
     // Bones the last update built (the others kept their tables).
     std::size_t bones_rebuilt() const { return bones_rebuilt_; }
 
+    // The cache taken by one deform while it lives; InputError where another holds it.
+    class Hold {
+    public:
+        explicit Hold(BaselineTableCache& cache);
+        ~Hold();
+        Hold(const Hold&) = delete;
+        Hold& operator=(const Hold&) = delete;
+
+    private:
+        BaselineTableCache& cache_;
+    };
+
 private:
+    // Whether a Hold has the cache. A copy or a move leaves it clear: a cache is copied or moved only while
+    // no deform holds it.
+    struct HeldFlag {
+        std::atomic<bool> held{false};
+        HeldFlag() = default;
+        HeldFlag(const HeldFlag&) noexcept {}
+        HeldFlag& operator=(const HeldFlag&) noexcept { return *this; }
+    };
+    HeldFlag held_;
     BaselineFrameTables tables_;
     std::vector<BaselineBone<double>> bones_;  // what tables_ was built for (empty: nothing to keep)
     std::vector<double> inputs_;               // per bone, the frame's inputs to its tables

@@ -27,7 +27,9 @@
 // CUDA graph (a frame's staging memory is rewritten by later frames: it cannot be replayed).
 //
 // The frame's table lives in one device buffer reused by every deform(): calls on one stream are ordered;
-// a caller alternating streams orders them itself (or keeps one GpuSkinner per stream).
+// a caller alternating streams orders them itself (or keeps one GpuSkinner per stream). One thread at a
+// time: deform() is not const (its staging memory, tables and cache are the frame's); threads that deform
+// at once keep a GpuSkinner each (of one Skinner, which may be shared: Skinner::deform).
 // Construction throws CudaUnavailable where the CUDA backend is not built or no device is usable (a
 // caller choosing the backend "auto" falls back to the CPU then). Metaball uploads its rest points and
 // binding once and its joint table (joints × 32 bytes) per frame; LBS of any number of influences a point

@@ -71,7 +71,9 @@ public:
     // w untouched, ...: GpuSkinner::deform's shape on the CPU; host/point_output.hpp, InputError for a null
     // pointer or a stride below 3), or into `out` resized to size() (left as it was if the pose is refused:
     // deform_into). `cache`: the baseline method's tables kept from frame to frame (BaselineTableCache;
-    // ignored by the others).
+    // ignored by the others). Several threads may deform one Skinner at once (std::threads, or inside an
+    // OpenMP region), each with its own output and its own cache or none: a cache in use by another deform
+    // is refused (InputError). Building, moving or destroying a Skinner must not overlap another use of it.
     void deform(const Pose& pose, PointView<float> out, cpu::Exec exec = {}, BaselineTableCache* cache = nullptr) const;
     void deform(const Pose& pose, std::vector<Vec3<float>>& out, cpu::Exec exec = {}, BaselineTableCache* cache = nullptr) const {
         deform_into(out, size(), [&](PointView<float> view) { deform(pose, view, exec, cache); });

@@ -4,8 +4,11 @@
 // the bones whose table inputs changed are built again; a refused frame leaves the cache usable.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <thread>
 
 #include "host/baseline_skinner.hpp"
 #include "host/errors.hpp"
@@ -184,6 +187,61 @@ TEST(BaselineTableCache, ASkinnerWithACacheDeformsAsWithout) {
         skinner.deform(pose, without);
         ASSERT_EQ(std::memcmp(with.data(), without.data(), with.size() * sizeof(Vec3<float>)), 0) << "frame " << frame;
     }
+}
+
+// One cache serves one deform at a time: a deform while another holds it is refused (two threads on one
+// cache had freed each other's tables and crashed), and the cache serves again once the first is done.
+TEST(BaselineTableCache, ADeformWhileAnotherHoldsTheCacheIsRefused) {
+    const Skeleton s = testing::bent_chain();
+    const Skinner skinner(Method::baseline, s, testing::points_around(s, 1000, 77), {}, "bent chain");
+    Random rng(78);
+    const Pose pose = testing::random_bend_pose(s, rng);
+    std::vector<Vec3<float>> out, reference;
+    skinner.deform(pose, reference);
+    BaselineTableCache cache;
+    {
+        BaselineTableCache::Hold other_deform(cache);
+        EXPECT_THROW(skinner.deform(pose, out, {}, &cache), InputError);
+        EXPECT_THROW({ BaselineTableCache::Hold second(cache); }, InputError);
+    }
+    skinner.deform(pose, out, {}, &cache);
+    EXPECT_EQ(std::memcmp(out.data(), reference.data(), out.size() * sizeof(Vec3<float>)), 0);
+    skinner.deform(pose, out, {}, &cache);  // the deform let go of it
+    BaselineTableCache moved = std::move(cache);  // a move carries the tables, not a hold
+    skinner.deform(pose, out, {}, &moved);
+    EXPECT_EQ(std::memcmp(out.data(), reference.data(), out.size() * sizeof(Vec3<float>)), 0);
+}
+
+// Threads sharing one cache (a misuse): each deform either gives the points a cache of its own gives, or is
+// refused; none reads tables another is rebuilding.
+TEST(BaselineTableCache, ThreadsSharingOneCacheAreRefusedNotCorrupted) {
+    const Skeleton s = testing::bent_chain();
+    const Skinner skinner(Method::baseline, s, testing::points_around(s, 1000, 79), {}, "bent chain");
+    Random rng(80);
+    std::vector<Pose> poses;
+    std::vector<std::vector<Vec3<float>>> references(4);
+    for (int t = 0; t < 4; ++t) {
+        poses.push_back(testing::random_bend_pose(s, rng));
+        skinner.deform(poses.back(), references[std::size_t(t)], {1});
+    }
+    BaselineTableCache shared;
+    std::atomic<int> refused{0}, wrong{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            std::vector<Vec3<float>> out;
+            for (int round = 0; round < 20; ++round) {
+                try {
+                    skinner.deform(poses[std::size_t(t)], out, {1}, &shared);
+                    if (std::memcmp(out.data(), references[std::size_t(t)].data(), out.size() * sizeof(Vec3<float>)) != 0) ++wrong;
+                } catch (const InputError&) {
+                    ++refused;
+                }
+            }
+        });
+    for (std::thread& thread : threads) thread.join();
+    EXPECT_EQ(wrong.load(), 0);
+    std::printf("%d of 80 deforms refused (the cache was held)\n", refused.load());
 }
 
 }  // namespace
