@@ -60,6 +60,34 @@ std::vector<testing::PointPair> junction_pairs(const NamedJunction& j, const std
     return pairs;
 }
 
+// The junction weight is continuous in the point: along straight walks through each test junction's
+// neighbourhood it changes by no more than one pair's weight can (two smoothsteps of slope 1.5 / band, of
+// distance differences that change by at most 2 a unit: 6 / band, the narrowest band the skeleton's
+// smallest sphere gives). A search cut short of the neighbours within three bands jumped by 125× the step
+// where the nearest bone overall was none of the junction's.
+TEST(BaselineJunction, TheJunctionWeightIsContinuousInThePoint) {
+    const EncodeOptions options;
+    for (const NamedJunction& j : testing::all_junctions()) {
+        const std::vector<BaselineBone<double>> bones = make_baseline_bones(j.skeleton);
+        double smallest = j.skeleton.spheres[0].radius;
+        for (const Sphere<double>& s : j.skeleton.spheres) smallest = std::min(smallest, s.radius);
+        const double bound = 6 / (options.junction_band * smallest), step = 2e-3;
+        Random rng(77);
+        double steepest = 0;
+        for (const Vec3<double>& start : testing::points_around(j.skeleton, 300, 77, -1.0, 2.0)) {
+            const Vec3<double> direction = rng.unit_vector();
+            double before = junction_weight(bones, start, options);
+            for (int k = 1; k <= 250; ++k) {
+                const double now = junction_weight(bones, start + (k * step) * direction, options);
+                steepest = std::max(steepest, std::fabs(now - before) / step);
+                before = now;
+            }
+        }
+        EXPECT_LE(steepest, bound) << j.name;
+        std::printf("%s: steepest change of the junction weight %.3g a unit (bound %.3g)\n", j.name.c_str(), steepest, bound);
+    }
+}
+
 // The junction weight is the largest pair weight over every two of the junction's bones (docs/ALGORITHM.md
 // "Junctions"), though the encoder only visits neighbours in order of distance: on stars of 9 and 40 bones
 // around one root (no free ends meet, no unlinked pair: every pair shares the root), over points near the

@@ -151,6 +151,7 @@ TEST(Bvh, RefusesABadFrameCount) {
 TEST(Bvh, RefusesAFrameTimeOutOfRange) {
     expect_refused(replaced(kTiny, "Frame Time: 0.04", "Frame Time: 0"), "Frame Time: expected seconds in [1e-6, 3600]");
     expect_refused(replaced(kTiny, "Frame Time: 0.04", "Frame Time: 1e-320"), "Frame Time: expected seconds in [1e-6, 3600]");
+    expect_refused(replaced(kTiny, "Frame Time: 0.04", "Frame Time: 3601"), "Frame Time: expected seconds in [1e-6, 3600]");
 }
 
 // kTiny with every line end written as `end`.

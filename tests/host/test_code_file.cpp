@@ -3,15 +3,19 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <limits>
+#include <utility>
 
 #include "host/baseline_skinner.hpp"
 #include "host/skinner.hpp"
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
 #include "tests/support/chains.hpp"
+#include "tests/support/message_of.hpp"
 #include "tests/support/points.hpp"
 #include "tests/support/temp_file.hpp"
 
@@ -166,16 +170,38 @@ TEST(CodeFile, RefusesCodesOfTheSameSkeletonWithOtherBridges) {
 }
 
 TEST(CodeFile, SkinnersRefuseSavedCodesOnABridge) {
-    const Skeleton unmarked = testing::two_chain_tube(false);
-    const SavedCodes saved = BaselineSkinner<float>(unmarked, testing::points_around(unmarked, 500, 19), "test").saved_codes();
+    const Skeleton unmarked = testing::two_chain_tube(false), bridged = testing::two_chain_tube();
+    SavedCodes saved = BaselineSkinner<float>(unmarked, testing::points_around(unmarked, 500, 19), "test").saved_codes();
     ASSERT_TRUE(std::any_of(saved.codes.begin(), saved.codes.end(), [](const BaselineCode& c) { return c.bone == testing::kTubeBridge; }));
-    EXPECT_THROW(BaselineSkinner<float>(testing::two_chain_tube(), saved), InputError);
+    EXPECT_THROW(BaselineSkinner<float>(bridged, saved), InputError);  // another skeleton's fingerprint
+    // The bridged skeleton's fingerprint, as codes assembled by hand would carry: the code itself is refused.
+    saved.skeleton = skeleton_fingerprint(bridged);
+    const std::string message = testing::message_of<InputError>([&] { BaselineSkinner<float>(bridged, saved); });
+    EXPECT_NE(message.find("is a bridge, which codes no point"), std::string::npos) << message;
 }
 
 TEST_F(CodeFileTest, RefusesAnInvalidCodeEvenWithAValidChecksum) {
     SavedCodes saved = skinner.saved_codes();
     saved.codes[7].bone = 99;
     expect_refused(unchecked_file(saved), "point 7: bone 99 is not one of the skeleton's");
+}
+
+// Each field of a code is checked on its own (a rigid blend of 2 extrapolated past the rigid field).
+TEST_F(CodeFileTest, RefusesEachFieldOutOfItsRange) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const std::pair<void (*)(BaselineCode&, float), std::string> cases[] = {
+        {[](BaselineCode& c, float) { c.flags = std::uint16_t(c.flags | 0x8000u); }, "point 5: unknown flag bits in "},
+        {[](BaselineCode& c, float x) { c.phi = x; }, "point 5: phi is not finite"},
+        {[](BaselineCode& c, float x) { c.h = x; }, "point 5: h or axis_foot is not finite"},
+        {[](BaselineCode& c, float x) { c.axis_foot = x; }, "point 5: h or axis_foot is not finite"},
+        {[](BaselineCode& c, float) { c.rigid_blend = 2; }, "point 5: rigid_blend 2 is not in [0, 1]"},
+        {[](BaselineCode& c, float) { c.rigid_blend = -0.25f; }, "point 5: rigid_blend -0.25 is not in [0, 1]"},
+        {[](BaselineCode& c, float x) { c.rigid_blend = x; }, "point 5: rigid_blend nan is not in [0, 1]"}};
+    for (const auto& [damage, message] : cases) {
+        SavedCodes saved = skinner.saved_codes();
+        damage(saved.codes[5], nan);
+        expect_refused(unchecked_file(saved), message);
+    }
 }
 
 TEST_F(CodeFileTest, RefusesARatioOutsideItsRange) {

@@ -265,6 +265,41 @@ TEST(ModelRig, PointsLieOnTheMeshWithTheModelsWeights) {
     }
 }
 
+// Where a triangle's corners weigh more than four bones together (four weights a vertex, three corners), a
+// sampled point keeps the four heaviest: a strip of eight nodes along y, each vertex 0.7 on its own row's
+// node and 0.1 on three others. The row's own node is the heaviest near its row, and the kept weights are in
+// falling order (the four lightest had been kept, the heaviest dropped, in a version sorted the wrong way).
+TEST(ModelRig, ASampledPointKeepsItsFourHeaviestBones) {
+    RiggedModel model;
+    model.source = "strip";
+    constexpr int kRows = 8;
+    for (int k = 0; k < kRows; ++k) model.nodes.push_back({"n" + std::to_string(k), k - 1, {0, double(k), 0}});
+    for (int r = 0; r < kRows; ++r)
+        for (int c = 0; c < 2; ++c) {
+            model.mesh.vertices.push_back({double(c), double(r), 0});
+            std::vector<std::pair<int, float>> w{{r, 0.7f}};
+            for (int o = 1; o <= 3; ++o) w.push_back({(r + 2 * o + c) % kRows, 0.1f});
+            model.weights.push_back(w);
+        }
+    for (int r = 0; r + 1 < kRows; ++r) {
+        model.mesh.triangles.push_back({2 * r, 2 * r + 1, 2 * r + 3});
+        model.mesh.triangles.push_back({2 * r, 2 * r + 3, 2 * r + 2});
+    }
+    const ModelRig rig = rig_model(model);
+    const ModelPoints points = sample_model(model, &rig, 2000, 7);
+    int checked = 0;
+    for (std::size_t i = 0; i < points.positions.size(); ++i) {
+        const Influences& in = points.influences[i];
+        for (int k = 1; k < kMaxInfluences; ++k) ASSERT_LE(in.weight[k], in.weight[k - 1]) << "point " << i;
+        const double y = points.positions[i].y;
+        const int row = int(std::lround(y)), bone = rig.bone_of_node[std::size_t(row)];
+        if (bone < 0 || std::fabs(y - row) > 0.25) continue;  // between rows two nodes weigh alike
+        ASSERT_EQ(int(in.bone[0]), bone) << "point " << i << " at y " << y << ": not its row's node first";
+        ++checked;
+    }
+    EXPECT_GT(checked, 500);
+}
+
 TEST(ModelRig, TheMotionMovesEveryBoneAsItsNode) {
     RiggedModel model = cylinder_model();
     ModelRig rig = rig_model(model);

@@ -289,6 +289,13 @@ TEST(Ply, MadePointsAreDoubleWhereFloatWouldLoseTheBody) {
     write_point_set(path, set, PlyFormat::BinaryLittleEndian);
     const PointSet again = read_point_set(path);
     for (std::size_t i = 0; i < far.size(); ++i) EXPECT_EQ(again.positions[i].x, far[i].x) << i;
+    // Either side of the bound: float rounds by 2^-24 of the largest coordinate, at most 1e-6 of the body's
+    // extent (1 here), so float up to coordinates of 16.7 and double beyond.
+    auto type_of_unit_body_at = [](double x) {
+        return make_point_set({{x, 0, 0}, {x + 1, 1, 1}}).file.find("vertex")->find("x")->type;
+    };
+    EXPECT_EQ(type_of_unit_body_at(15), PlyType::Float32);
+    EXPECT_EQ(type_of_unit_body_at(17), PlyType::Float64);
 }
 
 TEST(Ply, InfluencesRoundTrip) {
@@ -531,6 +538,8 @@ TEST(PlyError, FaceIndexOutOfRange) {
     EXPECT_NO_THROW(read_ply(testing::write_temp("generic.ply", head + "3 0 1 9\n")));
     expect_point_set_error(head + "3 0 1 9\n", {"element 'face' row 0", "vertex index 9 out of range [0, 2)"});
     expect_point_set_error(head + "3 0 -1 1\n", {"element 'face' row 0", "vertex index -1 out of range [0, 2)"});
+    // One past the last vertex, the bound itself (it had been written out as read).
+    expect_point_set_error(head + "3 0 1 2\n", {"element 'face' row 0", "vertex index 2 out of range [0, 2)"});
     EXPECT_NO_THROW(read_point_set(testing::write_temp("good.ply", head + "3 0 1 1\n")));
 }
 

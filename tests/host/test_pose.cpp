@@ -214,11 +214,16 @@ TEST(MotionInvalid, ATimeThatIsNotFiniteOrAFramePastTheLast) {
 }
 
 TEST(Motion, SamplingSlerpsSwingAndLerpsTranslation) {
+    // The root turns a quarter about z as well ([w, x, y, z] of 90°): a sample between frames had kept the
+    // first frame's rotation, unseen, while its translation moved on.
     Motion m = motion_from(R"({"fps": 2, "frames": [
         {"root": {"translation": [0,0,0]}, "bones": [{"bone": 1, "axis": [0,0,1], "degrees": 0}]},
-        {"root": {"translation": [4,0,0]}, "bones": [{"bone": 1, "axis": [0,0,1], "degrees": 90}]}]})");
+        {"root": {"rotation": [0.70710678118654752, 0, 0, 0.70710678118654752], "translation": [4,0,0]},
+         "bones": [{"bone": 1, "axis": [0,0,1], "degrees": 90}]}]})");
     Pose mid = m.sample(0.25);
     EXPECT_NEAR(mid.root.translation.x, 2.0, 1e-12);
+    EXPECT_NEAR(rotation_angle(mid.root.rotation), kPi / 4, 1e-12);
+    EXPECT_NEAR(mid.root.rotation.z / std::sqrt(1 - mid.root.rotation.w * mid.root.rotation.w), 1.0, 1e-12) << "about z";
     EXPECT_NEAR(rotation_angle(mid.joints[1].swing), kPi / 4, 1e-12);
     // Clamped outside the motion.
     EXPECT_NEAR(m.sample(-3).root.translation.x, 0.0, 1e-12);

@@ -4,6 +4,7 @@
 // leaves a caller's vector as it was.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -152,8 +153,15 @@ TEST(Skinner, EveryMethodRefusesASkeletonNotAsMakeSkeletonMadeIt) {
     bad_bone.bones[1] = {1, 9};
     Skeleton bad_radius = made;
     bad_radius.spheres[0].radius = -1;
+    // Each derived field wrong on its own: a bone taken for a root (it would take the pose as one, and no
+    // longer follow its parent), another root, another order.
+    Skeleton wrong_parent = made, wrong_root = made, wrong_order = made;
+    wrong_parent.parent_bone[1] = -1;
+    wrong_root.root_sphere = 1;
+    std::reverse(wrong_order.bone_order.begin(), wrong_order.bone_order.end());
+    const std::string derived = "the skeleton of test: the skeleton's root_sphere, parent_bone and bone_order are not those of its spheres and bones";
     const std::pair<const Skeleton*, std::string> cases[] = {
-        {&by_hand, "the skeleton of test: the skeleton's root_sphere, parent_bone and bone_order are not those of its spheres and bones"},
+        {&by_hand, derived}, {&wrong_parent, derived}, {&wrong_root, derived}, {&wrong_order, derived},
         {&bad_bone, "the skeleton of test: bones[1]"},
         {&bad_radius, "the skeleton of test: spheres[0]"}};
     for (const auto& [skeleton, expected] : cases)
