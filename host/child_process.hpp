@@ -4,7 +4,10 @@
 // result as bytes through a pipe and exits; the parent waits at most a time limit.
 //
 // Only the work's result crosses back: whatever the work allocates or breaks stays in the child. The work
-// must not need other threads (a forked child has only the calling one).
+// must not need other threads (a forked child has only the calling one), nor a lock another thread of the
+// parent may hold when it forks (the child's copy would stay held: glibc's allocator is safe, being reset
+// at fork; an embedder that reads meshes or models while its own threads hold locks the reader takes
+// reads them from one thread).
 #pragma once
 
 #include <functional>
