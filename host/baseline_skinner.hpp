@@ -146,7 +146,8 @@ public:
     // Bones the last update built (the others kept their tables).
     std::size_t bones_rebuilt() const { return bones_rebuilt_; }
 
-    // The cache taken by one deform while it lives; InputError where another holds it.
+    // The cache taken by one deform while it lives; InputError where another holds it. update() itself
+    // takes none: a caller of it holds the cache while it reads the tables.
     class Hold {
     public:
         explicit Hold(BaselineTableCache& cache);
@@ -159,8 +160,8 @@ public:
     };
 
 private:
-    // Whether a Hold has the cache. A copy or a move leaves it clear: a cache is copied or moved only while
-    // no deform holds it.
+    // Whether a Hold has the cache. A cache copied or moved into being starts clear, and an assignment
+    // keeps the target's own flag: a cache is copied or moved only while no deform holds it.
     struct HeldFlag {
         std::atomic<bool> held{false};
         HeldFlag() = default;

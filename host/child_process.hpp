@@ -5,9 +5,9 @@
 //
 // Only the work's result crosses back: whatever the work allocates or breaks stays in the child. The work
 // must not need other threads (a forked child has only the calling one), nor a lock another thread of the
-// parent may hold when it forks (the child's copy would stay held: glibc's allocator is safe, being reset
-// at fork; an embedder that reads meshes or models while its own threads hold locks the reader takes
-// reads them from one thread).
+// parent may hold when it forks (the child's copy would stay held; glibc's allocator is reset at fork). An
+// embedder whose other threads may hold locks the reader takes (assimp's, its own) reads meshes and models
+// from one thread, or before starting those threads.
 #pragma once
 
 #include <functional>

@@ -13,8 +13,8 @@
 // count or fingerprint reads as corruption, not as another skeleton), the bone count and fingerprint
 // against the skeleton, and every code (bone index in range and no bridge, known flag bits, finite
 // φ, t, h and axis_foot, rigid_blend in [0, 1]). IoError if the file cannot be opened, read or written.
-// Safe from several threads at once, one path included: a file is written whole beside its place and
-// renamed over it (host/output_file.hpp), so a reader sees one whole file, and the last writer's stays.
+// Safe from several threads at once, one path included: where a file is replaced by a rename (written
+// whole beside its place, host/output_file.hpp), a reader sees one whole file and the last writer's stays.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
-// Checked CUDA calls: every runtime call and launch goes through BS_CUDA_CHECK, which throws
-// bs::CudaError naming the file, line, call and CUDA's message.
+// Checked CUDA calls: every runtime call goes through BS_CUDA_CHECK, which throws bs::CudaError naming
+// the file, line, call and CUDA's message (launches through check_launch, kernels/launch.hpp, which names
+// the pass as well).
 #pragma once
 
 #include <cuda_runtime.h>

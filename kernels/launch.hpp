@@ -1,4 +1,4 @@
-// The one place where the two builds of a pass differ: how "for every point i" is run.
+// How "for every point i" is run, in each build of a pass (CPU: an OpenMP loop; CUDA: a thread a point).
 // Included only by pass sources (kernels/*.cu), once per backend.
 #pragma once
 
@@ -35,16 +35,18 @@ template <class F> constexpr unsigned threads_per_block() { return ThreadsPerBlo
 #define BS_BACKEND cuda
 namespace bs::cuda {
 
-// After queuing `kernel` for pass F: CudaError where CUDA refused the launch, naming the pass (F's type,
+// After queuing `kernel` for pass F: CudaError where CUDA reports an error, naming the pass (F's type,
 // demangled) — every pass is launched from this file, so its file and line alone did not say which
-// pass's launch failed (a pass whose registers outgrow its block fails every launch).
+// pass's launch failed (a pass whose registers outgrow its block fails every launch). CUDA's last error
+// may also be an earlier kernel's, surfacing here: the message says so.
 template <class F>
 void check_launch(const char* kernel) {
     const cudaError_t status = cudaGetLastError();
     if (status == cudaSuccess) return;
     int demangling = 0;
     const std::unique_ptr<char, void (*)(void*)> pass(abi::__cxa_demangle(typeid(F).name(), nullptr, nullptr, &demangling), std::free);
-    const std::string call = std::string(kernel) + " of " + (demangling == 0 ? pass.get() : typeid(F).name());
+    const std::string call = std::string(kernel) + " of " + (demangling == 0 ? pass.get() : typeid(F).name()) +
+                             " (or an earlier kernel's error surfacing at its launch)";
     cuda_check(status, call.c_str(), __FILE__, __LINE__);
 }
 

@@ -6,7 +6,6 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 
 #include "host/cli/options.hpp"
@@ -27,7 +26,7 @@ struct Options {
     std::string look_at;
     std::optional<bs::Vec3<double>> look_at_point;  // look_at parsed (by the command line's callback)
     float zoom = 1, yaw = 0, pitch = 0;
-    bool yaw_given = false, pitch_given = false;
+    bool yaw_given = false, pitch_given = false, sphere_mesh_given = false;
 };
 
 void add_options(CLI::App& app, Options& o) {
@@ -90,6 +89,7 @@ void add_options(CLI::App& app, Options& o) {
     app.add_option("--pitch", o.pitch, "view direction above the horizontal, degrees (-88 to 88; default 20)")->check(bs::cli::finite_number() & CLI::Range(-88.0f, 88.0f));
     app.callback([&o, &app] {
         o.yaw_given = app.count("--yaw") > 0;
+        o.sphere_mesh_given = app.count("--sphere-mesh") > 0;
         o.pitch_given = app.count("--pitch") > 0;
         // A body from files without --motion has none to play or spread over a sheet: every frame or tile was
         // its rest pose (the demo and a --capture body have their own).
@@ -105,8 +105,7 @@ void add_options(CLI::App& app, Options& o) {
                                           {{"--skeleton", o.source.skeleton}, {"--points", o.source.points}, {"--motion", o.source.motion},
                                            {"--capture", o.source.capture}, {"--pose", o.pose}});
         if (!o.screenshot.empty() && !bs::view::gl::image_format_of(o.screenshot))
-            throw CLI::ValidationError("--screenshot", "writes .png (or a name without an ending), .jpg, .jpeg, .bmp or .tga, not \"" +
-                                                           std::filesystem::path(o.screenshot).extension().string() + "\"");
+            throw CLI::ValidationError("--screenshot", o.screenshot + ": an image is written as .png (or a name without an ending), .jpg, .jpeg, .bmp or .tga");
     });
 }
 
@@ -158,8 +157,8 @@ int run(const Options& o) {
                         : o.sphere_mesh == "translucent" ? bs::view::gl::SkeletonStyle::translucent
                                                          : bs::view::gl::SkeletonStyle::wireframe;
     settings.point_size = o.point_size;
-    // A point set of no points drew the grid alone, as if nothing had been read.
-    if (scene.size() == 0 && settings.skeleton == bs::view::gl::SkeletonStyle::hidden) {
+    // A point set of no points drew the grid alone, as if nothing had been read (unless asked so).
+    if (scene.size() == 0 && !o.sphere_mesh_given) {
         settings.skeleton = bs::view::gl::SkeletonStyle::wireframe;
         std::fprintf(stderr, "note: %s has no points: its sphere-mesh is drawn instead (wireframe)\n", scene.name().c_str());
     }

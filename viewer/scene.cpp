@@ -20,8 +20,8 @@ std::uint32_t most_weighted_bone(const Influences& in) {
     return in.bone[best];
 }
 
-// Whether two poses are one, to rounding (1e-9: of a quaternion's unit, a radian, and the root's distance
-// from the origin).
+// Whether two poses are one, to rounding: rotations whose quaternions' |dot product| is within 1e-9 of 1
+// (about 1e-4 rad apart), twists within 1e-9 rad, roots within 1e-9 of their distance from the origin.
 bool same_pose(const Pose& a, const Pose& b) {
     constexpr double kTolerance = 1e-9;
     auto same_rotation = [](const Quat<double>& p, const Quat<double>& q) {  // q and −q are one rotation

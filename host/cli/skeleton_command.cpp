@@ -81,21 +81,25 @@ void add_skeleton_command(CLI::App& app, SkeletonOptions& o) {
         ->check(finite_number() & CLI::Range(kMinRadiusCoefficient, kMaxRadiusCoefficient))
         ->capture_default_str();
     add_threads_option(c, o.threads);
-    c->add_option("--out", o.out, "skeleton JSON; the binding goes to OUT with .json replaced by .binding.json (other names: .binding.json appended)")
+    c->add_option("--out", o.out, "skeleton JSON; the binding goes to OUT with .json replaced by .binding.json (other names: .binding.json appended) unless --binding-out names it")
         ->required()
         ->check(non_empty_path());
-    c->add_option("--binding-out", o.binding_out, "the binding's file instead (needed where --out is standard output)")
+    c->add_option("--binding-out", o.binding_out, "the binding's file instead (needed where --out is not a regular file: standard output, a device, a pipe)")
         ->check(non_empty_path());
     c->callback([c, &o] {
         if (c->count("--mesh") + c->count("--points") != 1) throw CLI::RequiredError("--mesh or --points");
-        // Beside standard output there is no folder to put the binding in (/dev/stdout.binding.json failed
-        // after the whole extraction).
-        if (o.binding_out.empty() && is_standard_output(o.out))
-            throw CLI::ValidationError("--out", o.out + " is standard output: give --binding-out FILE for the binding");
+        // Beside standard output, a device or a pipe there is no place for the binding's file
+        // (/dev/stdout.binding.json failed after the whole extraction).
+        std::error_code missing;
+        if (o.binding_out.empty() && (is_standard_output(o.out) ||
+                                      (std::filesystem::exists(o.out, missing) && !std::filesystem::is_regular_file(o.out, missing))))
+            throw CLI::ValidationError("--out", o.out + (is_standard_output(o.out) ? " is standard output" : " is not a regular file") +
+                                                    ": give --binding-out FILE for the binding");
+        const char* binding_option = o.binding_out.empty() ? "--out" : "--binding-out";
         const std::vector<NamedInput> inputs{{"--mesh", o.mesh}, {"--points", o.points}};
         refuse_output_over_input("--out", o.out, inputs);
-        refuse_output_over_input(o.binding_out.empty() ? "--out" : "--binding-out", binding_file_of(o), inputs);
-        if (same_output_file(binding_file_of(o), o.out)) throw CLI::ValidationError("--binding-out", "names the same file as --out");
+        refuse_output_over_input(binding_option, binding_file_of(o), inputs);
+        if (same_output_file(binding_file_of(o), o.out)) throw CLI::ValidationError(binding_option, "the binding's file is the same file as --out");
     });
 }
 

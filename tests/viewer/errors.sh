@@ -45,7 +45,8 @@ cp "$tmp/skeleton.json" "$tmp/kept.json"
 expect 1 "--screenshot: $tmp/skeleton.json is the --skeleton file" -- --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --screenshot "$tmp/skeleton.json"
 cmp -s "$tmp/skeleton.json" "$tmp/kept.json" || fail "the skeleton was written over"
 # An image ending the viewer cannot write (x.jpg had been given PNG bytes; .gif still would be).
-expect 1 '--screenshot: writes .png (or a name without an ending), .jpg, .jpeg, .bmp or .tga, not ".gif"' -- --demo-points 100 --screenshot "$tmp/o.gif"
+expect 1 "--screenshot: $tmp/o.gif: an image is written as .png (or a name without an ending), .jpg, .jpeg, .bmp or .tga" -- --demo-points 100 --screenshot "$tmp/o.gif"
+expect 1 "--screenshot: $tmp/.gif: an image is written as" -- --demo-points 100 --screenshot "$tmp/.gif"
 expect 1 "File does not exist" -- --skeleton "$tmp/nope.json" --points "$tmp/points.ply"
 expect 1 "--method" -- --method xyz
 expect 2 "bad_pose.json: bones[0].bone: index 7 out of range" -- --demo-points 100 --pose "$tmp/bad_pose.json" --screenshot "$tmp/o.png"
@@ -81,6 +82,9 @@ if start_xvfb 640x480x24; then
     [ "$(od -An -tx1 -N3 "$tmp/shot.JPG" | tr -d ' ')" = ffd8ff ] || fail "shot.JPG is not a JPEG"
     expect 0 "wrote $tmp/shot.bmp" -- --demo-points 1000 --size 64x48 --screenshot "$tmp/shot.bmp"
     [ "$(head -c 2 "$tmp/shot.bmp")" = BM ] || fail "shot.bmp is not a BMP"
+    # A name that is its ending alone is that format too.
+    expect 0 "wrote $tmp/.jpg" -- --demo-points 1000 --size 64x48 --screenshot "$tmp/.jpg"
+    [ "$(od -An -tx1 -N3 "$tmp/.jpg" | tr -d ' ')" = ffd8ff ] || fail ".jpg is not a JPEG"
     expect 0 "wrote $tmp/shot.tga" -- --demo-points 1000 --size 64x48 --screenshot "$tmp/shot.tga"
     [ "$(od -An -tu1 -j2 -N1 "$tmp/shot.tga" | tr -d ' ')" = 10 ] || fail "shot.tga is not a run-length RGB TGA"
     # A point set of no points shows its sphere-mesh and says so (the grid alone had been drawn).

@@ -1,8 +1,8 @@
 #include "viewer/gl/app.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -327,23 +327,28 @@ void place_tile(const std::vector<unsigned char>& tile, int width, int height, i
                     sheet.begin() + std::ptrdiff_t((y0 + std::size_t(y)) * sheet_row + x0));
 }
 
-// `rgb` (width × height × 3, top row first) as the bytes of a `format` file; IoError where stb cannot.
-std::string encode_image(ImageFormat format, int width, int height, const std::vector<unsigned char>& rgb) {
+// `rgb` (width × height × 3, top row first) as the bytes of the file `path` in the format its name asks
+// for; InputError for a name of another ending, IoError where stb cannot encode it.
+std::string encode_image(const std::string& path, int width, int height, const std::vector<unsigned char>& rgb) {
+    const std::optional<ImageFormat> format = image_format_of(path);
+    if (!format) throw InputError(path + ": an image is written as .png, .jpg, .jpeg, .bmp or .tga");
     std::string bytes;
     auto append = [](void* out, void* data, int size) { static_cast<std::string*>(out)->append(static_cast<const char*>(data), std::size_t(size)); };
     constexpr int kJpegQuality = 95;
-    const int encoded = format == ImageFormat::jpeg ? stbi_write_jpg_to_func(append, &bytes, width, height, 3, rgb.data(), kJpegQuality)
-                        : format == ImageFormat::bmp ? stbi_write_bmp_to_func(append, &bytes, width, height, 3, rgb.data())
-                        : format == ImageFormat::tga ? stbi_write_tga_to_func(append, &bytes, width, height, 3, rgb.data())
+    const int encoded = *format == ImageFormat::jpeg ? stbi_write_jpg_to_func(append, &bytes, width, height, 3, rgb.data(), kJpegQuality)
+                        : *format == ImageFormat::bmp ? stbi_write_bmp_to_func(append, &bytes, width, height, 3, rgb.data())
+                        : *format == ImageFormat::tga ? stbi_write_tga_to_func(append, &bytes, width, height, 3, rgb.data())
                                                      : stbi_write_png_to_func(append, &bytes, width, height, 3, rgb.data(), width * 3);
-    if (!encoded) throw IoError("cannot encode the " + std::to_string(width) + " x " + std::to_string(height) + " image");
+    if (!encoded) throw IoError(path + ": cannot encode the " + std::to_string(width) + " x " + std::to_string(height) + " image");
     return bytes;
 }
 
 }  // namespace
 
 std::optional<ImageFormat> image_format_of(const std::string& path) {
-    std::string ending = std::filesystem::path(path).extension().string();
+    // A name that is its ending alone (".jpg") has no extension to std::filesystem: its whole name is taken.
+    const std::filesystem::path name = std::filesystem::path(path).filename();
+    std::string ending = name.extension().empty() && name.string().size() > 1 && name.string()[0] == '.' ? name.string() : name.extension().string();
     std::transform(ending.begin(), ending.end(), ending.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     if (ending.empty() || ending == ".png") return ImageFormat::png;
     if (ending == ".jpg" || ending == ".jpeg") return ImageFormat::jpeg;
@@ -404,7 +409,7 @@ void render_headless(ViewerState& state, const DrawSettings& settings, BackendCh
     // Encoded in memory, then written whole or not at all (host/output_file.hpp): stb's own file writer
     // checks none of its writes, so a full disk gave a truncated PNG and "wrote".
     OutputFile file(options.image);
-    file.write(encode_image(*image_format_of(options.image), image_width, image_height, image));
+    file.write(encode_image(options.image, image_width, image_height, image));
     file.commit();
     // The summary goes to stderr where the image itself went to stdout (--screenshot /dev/stdout > f.png):
     // on stdout it was written over the PNG's first bytes.
