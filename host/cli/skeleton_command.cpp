@@ -20,8 +20,8 @@ namespace bs::cli {
 
 namespace {
 
-// The binding's file: --binding-out, else beside the skeleton (S.json → S.binding.json).
-std::string binding_file_of(const SkeletonOptions& o) { return o.binding_out.empty() ? binding_path_for(o.out) : o.binding_out; }
+// The binding's file: --out-binding, else beside the skeleton (S.json → S.binding.json).
+std::string binding_file_of(const SkeletonOptions& o) { return o.out_binding.empty() ? binding_path_for(o.out) : o.out_binding; }
 
 struct Extraction {
     ReebGraph graph;
@@ -81,21 +81,21 @@ void add_skeleton_command(CLI::App& app, SkeletonOptions& o) {
         ->check(finite_number() & CLI::Range(kMinRadiusCoefficient, kMaxRadiusCoefficient))
         ->capture_default_str();
     add_threads_option(c, o.threads);
-    c->add_option("--out", o.out, "skeleton JSON; the binding goes to OUT with .json replaced by .binding.json (other names: .binding.json appended) unless --binding-out names it")
+    c->add_option("--out", o.out, "skeleton JSON; the binding goes to OUT with .json replaced by .binding.json (other names: .binding.json appended) unless --out-binding names it")
         ->required()
         ->check(non_empty_path());
-    c->add_option("--binding-out", o.binding_out, "the binding's file instead (needed where --out is not a regular file: standard output, a device, a pipe)")
+    c->add_option("--out-binding", o.out_binding, "the binding's file instead (needed where --out is not a regular file: standard output, a device, a pipe)")
         ->check(non_empty_path());
     c->callback([c, &o] {
         if (c->count("--mesh") + c->count("--points") != 1) throw CLI::RequiredError("--mesh or --points");
         // Beside standard output, a device or a pipe there is no place for the binding's file
         // (/dev/stdout.binding.json failed after the whole extraction).
         std::error_code missing;
-        if (o.binding_out.empty() && (is_standard_output(o.out) ||
+        if (o.out_binding.empty() && (is_standard_output(o.out) ||
                                       (std::filesystem::exists(o.out, missing) && !std::filesystem::is_regular_file(o.out, missing))))
             throw CLI::ValidationError("--out", o.out + (is_standard_output(o.out) ? " is standard output" : " is not a regular file") +
-                                                    ": give --binding-out FILE for the binding");
-        const char* binding_option = o.binding_out.empty() ? "--out" : "--binding-out";
+                                                    ": give --out-binding FILE for the binding");
+        const char* binding_option = o.out_binding.empty() ? "--out" : "--out-binding";
         const std::vector<NamedInput> inputs{{"--mesh", o.mesh}, {"--points", o.points}};
         refuse_output_over_input("--out", o.out, inputs);
         refuse_output_over_input(binding_option, binding_file_of(o), inputs);

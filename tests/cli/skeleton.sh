@@ -36,18 +36,18 @@ grep -q '"binding"' "$tmp/s.binding.json" || fail "no binding written"
 expect 0 "0 junctions" -- skeleton --points "$tmp/capsule_points.ply" --intervals 6 --radius-coeff 0.01 --threads 1 --out "$tmp/p.json"
 
 # Standard output has no folder beside it for the binding: refused before the extraction unless
-# --binding-out names the binding's file; then the skeleton is what goes down the pipe, the summary to stderr.
-expect 1 "/dev/stdout is standard output: give --binding-out FILE for the binding" -- skeleton --mesh "$tmp/capsule.off" --out /dev/stdout
+# --out-binding names the binding's file; then the skeleton is what goes down the pipe, the summary to stderr.
+expect 1 "/dev/stdout is standard output: give --out-binding FILE for the binding" -- skeleton --mesh "$tmp/capsule.off" --out /dev/stdout
 # Standard output sent to a file is standard output still (its binding would be /dev/stdout.binding.json).
 out=$("$bin" skeleton --mesh "$tmp/capsule.off" --out /dev/stdout 2>&1 >"$tmp/redirected.json")
-[ $? -eq 1 ] && grep -qF "is standard output: give --binding-out FILE" <<<"$out" || fail "--out /dev/stdout into a file: $out"
-"$bin" skeleton --mesh "$tmp/capsule.off" --out /dev/stdout --binding-out "$tmp/piped.binding.json" 2>"$tmp/piped.err" >"$tmp/piped.json" ||
-    fail "skeleton --out /dev/stdout --binding-out failed: $(cat "$tmp/piped.err")"
+[ $? -eq 1 ] && grep -qF "is standard output: give --out-binding FILE" <<<"$out" || fail "--out /dev/stdout into a file: $out"
+"$bin" skeleton --mesh "$tmp/capsule.off" --out /dev/stdout --out-binding "$tmp/piped.binding.json" 2>"$tmp/piped.err" >"$tmp/piped.json" ||
+    fail "skeleton --out /dev/stdout --out-binding failed: $(cat "$tmp/piped.err")"
 cmp -s "$tmp/piped.json" "$tmp/s.json" || fail "the skeleton sent down standard output differs from the one written to a file"
-cmp -s "$tmp/piped.binding.json" "$tmp/s.binding.json" || fail "--binding-out did not get the binding"
+cmp -s "$tmp/piped.binding.json" "$tmp/s.binding.json" || fail "--out-binding did not get the binding"
 grep -qF "wrote /dev/stdout and $tmp/piped.binding.json" "$tmp/piped.err" || fail "the summary went elsewhere: $(cat "$tmp/piped.err")"
-expect 1 "--binding-out: the binding's file is the same file as --out" -- skeleton --mesh "$tmp/capsule.off" --out "$tmp/b.json" --binding-out "$tmp/./b.json"
-expect 1 "/dev/null is not a regular file: give --binding-out FILE for the binding" -- skeleton --mesh "$tmp/capsule.off" --out /dev/null
+expect 1 "--out-binding: the binding's file is the same file as --out" -- skeleton --mesh "$tmp/capsule.off" --out "$tmp/b.json" --out-binding "$tmp/./b.json"
+expect 1 "/dev/null is not a regular file: give --out-binding FILE for the binding" -- skeleton --mesh "$tmp/capsule.off" --out /dev/null
 
 # A skeleton that baseline skinning refuses at rest is still written, with a note saying so (Debian's
 # Wuson at these settings folds a joint to 181°).
