@@ -99,11 +99,13 @@ BaselineJob<float> GpuSkinner::baseline_job(const Pose& pose, PointView<float> o
     frame.upload(baseline_frame_, poses);
     const BaselineDeformOptions& options = baseline.deform_options();
     BaselineTables<double> tables;  // empty: the direct construction
-    if (!options.exact && tables_on_device_) {
-        tables = build_tables_on_device(poses, frame, exec);
-    } else if (!options.exact) {
-        const BaselineTableCache::Hold hold(host_tables_);  // until the tables are staged (one thread at a time)
-        tables = upload_tables(host_tables_.update(baseline.bones(), poses, options, {}, baseline.tabulated()), frame);
+    if (!options.exact) {
+        if (tables_on_device_) {
+            tables = build_tables_on_device(poses, frame, exec);
+        } else {
+            const BaselineTableCache::Hold hold(host_tables_);  // until the tables are staged (one thread at a time)
+            tables = upload_tables(host_tables_.update(baseline.bones(), poses, options, {}, baseline.tabulated()), frame);
+        }
     }
     return {{packed_scalars(rest_.data()), 3}, codes_.data(), count_, bones_.data(), baseline_frame_.data(), poses.size(), out, tables,
             order_.data(), split_.size() ? SplitScratch{split_.data(), split_.data() + count_} : SplitScratch{}, field_refs_.data(),

@@ -91,9 +91,10 @@ void add_skeleton_command(CLI::App& app, SkeletonOptions& o) {
         // Beside standard output, a device or a pipe there is no place for the binding's file
         // (/dev/stdout.binding.json failed after the whole extraction).
         std::error_code missing;
-        if (o.out_binding.empty() && (is_standard_output(o.out) ||
-                                      (std::filesystem::exists(o.out, missing) && !std::filesystem::is_regular_file(o.out, missing))))
-            throw CLI::ValidationError("--out", o.out + (is_standard_output(o.out) ? " is standard output" : " is not a regular file") +
+        const bool out_is_stdout = is_standard_output(o.out);
+        if (o.out_binding.empty() &&
+            (out_is_stdout || (std::filesystem::exists(o.out, missing) && !std::filesystem::is_regular_file(o.out, missing))))
+            throw CLI::ValidationError("--out", o.out + (out_is_stdout ? " is standard output" : " is not a regular file") +
                                                     ": give --out-binding FILE for the binding");
         const char* binding_option = o.out_binding.empty() ? "--out" : "--out-binding";
         const std::vector<NamedInput> inputs{{"--mesh", o.mesh}, {"--points", o.points}};

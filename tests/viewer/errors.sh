@@ -87,6 +87,12 @@ if start_xvfb 640x480x24; then
     [ "$(od -An -tx1 -N3 "$tmp/.jpg" | tr -d ' ')" = ffd8ff ] || fail ".jpg is not a JPEG"
     expect 0 "wrote $tmp/shot.tga" -- --demo-points 1000 --size 64x48 --screenshot "$tmp/shot.tga"
     [ "$(od -An -tu1 -j2 -N1 "$tmp/shot.tga" | tr -d ' ')" = 10 ] || fail "shot.tga is not a run-length RGB TGA"
+    # An image sent to standard output keeps its bytes: the summary goes to standard error (it had been
+    # written over the PNG's first bytes).
+    "$view" --demo-points 1000 --size 64x48 --screenshot /dev/stdout >"$tmp/piped.png" 2>"$tmp/piped.err" ||
+        fail "--screenshot /dev/stdout failed: $(cat "$tmp/piped.err")"
+    [ "$(od -An -tx1 -N8 "$tmp/piped.png" | tr -d ' ')" = 89504e470d0a1a0a ] || fail "--screenshot /dev/stdout: not a PNG"
+    grep -qF "wrote /dev/stdout (64 x 48)" "$tmp/piped.err" || fail "the summary went elsewhere: $(cat "$tmp/piped.err")"
     # A point set of no points shows its sphere-mesh and says so (the grid alone had been drawn).
     printf 'ply\nformat ascii 1.0\nelement vertex 0\nproperty float x\nproperty float y\nproperty float z\nend_header\n' >"$tmp/empty.ply"
     expect 0 "has no points: its sphere-mesh is drawn instead (wireframe)" -- --skeleton "$tmp/skeleton.json" --points "$tmp/empty.ply" --size 64x64 --screenshot "$tmp/empty.png"

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
-#include <system_error>
 #include <utility>
 
 #include <imgui.h>
@@ -14,6 +13,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <stb_image_write.h>
 
+#include "host/cli/report.hpp"
 #include "host/errors.hpp"
 #include "host/output_file.hpp"
 #include "host/stopwatch.hpp"
@@ -413,8 +413,7 @@ void render_headless(ViewerState& state, const DrawSettings& settings, BackendCh
     file.commit();
     // The summary goes to stderr where the image itself went to stdout (--screenshot /dev/stdout > f.png):
     // on stdout it was written over the PNG's first bytes.
-    std::error_code not_stdout;
-    std::FILE* say = std::filesystem::equivalent(options.image, "/dev/stdout", not_stdout) ? stderr : stdout;
+    std::FILE* say = bs::cli::is_standard_output(options.image) ? stderr : stdout;
     std::fprintf(say, "baseskin-view: %s, %zu points, %s on %s, %s\n", state.scene().name().c_str(), state.scene().size(),
                 method_name(state.method), deformer.backend(), window.renderer_name().c_str());
     std::fprintf(say, "encoded in %.2f s; wrote %s (%d x %d) after %d frame%s: %.1f frames/s, %.3g deformed points/s\n", encode_seconds,
