@@ -415,6 +415,7 @@ struct RunContext {
     std::string body;
     int threads, repeats;
     std::string cpu, gpu;
+    int table_samples, min_tabulated_points;  // the "baseline" rows' tables (not baseline-exact's: it has none)
 };
 
 // This machine's processor as /proc/cpuinfo names it ("model name") and its logical CPUs; "unknown
@@ -439,6 +440,8 @@ nlohmann::json to_json(const Row& r, const RunContext& run) {
             {"gpu", run.gpu.empty() ? nlohmann::json() : nlohmann::json(run.gpu)},
             {"threads", run.threads},
             {"repeats", run.repeats},
+            {"baseline_table_samples", r.method == "baseline" ? nlohmann::json(run.table_samples) : nlohmann::json()},
+            {"baseline_min_tabulated_points", r.method == "baseline" ? nlohmann::json(run.min_tabulated_points) : nlohmann::json()},
             {"points", r.points},
             {"method", r.method},
             {"backend", r.backend},
@@ -501,6 +504,7 @@ struct BenchOptions {
     std::string json_path, csv_path, peer_python;
     std::string gpu_tables = "host";
     int min_tabulated_points = bs::kDefaultMinTabulatedPoints;
+    int table_samples = bs::kDefaultPhiSamples;
     std::string body_name = "chain";
     std::string capture = bs::kDemoCapture;
     bool quality = false;
@@ -556,6 +560,7 @@ Encoded encode(const BenchOptions& o, const bs::Skeleton& skeleton, SizeRun& siz
     bs::BaselineDeformOptions options;
     options.exact = exact;
     options.min_tabulated_points = o.min_tabulated_points;
+    options.phi_samples = options.fan_samples = o.table_samples;
     const std::size_t live_before_encode = bs::bench::heap_live_bytes();
     bs::bench::reset_heap_peak();
     const auto build = [&] {
@@ -725,7 +730,11 @@ void print_targets(const std::vector<Row>& rows) {
 void print_tables(const std::vector<Row>& rows, const RunContext& run, const std::vector<std::string>& peer_notes) {
     std::printf("Body: %s. CPU rows on %d thread%s, encoding included; %d timed frames a row.\n", run.body.c_str(), run.threads,
                 run.threads == 1 ? "" : "s", run.repeats);
-    std::printf("Machine: %s%s%s.\n\n", run.cpu.c_str(), run.gpu.empty() ? "" : "; GPU: ", run.gpu.c_str());
+    std::printf("Machine: %s%s%s.\n", run.cpu.c_str(), run.gpu.empty() ? "" : "; GPU: ", run.gpu.c_str());
+    if (std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.method == "baseline"; }))
+        std::printf("Baseline's tables: %d samples a bone, for the bones read by at least %d points.\n", run.table_samples,
+                    run.min_tabulated_points);
+    std::printf("\n");
     std::printf("| points | method | backend | encode points/s | deform ns/point | fastest–slowest ns/point | deform points/s | GB/s | of copy | "
                 "time / LBS | frame tables kB | tables ms |\n");
     std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -802,7 +811,8 @@ int run_bench(BenchOptions o) {
             gpu = std::string("unknown GPU (") + e.what() + ")";
         }
     }
-    const RunContext run{body.name, o.threads > 0 ? o.threads : omp_get_max_threads(), o.repeats, cpu_description(), gpu};
+    const RunContext run{body.name, o.threads > 0 ? o.threads : omp_get_max_threads(), o.repeats, cpu_description(), gpu, o.table_samples,
+                         o.min_tabulated_points};
     std::vector<Row> rows;
     std::vector<std::string> peer_notes;
     if (o.peer_python.empty()) peer_notes.push_back("libigl: not run (no --peer-python given)");
@@ -850,6 +860,9 @@ int main(int argc, char** argv) {
                    "baseline: a bone read by fewer points takes the direct construction instead of per-frame tables (0: every bone tabulated)")
         ->transform(bs::cli::count_in_range(std::size_t(0), std::size_t(std::numeric_limits<int>::max())))
         ->capture_default_str();
+    app.add_option("--table-samples", o.table_samples, "baseline: generator-angle samples per bone in the per-frame tables")
+        ->transform(bs::cli::count_in_range(std::size_t(bs::kMinTableSamples), std::size_t(bs::kMaxTableSamples)))
+        ->capture_default_str();
     app.add_option("--body", o.body_name, "chain: the demo's three bones; human: the human demo's humanoid on its capture")
         ->check(CLI::IsMember({"chain", "human"}))
         ->capture_default_str();
@@ -866,15 +879,16 @@ int main(int argc, char** argv) {
         // The quality table has its own scenarios and prints them: the throughput options would do nothing.
         if (quality->count() > 0)
             for (const char* option : {"--sizes", "--backend", "--methods", "--repeats", "--json", "--csv", "--peer-python", "--gpu-tables",
-                                       "--min-tabulated-points", "--body", "--capture"})
+                                       "--min-tabulated-points", "--table-samples", "--body", "--capture"})
                 if (app.count(option) > 0)
                     throw CLI::ValidationError(option, "not with --quality (its scenarios are fixed; it takes --quality-points and --threads)");
         // Options of rows the run does not have did nothing (the CLI refuses --table-samples for other methods).
         const auto listed = [](const std::vector<std::string>& values, const char* value) {
             return std::find(values.begin(), values.end(), value) != values.end();
         };
-        if (app.count("--min-tabulated-points") > 0 && !listed(o.methods, "baseline"))
-            throw CLI::ValidationError("--min-tabulated-points", "applies to the baseline rows (--methods baseline), which this run has not");
+        for (const char* option : {"--min-tabulated-points", "--table-samples"})
+            if (app.count(option) > 0 && !listed(o.methods, "baseline"))
+                throw CLI::ValidationError(option, "applies to the baseline rows (--methods baseline), which this run has not");
         if (app.count("--gpu-tables") > 0 && !listed(o.backends, "cuda"))
             throw CLI::ValidationError("--gpu-tables", "applies to the GPU rows (--backend cuda), which this run has not");
         for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--json", o.json_path}, {"--csv", o.csv_path}})

@@ -20,4 +20,13 @@ awk -F, 'NR == 1 { if ($2 != "threads" || $9 != "deform_seconds_fastest" || $18 
          { if ($2 != 1 || $3 != 3 || !($9 <= $8 && $8 <= $10)) exit 1 }
          $5 == "lbs" && $18 != 144 { exit 1 }
          $5 == "dqs" && $18 != 96 { exit 1 }' "$tmp/b.csv" || fail "the CSV's rows: $(cat "$tmp/b.csv")"
+grep -q '"baseline_table_samples": null,' "$tmp/b.json" || fail "rows without tables name table samples"
+grep -q "Baseline's tables" "$tmp/out.txt" && fail "a run without baseline rows describes its tables"
+# Baseline's tables as the run built them (the defaults are 256 samples, bones of 700 points).
+"$bench" --sizes 2000 --repeats 1 --threads 1 --methods lbs baseline baseline-exact --table-samples 64 --min-tabulated-points 5 \
+    --json "$tmp/t.json" >"$tmp/t.txt" 2>&1 || fail "the bench failed: $(cat "$tmp/t.txt")"
+grep -qF "Baseline's tables: 64 samples a bone, for the bones read by at least 5 points." "$tmp/t.txt" ||
+    fail "the table does not say baseline's tables: $(head -4 "$tmp/t.txt")"
+[ "$(grep -c '"baseline_table_samples": 64,' "$tmp/t.json")" -eq 1 ] && [ "$(grep -c '"baseline_min_tabulated_points": 5,' "$tmp/t.json")" -eq 1 ] ||
+    fail "the JSON's baseline row does not say its tables (or another row does)"
 echo "the files describe the run"
