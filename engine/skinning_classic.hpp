@@ -8,7 +8,7 @@
 
 #include "engine/rigid.hpp"
 
-// The CPU build's float LBS-4 runs on SSE2 (every x86-64 processor has it); nvcc and other targets take the
+// The CPU build's float LBS runs on SSE2 (every x86-64 processor has it); nvcc and other targets take the
 // one-source loop below.
 #if defined(__SSE2__) && !defined(__CUDACC__)
 #include <emmintrin.h>
@@ -25,7 +25,8 @@ struct Influences {
     float weight[kMaxInfluences];
 };
 
-// LBS with any number of influences: the pairs (bones[i], weights[i]), i < count.
+// LBS with any number of influences: the pairs (bones[i], weights[i]), i < count. The loop the GPU and
+// the double passes run; the CPU build's float calls take the SSE2 overload below.
 template <class T>
 BS_HD inline Vec3<T> lbs_point(Vec3<T> p, const std::uint32_t* bones, const float* weights, std::uint32_t count, const Mat34<T>* table) {
     Mat34<T> blended{};
@@ -38,24 +39,19 @@ BS_HD inline Vec3<T> lbs_point(Vec3<T> p, const std::uint32_t* bones, const floa
     return blended.apply(p);
 }
 
-// The 4-influence fast path (fixed size, no indirection through offsets).
-template <class T> BS_HD inline Vec3<T> lbs_point(Vec3<T> p, const Influences& inf, const Mat34<T>* bones) {
-    return lbs_point(p, inf.bone, inf.weight, kMaxInfluences, bones);
-}
-
 #if defined(BS_LBS_SSE2)
-// The same point to the bit, four lanes at a time: the blended matrix's rows are summed as four-float
+// The loop's point to the bit, four lanes at a time: the blended matrix's rows are summed as four-float
 // vectors in the loop's order, then turned into columns so that each coordinate is ((m0 x + m1 y) + m2 z) + m3
-// as Mat34::apply sums it (tests/engine/test_skinning_classic.cpp). Every influence is summed, weight 0
-// included: a branch per slot mispredicted wherever points' zero slots vary (the loop's 14.6 against 21.5 ns
-// a point in a probe of random slots, this one's 7), and with finite matrices a weight of 0 adds a zero,
-// which leaves every sum as it was. The loop takes the bone of a zero weight unread, so callers that fill
-// unused slots with any index in range (validate_influences) suit both. Measured in benchmarks/RESULTS.md.
-inline Vec3<float> lbs_point(Vec3<float> p, const Influences& inf, const Mat34<float>* bones) {
+// as Mat34::apply sums it (tests/engine/test_skinning_classic.cpp). Every pair is summed, weight 0
+// included: the loop's branch per slot was mispredicted wherever points' unused slots vary (in a probe of
+// random slots the loop took 21.5 ns a point, without its branch 14.6, this 7), and with finite matrices a
+// weight of 0 adds a zero, which leaves every sum as it was. It reads the bone of a weight 0, which the
+// loop does not: indices are in range wherever they come from (validate_influences). RESULTS has the bench.
+inline Vec3<float> lbs_point(Vec3<float> p, const std::uint32_t* bones, const float* weights, std::uint32_t count, const Mat34<float>* table) {
     __m128 row0 = _mm_setzero_ps(), row1 = _mm_setzero_ps(), row2 = _mm_setzero_ps();
-    for (int i = 0; i < kMaxInfluences; ++i) {
-        const float* m = bones[inf.bone[i]].m;
-        const __m128 w = _mm_set1_ps(inf.weight[i]);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const float* m = table[bones[i]].m;
+        const __m128 w = _mm_set1_ps(weights[i]);
         row0 = _mm_add_ps(row0, _mm_mul_ps(w, _mm_loadu_ps(m)));
         row1 = _mm_add_ps(row1, _mm_mul_ps(w, _mm_loadu_ps(m + 4)));
         row2 = _mm_add_ps(row2, _mm_mul_ps(w, _mm_loadu_ps(m + 8)));
@@ -71,6 +67,11 @@ inline Vec3<float> lbs_point(Vec3<float> p, const Influences& inf, const Mat34<f
     return {out[0], out[1], out[2]};
 }
 #endif
+
+// The 4-influence fast path (fixed size, no indirection through offsets).
+template <class T> BS_HD inline Vec3<T> lbs_point(Vec3<T> p, const Influences& inf, const Mat34<T>* bones) {
+    return lbs_point(p, inf.bone, inf.weight, kMaxInfluences, bones);
+}
 
 // DQS with antipodality handling: every influence is flipped into the hemisphere of the heaviest one
 // before blending (DualQuatBlend, engine/rigid.hpp); of influences that tie for the heaviest, the one of the

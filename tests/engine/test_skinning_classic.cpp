@@ -1,5 +1,5 @@
-// Classical skinning of one point (engine/skinning_classic.hpp): the CPU build's SSE2 LBS-4 against the
-// one-source loop the GPU and the double passes run.
+// Classical skinning of one point (engine/skinning_classic.hpp): the CPU build's SSE2 LBS against the
+// one-source loop the GPU and the double passes run (called as lbs_point<float>: the template).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -56,13 +56,40 @@ TEST(LbsPoint, TheFourInfluencePathIsTheLoopsPointToTheBit) {
             const Vec3<double> rest = rng.in_box(reach);
             const Vec3<float> p{float(rest.x), float(rest.y), float(rest.z)};
             const Vec3<float> fast = lbs_point(p, inf, bones.data());
-            const Vec3<float> loop = lbs_point(p, inf.bone, inf.weight, kMaxInfluences, bones.data());
+            const Vec3<float> loop = lbs_point<float>(p, inf.bone, inf.weight, kMaxInfluences, bones.data());
             if (!same_bits(fast, loop) && ++differing <= 3)
                 ADD_FAILURE() << "trial " << trial << ": (" << fast.x << ", " << fast.y << ", " << fast.z << ") against (" << loop.x << ", "
                               << loop.y << ", " << loop.z << ")";
         }
         EXPECT_EQ(differing, 0) << "reach " << reach;
     }
+}
+
+// Any number of pairs (LBS of any number of influences), zero weights among them.
+TEST(LbsPoint, AnyNumberOfPairsIsTheLoopsPointToTheBit) {
+#if !defined(BS_LBS_SSE2)
+    GTEST_SKIP() << "this build has no SSE2 path: both calls run the loop";
+#endif
+    Random rng(213);
+    const std::uint32_t bone_count = 40;
+    std::vector<Mat34<float>> bones(bone_count);
+    for (Mat34<float>& bone : bones) bone = random_bone(rng, 20.0);
+    int differing = 0;
+    for (int trial = 0; trial < 20000; ++trial) {
+        const std::uint32_t count = std::uint32_t(trial % 13);  // 0 to 12 pairs
+        std::vector<std::uint32_t> index(count);
+        std::vector<float> weight(count);
+        for (std::uint32_t i = 0; i < count; ++i) {
+            index[i] = std::uint32_t(rng.uniform(0, bone_count)) % bone_count;
+            weight[i] = rng.uniform(0, 1) < 0.2 ? 0.0f : float(rng.uniform(0, 1));
+        }
+        const Vec3<double> rest = rng.in_box(20.0);
+        const Vec3<float> p{float(rest.x), float(rest.y), float(rest.z)};
+        const Vec3<float> fast = lbs_point(p, index.data(), weight.data(), count, bones.data());
+        const Vec3<float> loop = lbs_point<float>(p, index.data(), weight.data(), count, bones.data());
+        if (!same_bits(fast, loop)) ++differing;
+    }
+    EXPECT_EQ(differing, 0);
 }
 
 // One bone at full weight is that bone's transform, whatever the other slots name.
