@@ -83,6 +83,8 @@ template <class T> BS_HD inline Vec3<T> dqs_point(Vec3<T> p, const Influences& i
     for (int i = 1; i < kMaxInfluences; ++i)
         if (inf.weight[i] > inf.weight[pivot] || (inf.weight[i] == inf.weight[pivot] && inf.bone[i] < inf.bone[pivot])) pivot = i;
     DualQuatBlend<T> blend{bones[inf.bone[pivot]].real};
+    // Zero weights are skipped: summing them too (as LBS does on the CPU) made the chain's DQS slower, 26.4
+    // -> 38.4 ns a point at one thread, and the human's no faster (the slots' pattern predicts well here).
     for (int i = 0; i < kMaxInfluences; ++i)
         if (inf.weight[i] != 0.0f) blend.add(T(inf.weight[i]), bones[inf.bone[i]]);
     return blend.apply(p);

@@ -92,6 +92,40 @@ TEST(LbsPoint, AnyNumberOfPairsIsTheLoopsPointToTheBit) {
     EXPECT_EQ(differing, 0);
 }
 
+DualQuat<float> random_dual_quat(Random& rng, double reach) {
+    DualQuat<double> d = DualQuat<double>::from_rigid({rng.rotation(), rng.in_box(reach)});
+    if (rng.uniform(0, 1) < 0.5) d = -1.0 * d;  // the same transform, the other sign
+    return DualQuat<float>(d);
+}
+
+// A slot of weight 0 changes nothing, whatever bone it names (LBS and DQS sum every slot: a zero weight
+// must add a zero, never a sign or a NaN of its own).
+TEST(ClassicPoint, AnUnusedSlotChangesNothingWhateverBoneItNames) {
+    Random rng(214);
+    const std::uint32_t bone_count = 16;
+    std::vector<Mat34<float>> matrices(bone_count);
+    std::vector<DualQuat<float>> duals(bone_count);
+    for (std::uint32_t b = 0; b < bone_count; ++b) {
+        matrices[b] = random_bone(rng, 5.0);
+        duals[b] = random_dual_quat(rng, 5.0);
+    }
+    int unused_slots = 0;
+    for (int trial = 0; trial < 5000; ++trial) {
+        const Influences inf = random_influences(rng, bone_count);
+        Influences renamed = inf;
+        for (int i = 0; i < kMaxInfluences; ++i)
+            if (inf.weight[i] == 0) {
+                renamed.bone[i] = (inf.bone[i] + 1 + std::uint32_t(rng.uniform(0, bone_count - 1))) % bone_count;
+                ++unused_slots;
+            }
+        const Vec3<double> rest = rng.in_box(5.0);
+        const Vec3<float> p{float(rest.x), float(rest.y), float(rest.z)};
+        EXPECT_TRUE(same_bits(lbs_point(p, inf, matrices.data()), lbs_point(p, renamed, matrices.data()))) << trial;
+        EXPECT_TRUE(same_bits(dqs_point(p, inf, duals.data()), dqs_point(p, renamed, duals.data()))) << trial;
+    }
+    EXPECT_GT(unused_slots, 5000);
+}
+
 // One bone at full weight is that bone's transform, whatever the other slots name.
 TEST(LbsPoint, OneBoneAtFullWeightIsItsTransform) {
     Random rng(212);
