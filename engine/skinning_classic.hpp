@@ -45,8 +45,10 @@ BS_HD inline Vec3<T> lbs_point(Vec3<T> p, const std::uint32_t* bones, const floa
 // as Mat34::apply sums it (tests/engine/test_skinning_classic.cpp). Every pair is summed, weight 0
 // included: the loop's branch per slot was mispredicted wherever points' unused slots vary (in a probe of
 // random slots the loop took 21.5 ns a point, without its branch 14.6, this 7), and with finite matrices a
-// weight of 0 adds a zero, which leaves every sum as it was. It reads the bone of a weight 0, which the
-// loop does not: indices are in range wherever they come from (validate_influences). RESULTS has the bench.
+// weight of 0 adds a zero, which leaves every sum as it was. It reads the matrix of a weight 0's bone, which
+// the loop does not: every index must be in range, unused ones too (the skinners point those at bone 0,
+// point_unused_pairs_at_bone_zero; choosing bone 0 here per slot turned into a branch and cost LBS-4 its
+// gain: 6.2 -> 15.5 ns a point on the human at one thread). RESULTS has the bench.
 inline Vec3<float> lbs_point(Vec3<float> p, const std::uint32_t* bones, const float* weights, std::uint32_t count, const Mat34<float>* table) {
     __m128 row0 = _mm_setzero_ps(), row1 = _mm_setzero_ps(), row2 = _mm_setzero_ps();
     for (std::uint32_t i = 0; i < count; ++i) {

@@ -14,6 +14,7 @@ ClassicSkinner<T>::ClassicSkinner(Skeleton skeleton, const std::vector<Vec3<doub
     check_skeleton(skeleton_, skeleton_source(source));
     validate_influences(influences_, rest.size(), skeleton_.bone_count(), source);
     normalize_weights(influences_);
+    point_unused_pairs_at_bone_zero(influences_);
     rest_ = checked_rest_points<T>(rest, source);
 }
 

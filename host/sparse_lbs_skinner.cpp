@@ -3,6 +3,7 @@
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
 #include "host/pose_table.hpp"
+#include "host/weights.hpp"
 
 namespace bs {
 
@@ -13,6 +14,7 @@ SparseLbsSkinner<T>::SparseLbsSkinner(Skeleton skeleton, const std::vector<Vec3<
     check_skeleton(skeleton_, skeleton_source(source));
     validate_influences(influences_, rest.size(), skeleton_.bone_count(), source);
     normalize_weights(influences_);
+    point_unused_pairs_at_bone_zero(influences_);
     // Kept for the skinner's life: built pair by pair, their spare capacity was a quarter of what it held.
     influences_.offsets.shrink_to_fit();
     influences_.bones.shrink_to_fit();

@@ -140,6 +140,17 @@ void normalize_weights(SparseInfluences& influences) {
         normalize_pairs(influences.weights.data() + influences.offsets[i], influences.offsets[i + 1] - influences.offsets[i]);
 }
 
+void point_unused_pairs_at_bone_zero(std::vector<Influences>& influences) {
+    for (Influences& inf : influences)
+        for (int j = 0; j < kMaxInfluences; ++j)
+            if (inf.weight[j] == 0) inf.bone[j] = 0;
+}
+
+void point_unused_pairs_at_bone_zero(SparseInfluences& influences) {
+    for (std::size_t j = 0; j < influences.weights.size(); ++j)
+        if (influences.weights[j] == 0) influences.bones[j] = 0;
+}
+
 void SparseInfluences::add(const std::vector<std::pair<std::uint32_t, float>>& pairs) {
     for (const auto& [bone, weight] : pairs) {
         bones.push_back(bone);

@@ -72,4 +72,12 @@ void validate_influences(const SparseInfluences& influences, std::size_t point_c
 // The same scaling for any number of pairs a point (the layout already checked).
 void normalize_weights(SparseInfluences& influences);
 
+// Points every unused pair (weight 0) at bone 0, in place. validate_influences checks the bone indices of
+// weighing pairs alone (files write unused slots as they like: 255, -1 as unsigned), while the CPU's LBS
+// reads every pair's matrix, weight 0 included (engine/skinning_classic.hpp): the skinners call this after
+// the checks, so that every index their passes read is in range (kernels/passes.hpp). The points are the
+// same: a pair of weight 0 adds nothing whatever bone it names.
+void point_unused_pairs_at_bone_zero(std::vector<Influences>& influences);
+void point_unused_pairs_at_bone_zero(SparseInfluences& influences);
+
 }  // namespace bs

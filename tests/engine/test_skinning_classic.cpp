@@ -98,8 +98,9 @@ DualQuat<float> random_dual_quat(Random& rng, double reach) {
     return DualQuat<float>(d);
 }
 
-// A slot of weight 0 changes nothing, whatever bone it names (LBS and DQS sum every slot: a zero weight
-// must add a zero, never a sign or a NaN of its own).
+// A slot of weight 0 changes nothing, whatever bone in range it names (the CPU's LBS sums every slot: a zero
+// weight must add a zero, never a sign of its own). Indices out of range: the skinners' test
+// (AnUnusedSlotNamingNoBoneIsAcceptedAndChangesNothing).
 TEST(ClassicPoint, AnUnusedSlotChangesNothingWhateverBoneItNames) {
     Random rng(214);
     const std::uint32_t bone_count = 16;

@@ -63,6 +63,31 @@ TEST_P(ClassicSkinnerTest, RigidRootMotionIsReproduced) {
     EXPECT_LT(max_error(out, expected), 1e-6 * diagonal(s));
 }
 
+// An unused slot (weight 0) may name any bone, in range or not: files write them as they like, and only a
+// weighing slot's index is checked. The points are those of the same influences with unused slots at 0.
+TEST_P(ClassicSkinnerTest, AnUnusedSlotNamingNoBoneIsAcceptedAndChangesNothing) {
+    Skeleton s = testing::straight_chain();
+    auto points = points_around(s, 500, 4);
+    std::vector<Influences> tidy = auto_influences(s, points), untidy = tidy;
+    int unused = 0;
+    for (Influences& inf : untidy)
+        for (int i = 0; i < kMaxInfluences; ++i)
+            if (inf.weight[i] == 0) {
+                inf.bone[i] = 4000000000u + std::uint32_t(i);
+                ++unused;
+            }
+    ASSERT_GT(unused, 100);
+    ClassicSkinner<float> tidy_skinner(s, points, tidy, "test"), untidy_skinner(s, points, untidy, "test");
+    Pose pose = Pose::rest(s);
+    pose.joints[1].swing = axis_angle(Vec3<double>{0, 0, 1}, 1.2);
+    std::vector<Vec3<float>> want, got;
+    tidy_skinner.deform(pose, GetParam(), want);
+    untidy_skinner.deform(pose, GetParam(), got);
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i)
+        EXPECT_TRUE(got[i].x == want[i].x && got[i].y == want[i].y && got[i].z == want[i].z) << i;
+}
+
 TEST_P(ClassicSkinnerTest, PointsWeightedToOneBoneFollowItRigidly) {
     Skeleton s = testing::straight_chain();
     auto points = points_around(s, 500, 3);

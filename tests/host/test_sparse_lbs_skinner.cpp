@@ -94,6 +94,28 @@ TEST(SparseLbsSkinner, WeightsAcceptedNearASumOfOneAreScaledToOne) {
     EXPECT_LT(norm(out[0] - point[0]), 1e-4);  // the floats' rounding of the scaled weights; 0.9 before
 }
 
+// A pair of weight 0 may name any bone, in range or not (only weighing pairs' indices are checked); the
+// float pass on the CPU reads every pair's matrix, so the skinner points such pairs at bone 0.
+TEST(SparseLbsSkinner, APairOfWeightZeroNamingNoBoneIsAcceptedAndChangesNothing) {
+    Skeleton s = long_straight_chain(6);
+    testing::Random rng(10);
+    const std::vector<Vec3<double>> points = testing::points_around(s, 400, 6);
+    SparseInfluences tidy = random_influences(points.size(), 6, 3, rng), untidy;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        std::vector<std::pair<std::uint32_t, float>> pairs{{4000000000u, 0.0f}};
+        for (std::uint32_t j = tidy.offsets[i]; j < tidy.offsets[i + 1]; ++j) pairs.push_back({tidy.bones[j], tidy.weights[j]});
+        pairs.push_back({std::uint32_t(77 + i), 0.0f});
+        untidy.add(pairs);
+    }
+    SparseLbsSkinner<float> want_skinner(s, points, tidy, "test"), got_skinner(s, points, untidy, "test");
+    const Pose pose = random_pose(s, rng);
+    std::vector<Vec3<float>> want, got;
+    want_skinner.deform(pose, want);
+    got_skinner.deform(pose, got);
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(std::memcmp(&got[i], &want[i], sizeof got[i]) == 0) << i;
+}
+
 TEST(SparseLbsSkinner, EightInfluencesEqualTheWeightedSumOfBoneTransforms) {
     Skeleton s = long_straight_chain(10);
     testing::Random rng(9);
