@@ -1,5 +1,5 @@
-// Classical skinning of one point: linear blend skinning (LBS) and dual quaternion skinning
-// (DQS, Kavan, Collins, Žára, O'Sullivan 2008; engine/rigid.hpp), four influences per point.
+// Classical skinning of one point: linear blend skinning (LBS, four influences per point or any number)
+// and dual quaternion skinning (DQS, Kavan, Collins, Žára, O'Sullivan 2008; engine/rigid.hpp, four).
 // Per-frame bone tables: one 3×4 matrix (LBS) or one unit dual quaternion (DQS) per bone, both built
 // from the bones' posed rigid transforms (engine/kinematics.hpp).
 #pragma once
@@ -46,9 +46,8 @@ BS_HD inline Vec3<T> lbs_point(Vec3<T> p, const std::uint32_t* bones, const floa
 // included: the loop's branch per slot was mispredicted wherever points' unused slots vary (in a probe of
 // random slots the loop took 21.5 ns a point, without its branch 14.6, this 7), and with finite matrices a
 // weight of 0 adds a zero, which leaves every sum as it was. It reads the matrix of a weight 0's bone, which
-// the loop does not: every index must be in range, unused ones too (the skinners point those at bone 0,
-// point_unused_pairs_at_bone_zero; choosing bone 0 here per slot turned into a branch and cost LBS-4 its
-// gain: 6.2 -> 15.5 ns a point on the human at one thread). RESULTS has the bench.
+// the loop does not: every index must be in range, unused ones too (host/weights.hpp,
+// point_unused_pairs_at_bone_zero, says why the skinners see to it). RESULTS has the bench.
 inline Vec3<float> lbs_point(Vec3<float> p, const std::uint32_t* bones, const float* weights, std::uint32_t count, const Mat34<float>* table) {
     __m128 row0 = _mm_setzero_ps(), row1 = _mm_setzero_ps(), row2 = _mm_setzero_ps();
     for (std::uint32_t i = 0; i < count; ++i) {

@@ -19,8 +19,9 @@ class ClassicSkinner {
     static_assert(sizeof(Vec3<T>) == 3 * sizeof(T), "Vec3 must be packed xyz");
 
 public:
-    // Influences are validated against the skeleton (InputError naming `source`) and their weights scaled to
-    // sum to 1 (normalize_weights); influences() gives them scaled.
+    // Influences are validated against the skeleton (InputError naming `source`), their weights scaled to
+    // sum to 1 (normalize_weights) and their unused slots pointed at bone 0 (point_unused_pairs_at_bone_zero);
+    // influences() gives them so.
     ClassicSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest, std::vector<Influences> influences,
                    const std::string& source);
 

@@ -1,7 +1,8 @@
 // LBS with any number of influences per point (the 4-influence ClassicSkinner is the fast path): for
 // rigs whose vertices are bound to more than four bones, as exported by some modelling tools.
 // Owns the rest points (in T) and the compressed influences, validated at construction (InputError
-// naming `source`) and their weights scaled to sum to 1 (normalize_weights); deform() builds the per-frame bone table and runs the per-point pass on all cores.
+// naming `source`), their weights scaled to sum to 1 (normalize_weights) and pairs of weight 0 pointed at
+// bone 0 (point_unused_pairs_at_bone_zero, as influences() gives them); deform() builds the per-frame bone table and runs the per-point pass on all cores.
 // Through Skinner's sparse form it also runs on the GPU (host/gpu_skinner.hpp).
 #pragma once
 

@@ -76,7 +76,8 @@ void normalize_weights(SparseInfluences& influences);
 // weighing pairs alone (files write unused slots as they like: 255, -1 as unsigned), while the CPU's LBS
 // reads every pair's matrix, weight 0 included (engine/skinning_classic.hpp): the skinners call this after
 // the checks, so that every index their passes read is in range (kernels/passes.hpp). The points are the
-// same: a pair of weight 0 adds nothing whatever bone it names.
+// same: a pair of weight 0 adds nothing whatever bone it names. In the pass instead (bone 0 chosen per
+// slot) it compiled to a branch and cost LBS-4 its gain: 6.2 -> 15.5 ns a point on the human, one thread.
 void point_unused_pairs_at_bone_zero(std::vector<Influences>& influences);
 void point_unused_pairs_at_bone_zero(SparseInfluences& influences);
 

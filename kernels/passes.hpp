@@ -35,9 +35,8 @@ template <class T> BS_HD inline T* packed_scalars(Vec3<T>* points) { return rein
 template <class T> BS_HD inline const T* packed_scalars(const Vec3<T>* points) { return reinterpret_cast<const T*>(points); }
 
 // One classical-skinning job: `count` points with their influences, and the per-frame bone table
-// (`bone_count` entries, finite; every influence index is < bone_count, that of a slot of weight 0 too:
-// the CPU's LBS reads every slot's matrix. The skinners check the weighing slots' indices and point the
-// unused ones at bone 0).
+// (`bone_count` entries, finite; every influence index is < bone_count, for LBS that of a slot of weight 0
+// too: host/weights.hpp, point_unused_pairs_at_bone_zero).
 template <class T, class BoneTable>
 struct ClassicSkinningJob {
     ConstPointView<T> rest;
@@ -52,8 +51,7 @@ template <class T> using LbsJob = ClassicSkinningJob<T, Mat34<T>>;
 
 // LBS with any number of influences per point: point i's pairs are (bones[j], weights[j]) for j in
 // [offsets[i], offsets[i + 1]) (offsets: count + 1 entries from 0, non-decreasing; every bone index
-// < bone_count, a pair of weight 0's too; checked on the host by validate_influences, unused pairs pointed
-// at bone 0 by the skinner).
+// < bone_count, a pair of weight 0's too: validate_influences, point_unused_pairs_at_bone_zero).
 template <class T>
 struct SparseLbsJob {
     ConstPointView<T> rest;

@@ -99,8 +99,8 @@ DualQuat<float> random_dual_quat(Random& rng, double reach) {
 }
 
 // A slot of weight 0 changes nothing, whatever bone in range it names (the CPU's LBS sums every slot: a zero
-// weight must add a zero, never a sign of its own). Indices out of range: the skinners' test
-// (AnUnusedSlotNamingNoBoneIsAcceptedAndChangesNothing).
+// weight must add a zero, never a sign of its own). Indices out of range: the skinners' tests
+// (AnUnusedSlotNamingNoBoneIsAcceptedAndChangesNothing, APairOfWeightZeroNamingNoBoneIsAcceptedAndChangesNothing).
 TEST(ClassicPoint, AnUnusedSlotChangesNothingWhateverBoneItNames) {
     Random rng(214);
     const std::uint32_t bone_count = 16;
