@@ -112,6 +112,21 @@ TEST(BvhRig, RadiiFollowTheNamesAndEveryBoneHasACone) {
     }
 }
 
+// A joint whose name says nothing of the body (no keyword) takes a quarter of its bones' mean length, an
+// end site 0.8 of its joint's: J1 and J2 sit between two bones of 4, the end site on one.
+TEST(BvhRig, AnUnnamedJointTakesAQuarterOfItsBonesMeanLength) {
+    std::istringstream in("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                          "  JOINT J1\n  {\n    OFFSET 0 4 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                          "    JOINT J2\n    {\n      OFFSET 0 4 0\n      CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                          "      End Site\n      {\n        OFFSET 0 4 0\n      }\n    }\n  }\n}\n"
+                          "MOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0 0 0 0 0 0 0\n");
+    const Skeleton s = rig_bvh(parse_bvh(in, "unnamed.bvh")).skeleton;
+    ASSERT_EQ(s.spheres.size(), 4u);
+    EXPECT_NEAR(s.spheres[1].radius, 1.0, 1e-12) << "J1";
+    EXPECT_NEAR(s.spheres[2].radius, 1.0, 1e-12) << "J2";
+    EXPECT_NEAR(s.spheres[3].radius, 0.8, 1e-12) << "J2's end site";
+}
+
 TEST(BvhRig, EveryBoneTurnsAsTheJointDrivingIt) {
     // Centres alone would miss a leaf bone's twist: compare whole rotations (up to the quaternion's sign).
     BvhFile capture = random_capture(50, 3);

@@ -120,6 +120,16 @@ TEST(InputLimits, ThePointLimitIsExact) {
     EXPECT_EQ(message, "API: 100000001 points, more than the 100000000 a point set may have (README, \"Input limits\")");
 }
 
+// A motion exactly at either limit is a motion; one frame more is not.
+TEST(InputLimits, TheMotionLimitsAreExact) {
+    for (const auto& [frames, bones] : {std::pair<std::size_t, std::size_t>{kMaxMotionFrames, 1}, {kMaxMotionJointRotations / 200, 200},
+                                        {kMaxMotionJointRotations / 11, 11}, {kMaxMotionFrames, kMaxMotionJointRotations / kMaxMotionFrames}}) {
+        EXPECT_EQ(motion_size_problem(frames, bones), "") << frames << " frames of " << bones << " bones";
+        EXPECT_NE(motion_size_problem(frames + 1, bones), "") << frames + 1 << " frames of " << bones << " bones";
+    }
+    EXPECT_EQ(motion_size_problem(50000, 201), "50000 frames of 201 bones exceed the limit of 10000000 joint rotations (frames × bones) a motion may hold");
+}
+
 TEST(InputLimits, RestPointsBeyondTheInputMagnitudeAreRefused) {
     EXPECT_NO_THROW(check_rest_points({{0, 0, 0}, {0, -kMaxInputMagnitude, 0}}, "API"));
     const std::string message = message_of<InputError>([] { check_rest_points({{0, 0, 0}, {0, 0, 1.5e15}}, "API"); });

@@ -52,9 +52,15 @@ TEST(LocalOrigin, ABodyNearTheOriginKeepsIt) {
     const Skeleton chain = demo_chain();
     const Vec3<double> at = LocalOrigin::beside(chain).at;
     EXPECT_TRUE(at.x == 0 && at.y == 0 && at.z == 0);
-    const LocalOrigin far = LocalOrigin::beside(moved(chain, kFar));
-    EXPECT_GT(norm(far.at - kFar), 0.0);
-    EXPECT_LT(norm(far.at - kFar), 10.0);  // the chain's own box centre, about 2.5 along it
+    // Far along any axis, either way: each octant's corner of kFar's size.
+    for (const double sx : {1.0, -1.0})
+        for (const double sy : {1.0, -1.0})
+            for (const double sz : {1.0, -1.0}) {
+                const Vec3<double> to{sx * kFar.x, sy * kFar.y, sz * kFar.z};
+                const LocalOrigin far = LocalOrigin::beside(moved(chain, to));
+                EXPECT_GT(norm(far.at - to), 0.0) << to.x << ", " << to.y << ", " << to.z;
+                EXPECT_LT(norm(far.at - to), 10.0) << to.x << ", " << to.y << ", " << to.z;  // the chain's box centre, ~2.5 along it
+            }
 }
 
 // A chain 1e8 from the origin (the demo's, about 6 long and 1 thick): at rest every method gives its points

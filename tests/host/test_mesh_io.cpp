@@ -108,6 +108,16 @@ TEST(MeshIo, PlyKeepsVertexOrderAndUnreferencedVertices) {
     EXPECT_EQ(mesh.triangles[0], (std::array<int, 3>{0, 3, 1}));
 }
 
+// Exporters name a PLY face's corners `vertex_indices` or `vertex_index`: both are faces.
+TEST(MeshIo, PlyFacesNamedVertexIndexAreFacesToo) {
+    TriangleMesh mesh = load_triangle_mesh(testing::write_temp("tetra_vertex_index.ply",
+        "ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\nproperty float y\nproperty float z\n"
+        "element face 4\nproperty list uchar int vertex_index\nend_header\n"
+        "0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n3 0 1 3\n3 1 2 3\n3 0 3 2\n"));
+    ASSERT_EQ(mesh.triangles.size(), 4u);
+    EXPECT_EQ(mesh.triangles[3], (std::array<int, 3>{0, 3, 2}));
+}
+
 TEST(MeshIo, WeldKeepsFirstOccurrencesAndTreatsSignedZerosAlike) {
     WeldedPositions w = weld_identical_positions({{1, 2, 3}, {0, 0, 0}, {1, 2, 3}, {-0.0, 0, 0}, {4, 5, 6}});
     ASSERT_EQ(w.positions.size(), 3u);
@@ -117,6 +127,19 @@ TEST(MeshIo, WeldKeepsFirstOccurrencesAndTreatsSignedZerosAlike) {
 
 TEST(MeshIoInvalid, MissingFile) {
     EXPECT_THROW(load_triangle_mesh(testing::temp_path("missing.obj")), IoError);
+}
+// A NUL byte in a text format (assimp read on past it, or stopped there) is refused, naming its place.
+TEST(MeshIoInvalid, ANulByteInATextFormatIsRefused) {
+    const std::string obj = cube_obj(), off = cube_off();
+    for (const auto& [suffix, text] : {std::pair<std::string, std::string>{"nul.obj", obj}, {"nul.off", off}}) {
+        std::string damaged = text;
+        const std::size_t at = text.find('\n', text.size() / 2) + 1;  // the start of a line halfway in
+        damaged.insert(at, 1, '\0');
+        const std::string message = load_error(suffix, damaged);
+        const std::string extension = suffix.substr(4);
+        EXPECT_NE(message.find(": byte " + std::to_string(at) + " is NUL, which a " + extension + " file (text) cannot hold"), std::string::npos)
+            << message;
+    }
 }
 TEST(MeshIoInvalid, NotAMesh) {
     EXPECT_NE(load_error("garbage.obj", "this is not a mesh\n").find("cannot read as a mesh"), std::string::npos);

@@ -320,6 +320,14 @@ TEST(ReebInvalid, TooFewDistinctPoints) {
               "same.ply: 1 distinct points; the neighbour graph needs at least 11 (neighbours + 1)");
 }
 
+// The bound is exact: `neighbours` distinct points have no k-th neighbour each (one more is needed).
+TEST(ReebInvalid, AsManyDistinctPointsAsNeighboursAreTooFew) {
+    std::vector<Vec3<double>> ten;
+    for (int i = 0; i < 10; ++i) ten.push_back({std::cos(0.6 * i), std::sin(0.6 * i), 0.3 * i});
+    EXPECT_EQ(error_of([&] { extract_reeb_graph(ten, {}, "ten.ply"); }),
+              "ten.ply: 10 distinct points; the neighbour graph needs at least 11 (neighbours + 1)");
+}
+
 TEST(ReebInvalid, TriangleIndexOutOfRange) {
     TriangleMesh mesh = capsule();
     mesh.triangles[3][1] = int(mesh.vertices.size());
