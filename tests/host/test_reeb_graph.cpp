@@ -226,6 +226,20 @@ TEST(ReebInvalid, IsolatedVertexIsLeftUnbound) {
     mesh.vertices.push_back({0, 0, 0});
     ReebGraph g = extract_reeb_graph(mesh, {}, "isolated");
     EXPECT_EQ(g.report.isolated_vertices, 1u);
+    EXPECT_EQ(g.report.debris_parts, 0u);  // an isolated vertex is not also a part of no area
+    EXPECT_EQ(g.node_of_vertex.back(), -1);
+    EXPECT_EQ(g.nodes.size(), 15u);
+}
+
+// With no part too small to count (debris_fraction 0), a vertex in no triangle is still no part of the
+// body: it has no area, so it is not a second "part of significant area".
+TEST(ReebInvalid, AnIsolatedVertexIsNoPartEvenWhereNoPartIsDebris) {
+    TriangleMesh mesh = capsule();
+    mesh.vertices.push_back({10, 0, 0});
+    ReebOptions options;
+    options.debris_fraction = 0;
+    const ReebGraph g = extract_reeb_graph(mesh, options, "isolated");
+    EXPECT_EQ(g.report.isolated_vertices, 1u);
     EXPECT_EQ(g.node_of_vertex.back(), -1);
     EXPECT_EQ(g.nodes.size(), 15u);
 }
