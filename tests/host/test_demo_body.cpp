@@ -81,6 +81,30 @@ TEST(DemoBody, SamplesLieOnTheBodyWithoutItsBridges) {
     EXPECT_GT(off_body(testing::two_chain_tube(false), bridged), 0u) << "sampled with the bridge, some samples lie on it";
 }
 
+// The relief is the whole sum of its 48 Gaussian bumps (height 0.15, width 0.3 of the mean radius, drawn
+// with seed + 1), capped at 1, along each surface sample's normal: the pass leaves out bumps whose
+// weight is below exp(-40), which may move no point by more than a rounding.
+TEST(DemoBody, TheReliefIsTheWholeSumOfItsBumps) {
+    const Skeleton chain = demo_chain();
+    const unsigned seed = 7;
+    const std::size_t count = 5000;
+    double mean_radius = 0;
+    for (const Sphere<double>& sp : chain.spheres) mean_radius += sp.radius / double(chain.spheres.size());
+    const std::vector<SurfaceSample> bumps = sample_surface(chain, 48, seed + 1), surface = sample_surface(chain, count, seed);
+    const std::vector<Vec3<double>> points = demo_points(chain, count, seed);
+    const double height = 0.15 * mean_radius, width = 0.3 * mean_radius;
+    double worst = 0, raised = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        double relief = 0;
+        for (const SurfaceSample& b : bumps) relief += std::exp(-norm2(surface[i].position - b.position) / (2 * width * width));
+        const Vec3<double> want = surface[i].position + height * std::min(relief, 1.0) * surface[i].normal;
+        worst = std::max(worst, norm(points[i] - want));
+        raised = std::max(raised, norm(points[i] - surface[i].position));
+    }
+    EXPECT_LT(worst, 1e-12 * mean_radius);
+    EXPECT_GT(raised, 0.5 * height) << "the relief this test is for";
+}
+
 // An embedder's probe (2026-12-06): an empty skeleton and one of bridges alone crashed the sampler, a
 // sphere index out of range read past the spheres, and a chain of two bones had demo_pose write past its
 // joints. Each is refused.
