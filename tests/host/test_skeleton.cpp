@@ -132,6 +132,17 @@ TEST(SkeletonInvalid, UnknownMember) {
 TEST(SkeletonInvalid, SphereWithThreeNumbers) {
     expect_error(R"({"spheres": [[0,0,0,1],[2,0,0]], "bones": [[0,1]]})", "spheres[1]: expected an array of 4 numbers");
 }
+// A long wrong value is shown cut to 60 characters (a sphere of 100,000 numbers would fill the terminal).
+TEST(SkeletonInvalid, ALongWrongValueIsShownCutShort) {
+    std::string huge = "[0";
+    for (int i = 0; i < 100000; ++i) huge += ",0";
+    huge += "]";
+    const std::string message = load_error(R"({"spheres": [[0,0,0,1],)" + huge + R"(], "bones": [[0,1]]})", SkeletonRules::Tree);
+    std::string shown = "[";
+    for (int i = 0; i < 28; ++i) shown += "0,";  // 57 characters, then "..."
+    EXPECT_NE(message.find("spheres[1]: expected an array of 4 numbers, got " + shown + "..."), std::string::npos) << message.substr(0, 300);
+    EXPECT_LT(message.size(), 300u);
+}
 TEST(SkeletonInvalid, NonNumericCoordinate) {
     expect_error(R"({"spheres": [[0,"x",0,1],[2,0,0,1]], "bones": [[0,1]]})", "spheres[0][1]: expected a number");
 }
