@@ -12,9 +12,7 @@ ClassicSkinner<T>::ClassicSkinner(Skeleton skeleton, const std::vector<Vec3<doub
                                   std::vector<Influences> influences, const std::string& source)
     : skeleton_(std::move(skeleton)), influences_(std::move(influences)) {
     check_skeleton(skeleton_, skeleton_source(source));
-    validate_influences(influences_, rest.size(), skeleton_.bone_count(), source);
-    normalize_weights(influences_);
-    point_unused_pairs_at_bone_zero(influences_);
+    prepare_for_skinning(influences_, rest.size(), skeleton_.bone_count(), source);
     rest_ = checked_rest_points<T>(rest, source);
 }
 

@@ -12,9 +12,7 @@ SparseLbsSkinner<T>::SparseLbsSkinner(Skeleton skeleton, const std::vector<Vec3<
                                       const std::string& source)
     : skeleton_(std::move(skeleton)), influences_(std::move(influences)) {
     check_skeleton(skeleton_, skeleton_source(source));
-    validate_influences(influences_, rest.size(), skeleton_.bone_count(), source);
-    normalize_weights(influences_);
-    point_unused_pairs_at_bone_zero(influences_);
+    prepare_for_skinning(influences_, rest.size(), skeleton_.bone_count(), source);
     // Kept for the skinner's life: built pair by pair, their spare capacity was a quarter of what it held.
     influences_.offsets.shrink_to_fit();
     influences_.bones.shrink_to_fit();

@@ -151,6 +151,23 @@ void point_unused_pairs_at_bone_zero(SparseInfluences& influences) {
         if (influences.weights[j] == 0) influences.bones[j] = 0;
 }
 
+namespace {
+template <class Set>
+void prepare_set_for_skinning(Set& influences, std::size_t point_count, std::size_t bone_count, const std::string& source) {
+    validate_influences(influences, point_count, bone_count, source);
+    normalize_weights(influences);
+    point_unused_pairs_at_bone_zero(influences);
+}
+}  // namespace
+
+void prepare_for_skinning(std::vector<Influences>& influences, std::size_t point_count, std::size_t bone_count, const std::string& source) {
+    prepare_set_for_skinning(influences, point_count, bone_count, source);
+}
+
+void prepare_for_skinning(SparseInfluences& influences, std::size_t point_count, std::size_t bone_count, const std::string& source) {
+    prepare_set_for_skinning(influences, point_count, bone_count, source);
+}
+
 void SparseInfluences::add(const std::vector<std::pair<std::uint32_t, float>>& pairs) {
     for (const auto& [bone, weight] : pairs) {
         bones.push_back(bone);

@@ -81,4 +81,10 @@ void normalize_weights(SparseInfluences& influences);
 void point_unused_pairs_at_bone_zero(std::vector<Influences>& influences);
 void point_unused_pairs_at_bone_zero(SparseInfluences& influences);
 
+// What an LBS skinner runs on, in place: the influences checked (validate_influences: InputError naming
+// `source`), their weights scaled to sum to 1 (normalize_weights) and their unused pairs pointed at bone 0
+// (point_unused_pairs_at_bone_zero), in that order (the checks read the weights as given).
+void prepare_for_skinning(std::vector<Influences>& influences, std::size_t point_count, std::size_t bone_count, const std::string& source);
+void prepare_for_skinning(SparseInfluences& influences, std::size_t point_count, std::size_t bone_count, const std::string& source);
+
 }  // namespace bs

@@ -99,15 +99,17 @@ void add_skeleton_command(CLI::App& app, SkeletonOptions& o) {
         const char* binding_option = o.out_binding.empty() ? "--out" : "--out-binding";
         const std::vector<NamedInput> inputs{{"--mesh", o.mesh}, {"--points", o.points}};
         refuse_output_over_input("--out", o.out, inputs);
-        refuse_output_over_input(binding_option, binding_file_of(o), inputs);
-        if (same_output_file(binding_file_of(o), o.out)) throw CLI::ValidationError(binding_option, "the binding's file is the same file as --out");
+        const std::string binding_file = binding_file_of(o);
+        refuse_output_over_input(binding_option, binding_file, inputs);
+        if (same_output_file(binding_file, o.out)) throw CLI::ValidationError(binding_option, "the binding's file is the same file as --out");
     });
 }
 
 void run_skeleton(const SkeletonOptions& o) {
-    report_beside({o.out, binding_file_of(o)});
+    const std::string binding_path = binding_file_of(o);
+    report_beside({o.out, binding_path});
     // Opened before the extraction: an --out that cannot be written was said after it (9 s on a large mesh).
-    OutputFile skeleton_file(o.out), binding_file(binding_file_of(o));
+    OutputFile skeleton_file(o.out), binding_file(binding_path);
     const auto start = SteadyClock::now();
     Extraction e = extract(o);
     const double seconds = seconds_since(start);
@@ -133,7 +135,7 @@ void run_skeleton(const SkeletonOptions& o) {
     } catch (const UnsupportedError& refused) {
         report("note: baseline skinning refuses this skeleton: %s; other --intervals give another skeleton\n", refused.what());
     }
-    report("wrote %s and %s\n", o.out.c_str(), binding_file_of(o).c_str());
+    report("wrote %s and %s\n", o.out.c_str(), binding_path.c_str());
 }
 
 }  // namespace bs::cli
