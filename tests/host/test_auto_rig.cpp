@@ -204,6 +204,61 @@ TEST(AutoRig, BindingPathSitsNextToTheSkeleton) {
     EXPECT_EQ(binding_path_for("body"), "body.binding.json");
 }
 
+// A tube of radius 1 along x from -4 to 4, sampled in rings, every point (x, y, z) with its mirror
+// (x, -y, z): two node centres mirrored in y are equally far from the nearest point to the bit.
+std::vector<Vec3<double>> mirrored_tube() {
+    std::vector<Vec3<double>> points;
+    for (int i = 0; i <= 80; ++i)
+        for (int j = 0; j < 24; ++j) {
+            const double x = -4 + 0.1 * i, angle = 2 * testing::kPi * j / 24;
+            points.push_back({x, std::cos(angle), std::sin(angle)});
+            points.push_back({x, -std::cos(angle), std::sin(angle)});
+        }
+    return points;
+}
+
+// A chain of hand-made nodes on the mirrored tube: node n at `centroids[n]`, of `intervals[n]` and
+// `areas[n]`, joined in order; vertex v bound to node v % n.
+ReebGraph chain_graph(const std::vector<Vec3<double>>& centroids, const std::vector<int>& intervals, const std::vector<double>& areas,
+                      std::size_t vertex_count) {
+    ReebGraph g;
+    g.intervals = *std::max_element(intervals.begin(), intervals.end()) + 1;
+    for (std::size_t n = 0; n < centroids.size(); ++n) {
+        g.nodes.push_back({intervals[n], areas[n], centroids[n], {}});
+        if (n > 0) g.edges.push_back({int(n) - 1, int(n)});
+    }
+    for (std::size_t v = 0; v < vertex_count; ++v) g.node_of_vertex.push_back(int(v % centroids.size()));
+    return g;
+}
+
+TEST(AutoRig, TheRootIsTheLargestNodeOfTheLowestInterval) {
+    // Two nodes share the lowest interval (the body's geodesic centre falls between them); the one of larger
+    // area roots the skeleton whichever index it has, and bones point away from it (breadth-first: the first
+    // bone starts at the root). On equal areas the lower index roots it.
+    const std::vector<Vec3<double>> tube = mirrored_tube();
+    const std::vector<Vec3<double>> centroids{{-3, 0, 0}, {-1, 0, 0}, {1, 0, 0}, {3, 0, 0}};
+    for (const auto& [areas, root_node] : std::vector<std::pair<std::vector<double>, int>>{
+             {{1, 1, 2, 1}, 2}, {{1, 2, 1, 1}, 1}, {{1, 1.5, 1.5, 1}, 1}}) {
+        const AutoRig rig = build_auto_rig(chain_graph(centroids, {1, 0, 0, 1}, areas, tube.size()), tube, "tube");
+        ASSERT_EQ(rig.skeleton.bone_count(), 3u);
+        EXPECT_EQ(rig.skeleton.bones[0][0], rig.sphere_of_node[std::size_t(root_node)]) << "areas " << areas[1] << ", " << areas[2];
+        for (const auto& bone : rig.skeleton.bones) EXPECT_NE(bone[1], rig.sphere_of_node[std::size_t(root_node)]);
+    }
+}
+
+TEST(AutoRig, OfTwoNestedSpheresOfEqualRadiusTheLowerNodeKeepsItsSphere) {
+    // Nodes 1 and 2 mirror each other across the tube's axis, 0.02 apart: their spheres are equal to the bit
+    // and nest (0.02 < the margin's 0.05 radii). One goes; the lower node's is kept with its own centre, and
+    // both nodes' vertices are bound to it.
+    const std::vector<Vec3<double>> tube = mirrored_tube();
+    const AutoRig rig = build_auto_rig(
+        chain_graph({{-3, 0, 0}, {0, 0.01, 0}, {0, -0.01, 0}, {3, 0, 0}}, {1, 0, 0, 1}, {1, 1, 1, 1}, tube.size()), tube, "tube");
+    ASSERT_EQ(rig.skeleton.spheres.size(), 3u);
+    const int kept = rig.sphere_of_node[1];
+    EXPECT_EQ(rig.sphere_of_node[2], kept);
+    EXPECT_EQ(rig.skeleton.spheres[std::size_t(kept)].centre.y, 0.01);
+}
+
 TEST(AutoRigInvalid, BallLikeBodyCollapsesIntoOneSphere) {
     // Three nodes on the axis of a ball, at heights 0, 0.3 and 0.6: their largest empty balls (radii 1, 0.7,
     // 0.4) all touch the ball's surface at its pole, nested: everything collapses into the first.
