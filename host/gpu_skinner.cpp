@@ -22,6 +22,7 @@ GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinn
         upload_in_coherent_order(*baseline, exec);
         if (!baseline->deform_options().exact) split_ = cuda::DeviceArray<std::uint32_t>(count_ + 1);  // no tables, no split
         bones_ = cuda::DeviceArray<BaselineBone<double>>(baseline->bones(), exec);
+        tables_.tabulated = cuda::DeviceArray<unsigned char>(baseline->tabulated(), exec);  // fixed for the Skinner's life
     } else if (const SparseLbsSkinner<float>* sparse = skinner.sparse()) {
         count_ = sparse->size();
         rest_ = cuda::DeviceArray<Vec3<float>>(sparse->rest(), exec);
@@ -70,7 +71,7 @@ std::size_t GpuSkinner::device_bytes() const {
            baseline_frame_.bytes() + binding_offsets_.bytes() + binding_joints_.bytes() + metaball_frame_.bytes() +
            t.locals.bytes() + t.sections.bytes() + t.fine.bytes() + t.extents.bytes() + t.fine_extents.bytes() + t.fans.bytes() + t.fine_fans.bytes() + t.cells.bytes() +
            t.fan_cells.bytes() + t.direct.bytes() + t.fan_direct.bytes() + t.fan_angles.bytes() + t.middles.bytes() + t.fan_checks.bytes() +
-           t.verdicts.bytes();
+           t.verdicts.bytes() + t.tabulated.bytes();
 }
 
 void GpuSkinner::require_writable(PointView<float> out) const {
@@ -256,6 +257,9 @@ BaselineTables<double> GpuSkinner::build_tables_on_device(const std::vector<Base
     const BaselineSkinner<float>& baseline = *skinner_.baseline();
     const BaselineDeformOptions& options = baseline.deform_options();
     const std::vector<BaselineBone<double>>& bones = baseline.bones();
+    const std::vector<unsigned char>& tabulated = baseline.tabulated();
+    // As on the host: no bone tabulated, no tables.
+    if (std::none_of(tabulated.begin(), tabulated.end(), [](unsigned char flag) { return flag != 0; })) return {};
     const InPlaceTableSizes size = in_place_table_sizes(bones.size(), options.phi_samples, options.fan_samples);
     DeviceTables& d = tables_;
     frame.upload(d.locals, local_chains(bones, poses));
@@ -274,9 +278,10 @@ BaselineTables<double> GpuSkinner::build_tables_on_device(const std::vector<Base
     d.fine_fans.reserve_at_least(size.fine_fans);
     d.direct.reserve_at_least(size.direct);
     d.fan_direct.reserve_at_least(size.fan_direct);
-    const BaselineTableJob samples{bones_.data(),          baseline_frame_.data(), d.locals.data(),   bones.size(),
-                                   options.phi_samples,    options.fan_samples,    d.sections.data(), d.middles.data(),
-                                   d.fans.data(),          d.fan_checks.data()};
+    BaselineTableJob samples{bones_.data(),          baseline_frame_.data(), d.locals.data(),   bones.size(),
+                             options.phi_samples,    options.fan_samples,    d.sections.data(), d.middles.data(),
+                             d.fans.data(),          d.fan_checks.data()};
+    samples.tabulated = d.tabulated.data();
     cuda::build_baseline_tables_in_place({samples, options.cell_tolerance, d.verdicts.data(), d.extents.data(), d.cells.data(), d.fan_cells.data(),
                                           d.fine.data(), d.fine_extents.data(), d.fine_fans.data(), d.direct.data(), d.fan_direct.data()},
                                          exec);

@@ -103,6 +103,8 @@ private:
         cuda::DeviceArray<PosedSection<double>> middles;
         cuda::DeviceArray<FanSample<double>> fan_checks;
         cuda::DeviceArray<int> verdicts;
+        // Per bone, 0 for a bone left out of the tables (BaselineSkinner::tabulated): uploaded at construction.
+        cuda::DeviceArray<unsigned char> tabulated;
         // What a per-point pass reads of them.
         BaselineTables<double> view(int phi_samples, int fan_samples) const;
     } tables_;

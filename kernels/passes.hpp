@@ -133,7 +133,12 @@ struct BaselineTableJob {
     FanSample<double>* fans;         // bone_count × fan_samples
     FanSample<double>* fan_checks;   // bone_count × fan_samples × kCellChecks: cell j's at cell_check_weight(m)
     const int* bone_list = nullptr;  // bone_count bones, or nullptr: every bone, in order
+    // Per bone (all bones), 0 for a bone left out of the tables (tabulated_bones): its samples are not built.
+    // nullptr: every bone's are. The in-place build reads it (BaselineInPlaceTablesJob); the list-driven
+    // build lists the bones it builds instead.
+    const unsigned char* tabulated = nullptr;
     BS_HD int bone_of(int b) const { return bone_list ? bone_list[b] : b; }
+    BS_HD bool tabulates(int k) const { return !tabulated || tabulated[k]; }
 };
 
 struct BaselineCellCheckJob {
@@ -187,7 +192,10 @@ struct BaselineRefineJob {
 // extents and cells hold S entries, fan_cells F, verdicts S + F, fine and fine_extents S × kSamplesPerRefinedCell,
 // fine_fans F × kSamplesPerRefinedCell, direct S × kRefineFactor, fan_direct F × kRefineFactor. A refined cell's
 // ordinal (BaselineTables::cells) is its own number; the entries of cells left coarse are never written in
-// fine, fine_extents, fine_fans, direct, fan_direct (nor read).
+// fine, fine_extents, fine_fans, direct, fan_direct (nor read). A bone left out (samples.tabulated) keeps its
+// place: its cells and fan cells are kUntabulatedCell, its extents zero, and nothing else of it is written,
+// as in the list-driven build's tables. samples.bone_list must be null (std::logic_error otherwise): every pass
+// here numbers cells over all bones.
 struct BaselineInPlaceTablesJob {
     BaselineTableJob samples;
     double tolerance;  // as BaselineCellCheckJob's

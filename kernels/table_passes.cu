@@ -7,6 +7,8 @@
 //     room for refined samples, so a GPU builds a frame's tables with nothing going back to the host between
 //     its launches (host/gpu_skinner.cpp).
 // Both make the same samples, verdicts and marks with the same functions.
+#include <stdexcept>
+
 #include "kernels/launch.hpp"
 
 namespace bs::BS_BACKEND {
@@ -39,12 +41,14 @@ struct BaselineTablePass {
         if (e < (kSectionFirstChecks + 1) * sections) {
             const TableEntry t = table_entry(e, sections, job.phi_samples, kSectionFirstChecks, kMiddleCheck);
             const int k = job.bone_of(t.bone);
+            if (!job.tabulates(k)) return;
             (t.check ? job.middles : job.sections)[t.slot] = section_sample(job.bones, job.poses, job.locals[k], k, t.index, t.grid);
             return;
         }
         const TableEntry t =
             table_entry(e - (kSectionFirstChecks + 1) * sections, job.bone_count * std::size_t(job.fan_samples), job.fan_samples, kCellChecks, 0);
         const int k = job.bone_of(t.bone);
+        if (!job.tabulates(k)) return;
         (t.check ? job.fan_checks : job.fans)[t.slot] = fan_sample(job.bones, job.locals[k], k, t.index, t.grid);
     }
 };
@@ -157,7 +161,22 @@ struct BaselineSubcellCheckPass {
 #endif
 
 // The same tables built in place (BaselineInPlaceTablesJob): every pass runs over every cell, and a cell's
-// refined samples, sub-cell checks and extents are made only where its verdict refines it.
+// refined samples, sub-cell checks and extents are made only where its verdict refines it. A left-out
+// bone's cells take kCellLeftOut here, which no later pass refines.
+struct InPlaceCellCheckPass {
+    BaselineInPlaceTablesJob job;
+    BaselineCellCheckPass check;
+    BS_HD void operator()(std::size_t c) const {
+        const BaselineTableJob& t = job.samples;
+        const std::size_t section_cells = t.bone_count * std::size_t(t.phi_samples);
+        const int k = int(c < section_cells ? c / t.phi_samples : (c - section_cells) / t.fan_samples);
+        if (t.tabulates(k))
+            check(c);
+        else
+            job.verdicts[c] = kCellLeftOut;
+    }
+};
+
 struct InPlaceQuarterPass {
     BaselineInPlaceTablesJob job;
     BS_HD void operator()(std::size_t cell) const {
@@ -175,13 +194,13 @@ struct InPlaceRefinePass {
         const std::size_t sections = t.bone_count * std::size_t(t.phi_samples) * per_cell;
         if (e < sections) {
             const std::size_t cell = e / per_cell;
-            if (job.verdicts[cell] != kCellSmooth)
+            if (job.verdicts[cell] == kCellRefine)
                 job.fine[e] = refined_section_sample(t.bones, t.poses, t.locals, t.phi_samples, int(cell), int(e % per_cell));
             return;
         }
         e -= sections;
         const std::size_t cell = e / per_cell;
-        if (job.verdicts[t.bone_count * std::size_t(t.phi_samples) + cell] != kCellSmooth)
+        if (job.verdicts[t.bone_count * std::size_t(t.phi_samples) + cell] == kCellRefine)
             job.fine_fans[e] = refined_fan_sample(t.bones, t.locals, t.fan_samples, int(cell), int(e % per_cell));
     }
 };
@@ -192,7 +211,7 @@ struct InPlaceSubcellPass {
         const BaselineTableJob& t = job.samples;
         const std::size_t section_cells = t.bone_count * std::size_t(t.phi_samples), cell = e / kRefineFactor;
         const int m = int(e % kRefineFactor);
-        if (job.verdicts[cell] == kCellSmooth) return;
+        if (job.verdicts[cell] != kCellRefine) return;
         if (cell < section_cells) {
             job.direct[e] = subcell_direct(job.fine + cell * kSamplesPerRefinedCell, m, t.phi_samples, t.bones[cell / t.phi_samples],
                                            job.tolerance);
@@ -212,7 +231,8 @@ struct InPlaceCellsPass {
     BaselineInPlaceTablesJob job;
     template <class Sample>
     BS_HD int cell_entry(const Sample* samples, int per_bone, std::size_t cell, int verdict) const {
-        if (verdict != kCellSmooth) return int(cell);
+        if (verdict == kCellLeftOut) return kUntabulatedCell;
+        if (verdict == kCellRefine) return int(cell);
         return coarse_cell_kind(samples + cell / per_bone * per_bone, per_bone, int(cell % per_bone));
     }
     BS_HD void operator()(std::size_t c) const {
@@ -222,9 +242,9 @@ struct InPlaceCellsPass {
             job.fan_cells[c - section_cells] = cell_entry(t.fans, t.fan_samples, c - section_cells, job.verdicts[c]);
             return;
         }
-        job.extents[c] = section_extent(t.sections[c]);
+        job.extents[c] = job.verdicts[c] == kCellLeftOut ? SectionExtent<double>{} : section_extent(t.sections[c]);
         job.cells[c] = cell_entry(t.sections, t.phi_samples, c, job.verdicts[c]);
-        if (job.verdicts[c] == kCellSmooth) return;
+        if (job.verdicts[c] != kCellRefine) return;
         for (int q = 0; q < kSamplesPerRefinedCell; ++q) {
             const std::size_t e = c * kSamplesPerRefinedCell + q;
             job.fine_extents[e] = section_extent(job.fine[e]);
@@ -236,12 +256,13 @@ struct InPlaceCellsPass {
 
 void build_baseline_tables_in_place(const BaselineInPlaceTablesJob& job, Exec exec) {
     const BaselineTableJob& t = job.samples;
+    if (t.bone_list) throw std::logic_error("build_baseline_tables_in_place: samples.bone_list must be null (it builds every bone)");
     const std::size_t section_cells = t.bone_count * std::size_t(t.phi_samples), fan_cells = t.bone_count * std::size_t(t.fan_samples);
     const std::size_t entries = (kSectionFirstChecks + 1) * section_cells + (kCellChecks + 1) * fan_cells;
     for_each_sample(entries, BaselineTablePass{t}, exec);
     for_each_sample(section_cells + fan_cells,
-                    BaselineCellCheckPass{{t.bones, t.bone_count, t.phi_samples, t.fan_samples, t.sections, t.middles, t.fans, t.fan_checks,
-                                           job.tolerance, job.verdicts}},
+                    InPlaceCellCheckPass{job, {{t.bones, t.bone_count, t.phi_samples, t.fan_samples, t.sections, t.middles, t.fans,
+                                                t.fan_checks, job.tolerance, job.verdicts}}},
                     exec);
     for_each_sample(section_cells, InPlaceQuarterPass{job}, exec);
     for_each_sample((section_cells + fan_cells) * std::size_t(kSamplesPerRefinedCell), InPlaceRefinePass{job}, exec);

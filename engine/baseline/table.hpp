@@ -75,7 +75,8 @@ BS_HD constexpr int cell_check_grid(int samples) { return (kCellChecks + 1) * sa
 static_assert(cell_check_weight(kMiddleCheck) == 0.5, "the first stage checks a section cell at its middle");
 // Where a section cell's check stands after its middle. With an infinite tolerance (refine only where the
 // structure changes) no middle is "well inside": every cell gets its quarter checks.
-enum CellVerdict : int { kCellSmooth = 0, kCellRefine = 1, kCellCheckQuarters = 2 };
+// A bone left out of the tables has kCellLeftOut in every cell (the in-place build: BaselineTableJob::tabulated).
+enum CellVerdict : int { kCellSmooth = 0, kCellRefine = 1, kCellCheckQuarters = 2, kCellLeftOut = 3 };
 constexpr int kCellCheckRatios = 9;      // t = 0, 1/8, ..., 1
 // Two samples whose anchors are further apart than this many times spacing · radius are not interpolated.
 constexpr double kTableJump = 12.0;
@@ -132,26 +133,26 @@ struct SectionExtent {
 };
 
 // A view of one frame's tables (device or host pointers, owned by the caller). phi_samples == 0 means no
-// tables: the direct construction.
+// tables: the direct construction (what a view declared without initialiser holds).
 template <class T>
 struct BaselineTables {
-    int phi_samples;
-    int fan_samples;
-    const LocalChain<T>* locals;      // bone_count
-    const PosedSection<T>* sections;  // bone_count × phi_samples, bone-major
-    const SectionExtent<T>* extents;  // section_extent of each of `sections`
-    const FanSample<T>* fans;         // bone_count × fan_samples, bone-major
+    int phi_samples = 0;
+    int fan_samples = 0;
+    const LocalChain<T>* locals = nullptr;      // bone_count
+    const PosedSection<T>* sections = nullptr;  // bone_count × phi_samples, bone-major
+    const SectionExtent<T>* extents = nullptr;  // section_extent of each of `sections`
+    const FanSample<T>* fans = nullptr;         // bone_count × fan_samples, bone-major
     // Refined cells: cells[c] is kCoarseCubicCell, kCoarseLinearCell, kUntabulatedCell (the bone's samples are
     // not built) or the refined cell's ordinal r; its samples are fine[r × kSamplesPerRefinedCell ...], and
     // direct[r × kRefineFactor + m] is 1 where sub-cell m is computed directly.
-    const int* cells;              // bone_count × phi_samples
-    const PosedSection<T>* fine;
-    const SectionExtent<T>* fine_extents;  // section_extent of each of `fine`
-    const unsigned char* direct;
-    const int* fan_cells;          // bone_count × fan_samples, likewise
-    const FanSample<T>* fine_fans;
-    const unsigned char* fan_direct;
-    const CosSin* fan_angles;      // fan_samples: cos and sin of grid_angle(j, fan_samples)
+    const int* cells = nullptr;              // bone_count × phi_samples
+    const PosedSection<T>* fine = nullptr;
+    const SectionExtent<T>* fine_extents = nullptr;  // section_extent of each of `fine`
+    const unsigned char* direct = nullptr;
+    const int* fan_cells = nullptr;          // bone_count × fan_samples, likewise
+    const FanSample<T>* fine_fans = nullptr;
+    const unsigned char* fan_direct = nullptr;
+    const CosSin* fan_angles = nullptr;      // fan_samples: cos and sin of grid_angle(j, fan_samples)
 };
 
 constexpr double kTwoPi = 6.283185307179586476925286766559;

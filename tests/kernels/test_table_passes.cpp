@@ -5,7 +5,9 @@
 // bends and twists. The in-place arrays start poisoned, so an entry the build forgets shows.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,8 +27,9 @@ template <class T> void poisoned(std::vector<T>& v, std::size_t n) {
 }
 
 // A frame's tables in the in-place layout (BaselineInPlaceTablesJob), on the host, every array poisoned first.
+// `tabulated`: per bone, 0 leaves it out (empty: every bone tabulated).
 BaselineFrameTables tables_in_place(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
-                                    const BaselineDeformOptions& options) {
+                                    const BaselineDeformOptions& options, const std::vector<unsigned char>& tabulated = {}) {
     BaselineFrameTables t;
     t.phi_samples = options.phi_samples;
     t.fan_samples = options.fan_samples;
@@ -49,8 +52,9 @@ BaselineFrameTables tables_in_place(const std::vector<BaselineBone<double>>& bon
     poisoned(middles, size.sections);
     poisoned(fan_checks, size.fan_checks);
     poisoned(verdicts, size.verdicts);
-    const BaselineTableJob samples{bones.data(),       poses.data(),      t.locals.data(), bones.size(),   options.phi_samples,
-                                   options.fan_samples, t.sections.data(), middles.data(),  t.fans.data(), fan_checks.data()};
+    BaselineTableJob samples{bones.data(),       poses.data(),      t.locals.data(), bones.size(),   options.phi_samples,
+                             options.fan_samples, t.sections.data(), middles.data(),  t.fans.data(), fan_checks.data()};
+    samples.tabulated = tabulated.empty() ? nullptr : tabulated.data();
     cpu::build_baseline_tables_in_place({samples, options.cell_tolerance, verdicts.data(), t.extents.data(), t.cells.data(),
                                          t.fan_cells.data(), t.fine.data(), t.fine_extents.data(), t.fine_fans.data(), t.direct.data(),
                                          t.fan_direct.data()},
@@ -64,13 +68,13 @@ std::size_t refined(const std::vector<int>& cells) {
     return n;
 }
 
-// Cell by cell: the same coarse kind, or both refined with the same sub-cells marked for the direct
-// construction (the list build numbers its refined cells in order, the in-place one by the cell).
+// Cell by cell: the same coarse kind (or both left out), or both refined with the same sub-cells marked for
+// the direct construction (the list build numbers its refined cells in order, the in-place one by the cell).
 void expect_same_cells(const std::vector<int>& listed, const std::vector<unsigned char>& listed_direct, const std::vector<int>& in_place,
                        const std::vector<unsigned char>& in_place_direct, const std::string& what) {
     ASSERT_EQ(listed.size(), in_place.size()) << what;
     for (std::size_t c = 0; c < listed.size(); ++c) {
-        if (is_coarse(listed[c])) {
+        if (is_coarse(listed[c]) || listed[c] == kUntabulatedCell) {
             ASSERT_EQ(in_place[c], listed[c]) << what << " cell " << c;
             continue;
         }
@@ -113,6 +117,57 @@ TEST(TablePasses, InPlaceTablesDeformEveryPointAsTheListBuildDoes) {
                     refined_cells, refined_fans);
         EXPECT_GT(refined_cells, 0u) << body.name << ": the refined path must be exercised";
     }
+}
+
+TEST(TablePasses, InPlaceTablesLeaveOutTheBonesTheListBuildLeavesOut) {
+    // The bones read by fewer codes than the median bone are left out (tabulated_bones): in place as in the
+    // list build, their cells kUntabulatedCell and their extents zero, and every point the same to the bit
+    // (a left-out bone's points take the direct construction). Until 2026-12-07 the GPU's in-place build
+    // tabulated every bone, and those points were interpolated there.
+    std::size_t bodies_with_bones_left_out = 0;
+    for (const testing::TableBody& body : testing::table_bodies()) {
+        testing::Random rng(59);
+        const std::vector<Vec3<double>> points = testing::points_around(body.skeleton, 3000, 59, -0.6, 0.6);
+        BaselineSkinner<double> skinner(body.skeleton, points, body.name);
+        BaselineDeformOptions options = skinner.deform_options();
+        options.min_tabulated_points = testing::median_table_readers(skinner.codes(), skinner.bones().size());
+        skinner.set_deform_options(options);
+        const std::vector<unsigned char>& tabulated = skinner.tabulated();
+        const auto left_out = std::size_t(std::count(tabulated.begin(), tabulated.end(), 0));
+        if (left_out == 0 || left_out == tabulated.size()) continue;
+        ++bodies_with_bones_left_out;
+        for (int i = 0; i < 3; ++i) {
+            const std::vector<BaselineBonePose<double>> poses = skinner.frame(testing::random_bend_pose(body.skeleton, rng));
+            const BaselineFrameTables listed = skinner.frame_tables(poses);
+            const BaselineFrameTables in_place = tables_in_place(skinner.bones(), poses, skinner.deform_options(), tabulated);
+            expect_same_cells(listed.cells, listed.direct, in_place.cells, in_place.direct, body.name + " sections");
+            expect_same_cells(listed.fan_cells, listed.fan_direct, in_place.fan_cells, in_place.fan_direct, body.name + " fans");
+            const std::size_t n = std::size_t(in_place.phi_samples);
+            for (std::size_t k = 0; k < tabulated.size(); ++k)
+                for (std::size_t j = 0; j < n && !tabulated[k]; ++j)
+                    ASSERT_EQ(std::memcmp(&in_place.extents[k * n + j], &listed.extents[k * n + j], sizeof(SectionExtent<double>)), 0)
+                        << body.name << " bone " << k << ": a left-out bone's extents are zero";
+            const std::vector<Vec3<double>> want = deform_with(skinner, points, poses, listed), got = deform_with(skinner, points, poses, in_place);
+            ASSERT_EQ(std::memcmp(want.data(), got.data(), want.size() * sizeof(Vec3<double>)), 0) << body.name << " pose " << i;
+        }
+    }
+    EXPECT_GE(bodies_with_bones_left_out, 2u) << "the bodies must have bones read by fewer points than others";
+}
+
+TEST(TablePasses, TheInPlaceBuildRefusesABoneList) {
+    // Its passes number cells over every bone; a list (the cache's, BaselineTableJob::bone_list) would have
+    // mixed two numberings.
+    const Skeleton chain = testing::bent_chain();
+    BaselineSkinner<double> skinner(chain, testing::points_around(chain, 100, 3, -0.6, 0.6), "chain");
+    const std::vector<BaselineBonePose<double>> poses = skinner.frame(Pose::rest(chain));
+    const std::vector<LocalChain<double>> locals = local_chains(skinner.bones(), poses);
+    const int list[] = {0};
+    BaselineTableJob samples{skinner.bones().data(), poses.data(), locals.data(), 1, 64, 64, nullptr, nullptr, nullptr, nullptr};
+    samples.bone_list = list;
+    EXPECT_THROW(cpu::build_baseline_tables_in_place({samples, 3e-5, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                                      nullptr},
+                                                     {}),
+                 std::logic_error);
 }
 
 }  // namespace
