@@ -51,8 +51,10 @@ void* GlBuffer::map(Exec exec, std::size_t& bytes) {
 void GlBuffer::unmap(Exec exec) {
     if (!mapped_) return;
     cudaGraphicsResource_t resource = as_resource(resource_);
-    mapped_ = false;
+    // Still mapped where the unmap fails: a second unmap (or the destructor's) tries again, and a map() in
+    // between is refused as a map of a mapped buffer, not sent to CUDA.
     BS_CUDA_CHECK(cudaGraphicsUnmapResources(1, &resource, stream_of(exec)));
+    mapped_ = false;
 }
 
 }  // namespace bs::cuda

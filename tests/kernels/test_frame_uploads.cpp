@@ -61,7 +61,7 @@ TEST(FrameUploadsCuda, AFrameWaitsOnlyForTheCopiesOfTheFrameItsMemoryHeld) {
     if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
 #if defined(BASESKIN_HAVE_CUDA)
     cudaStream_t stream;
-    ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);  // unordered with the default stream: work put there shows
     const cuda::Exec exec{stream};
     constexpr int frames = cuda::FrameUploads::kFramesInFlight + 1;
     auto content = [](int frame) {
