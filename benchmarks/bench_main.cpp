@@ -441,9 +441,7 @@ nlohmann::json to_json(const Row& r, const RunContext& run) {
             {"threads", run.threads},
             {"repeats", run.repeats},
             {"baseline_table_samples", r.method == "baseline" ? nlohmann::json(run.table_samples) : nlohmann::json()},
-            // Tables built on the device tabulate every bone (GpuSkinner::set_tables_on_device).
-            {"baseline_min_tabulated_points",
-             r.method == "baseline" && r.backend != "cuda-device-tables" ? nlohmann::json(run.min_tabulated_points) : nlohmann::json()},
+            {"baseline_min_tabulated_points", r.method == "baseline" ? nlohmann::json(run.min_tabulated_points) : nlohmann::json()},
             {"points", r.points},
             {"method", r.method},
             {"backend", r.backend},
@@ -734,11 +732,8 @@ void print_tables(const std::vector<Row>& rows, const RunContext& run, const std
                 run.threads == 1 ? "" : "s", run.repeats);
     std::printf("Machine: %s%s%s.\n", run.cpu.c_str(), run.gpu.empty() ? "" : "; GPU: ", run.gpu.c_str());
     if (std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.method == "baseline"; }))
-        std::printf("Baseline's tables: %d samples a bone, for the bones read by at least %d points%s.\n", run.table_samples,
-                    run.min_tabulated_points,
-                    std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.backend == "cuda-device-tables"; })
-                        ? " (cuda-device-tables rows: every bone)"
-                        : "");
+        std::printf("Baseline's tables: %d samples a bone, for the bones read by at least %d points.\n", run.table_samples,
+                    run.min_tabulated_points);
     std::printf("\n");
     std::printf("| points | method | backend | encode points/s | deform ns/point | fastest–slowest ns/point | deform points/s | GB/s | of copy | "
                 "time / LBS | frame tables kB | tables ms |\n");
