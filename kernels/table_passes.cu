@@ -256,7 +256,7 @@ struct InPlaceCellsPass {
 
 void build_baseline_tables_in_place(const BaselineInPlaceTablesJob& job, Exec exec) {
     const BaselineTableJob& t = job.samples;
-    if (t.bone_list) throw std::logic_error("build_baseline_tables_in_place: samples.bone_list must be null (it builds every bone)");
+    if (t.bone_list) throw std::logic_error("build_baseline_tables_in_place: samples.bone_list must be null (its passes number cells over all bones)");
     const std::size_t section_cells = t.bone_count * std::size_t(t.phi_samples), fan_cells = t.bone_count * std::size_t(t.fan_samples);
     const std::size_t entries = (kSectionFirstChecks + 1) * section_cells + (kCellChecks + 1) * fan_cells;
     for_each_sample(entries, BaselineTablePass{t}, exec);
