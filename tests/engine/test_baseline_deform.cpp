@@ -6,11 +6,18 @@
 // the point and in every length, including where the segment's length passes the span. Where a bundle's
 // segment shrinks to a point, the direction read off its fan stays put however the collapsing segment's
 // plane turns, and at full length it is the fan's own.
+// Also: a section whose two crops overlap collapses without favouring either end (make_posed_section), and a
+// deep code blends toward its axis foot over exactly [kDeepStart, kDeepFull] (detail_point).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
 
 #include "engine/baseline/deform.hpp"
+#include "host/baseline_skinner.hpp"
 #include "tests/support/random.hpp"
 
 namespace bs {
@@ -69,6 +76,25 @@ TEST(BaselineFanFraction, IsContinuousInThePointAndInEveryLength) {
     }
 }
 
+// How far a short segment's reading spreads (fan_reading: each concave end lends up to half of what the
+// segment lacks of the span): never beyond the span; exactly over it where both creases can lend their half;
+// over the segment and half the lack where one end has no crease, however long the other. The tests above
+// check the reading where nothing is lacking or the creases are shorter than half the lack, so a reading
+// spread over up to twice the span (each end lending the whole lack) passed them: the fan's turn from n0 to
+// n1 was then spread up to twice as far along the creases as the method says.
+TEST(BaselineFanFraction, AShortSegmentIsReadOverTheSpanAtMost) {
+    Random rng(884);
+    const double span = 0.25;
+    for (int i = 0; i < 2000; ++i) {
+        const double segment = rng.uniform(0, span), lack = span - segment;
+        const double parent = rng.uniform(0, 0.3), child = rng.uniform(0, 0.3);
+        EXPECT_LE(fan_reading(0.0, segment, parent, child, span).span, span * (1 + 1e-15)) << segment << " " << parent << " " << child;
+        EXPECT_NEAR(fan_reading(0.0, segment, 0.5 * lack + parent, 0.5 * lack + child, span).span, span, 1e-15) << segment;
+        EXPECT_NEAR(fan_reading(0.0, segment, lack + parent, 0.0, span).span, segment + 0.5 * lack, 1e-15) << segment;
+        EXPECT_NEAR(fan_reading(0.0, segment, 0.0, lack + child, span).span, segment + 0.5 * lack, 1e-15) << segment;
+    }
+}
+
 // A bundle's segment from P0 with end directions n0, n1 (both outward of the segment's side), shrunk toward
 // P0 along a direction that turns with each draw: the segment's plane, and the fan's own A and B, turn
 // with it. On a bone of smaller radius 4, read over a span shorter than that (the fan takes its own form
@@ -110,6 +136,81 @@ TEST(BaselineFanFormWeight, OppositeEndDirectionsStillGiveAUnitDirection) {
     const FanField<double> fan = fan_field<double>({start, n}, {start + Vec3<double>{1, 0, 0}, -n});
     ASSERT_FALSE(fan.outward);
     for (double w : {0.0, 0.5, 1.0}) EXPECT_NEAR(norm(fan.direction_at(0.5, w)), 1.0, 1e-15) << w;
+}
+
+// The two ends of a bone are treated alike: a chain symmetric about the mid-plane of its middle bone, bent
+// alike at both of that bone's joints (a U), deforms into a shape symmetric about the posed mid-plane, point
+// for mirrored point. Bent this far the middle bone is short beside its radius, so the crops of its two
+// concave ends overlap and the section collapses between them (make_posed_section): where it collapses
+// must not favour either end (the crops meeting at the parent's crop instead of their middle passed every
+// other test, and moved points on the inner side of a U by up to 3 radii). Codes keep φ, t and h in float:
+// mirrored points come back to about 1e-7 apart. Bends of 70° to 100° in two planes; from about 105° on, on
+// this chain, the outer bones' far spheres overlap and the construction is not symmetric (measured, not
+// tested: 0.36 radii at 105°, 1.3 at 140°).
+TEST(BaselineCollapsedSection, AChainBentAlikeAtBothEndsOfAShortBoneDeformsSymmetrically) {
+    const double a = 3.0, b = 4.2, c = 7.2, mid = 0.5 * (a + b), radius = 1.0;
+    const Skeleton s = make_skeleton({{{0, 0, 0}, radius}, {{a, 0, 0}, radius}, {{b, 0, 0}, radius}, {{c, 0, 0}, radius}},
+                                     {{0, 1}, {1, 2}, {2, 3}}, {}, "short middle bone", SkeletonRules::Tree);
+    Random rng(885);
+    std::vector<Vec3<double>> points;  // pairs mirrored about the middle bone's rest mid-plane x = mid
+    for (int i = 0; i < 1500; ++i) {
+        const double x = rng.uniform(a - 0.5, b + 0.5), angle = rng.uniform(-3.14159, 3.14159), r = rng.uniform(0.6, 1.4);
+        points.push_back({x, r * std::cos(angle), r * std::sin(angle)});
+        points.push_back({2 * mid - x, r * std::cos(angle), r * std::sin(angle)});
+    }
+    BaselineSkinner<double> skinner(s, points, "short middle bone");
+    skinner.set_deform_options({true});
+    double worst = 0;
+    std::string worst_case;
+    for (const Vec3<double>& plane : {Vec3<double>{0, 0, 1}, normalized(Vec3<double>{0, 1, 1})})
+        for (double degrees : {70.0, 85.0, 100.0}) {
+            Pose pose = Pose::rest(s);
+            const Quat<double> bend = axis_angle(plane, degrees * 3.14159265358979323846 / 180);
+            pose.joints[1].swing = pose.joints[2].swing = bend;  // each in its parent's posed frame: a U
+            std::vector<Vec3<double>> out;
+            skinner.deform(pose, out);
+            // The middle bone turns about its parent sphere (a, 0, 0), the first bone stays: the posed mid-plane.
+            const Vec3<double> axis = rotate(bend, Vec3<double>{1, 0, 0}), centre = Vec3<double>{a, 0, 0} + (mid - a) * axis;
+            for (std::size_t i = 0; i < points.size(); i += 2) {
+                const Vec3<double> mirrored = out[i] - 2 * dot(out[i] - centre, axis) * axis;
+                const double miss = norm(mirrored - out[i + 1]) / radius;
+                if (miss > worst) worst = miss, worst_case = std::to_string(degrees) + "°, points " + std::to_string(i) + " and " + std::to_string(i + 1);
+            }
+        }
+    std::printf("  mirrored points within %.2g radii of each other's mirror\n", worst);
+    EXPECT_LT(worst, 1e-5) << worst_case;
+}
+
+// Deep points (docs/ALGORITHM.md, Deformation step 6): a deep code's posed point blends from b' + h n' toward
+// the point λ of the way from its posed base-point b' to its posed axis foot, by smoothstep over
+// λ ∈ [kDeepStart, kDeepFull]. So from kDeepFull on it moves with its base-point alone, whatever the posed
+// detail direction n' (what keeps deep pairs together where n' turns fast near a crease), and up to
+// kDeepStart it is the paper's b' + h n' exactly, whatever the foot. Rest, continuity and height tests
+// cannot see where the ramp runs (both ends give the rest point back at rest, and any ramp is continuous):
+// a ramp over [kDeepStart, kDeepStart + kDeepFull] passed them all. Random posed base-points, directions and
+// rigidly moved axes; the rest point on a cylinder of radius 1, its detail line from the base-point meeting
+// the axis at the foot (depth H = 1, so λ = −h).
+TEST(BaselineDeepPoint, FollowsItsBasePointAloneFromTheFullBlendOnAndItsDetailDirectionUpToTheStart) {
+    Random rng(883);
+    const Cone<double> cone = make_cone(Sphere<double>{{0, 0, 0}, 1.0}, Sphere<double>{{4, 0, 0}, 1.0});
+    const Vec3<double> rest_base{2, 1, 0}, rest_direction{0, 1, 0};
+    const float foot_along = 2.0f;  // the rest foot (2, 0, 0)
+    for (int i = 0; i < 400; ++i) {
+        const bool full = i % 2 == 0;
+        BaselineCode code{};
+        code.flags = kCodeDeep;
+        code.h = float(full ? -rng.uniform(kDeepFull, 0.95) : -rng.uniform(0.0, kDeepStart));
+        code.axis_foot = foot_along;
+        const double h = double(code.h), lambda = -h;
+        const Vec3<double> rest = rest_base + h * rest_direction;
+        const Rigid<double> g{rng.rotation(), rng.in_box(3)};
+        const BoneAxes<double> axes{g.apply(cone.parent.centre), g.apply_vector(cone.axis), g.apply_vector(Vec3<double>{0, 1, 0}),
+                                    g.apply_vector(Vec3<double>{0, 0, 1})};
+        const PosedBase<double> b{rng.in_box(3), rng.unit_vector()};
+        const Vec3<double> foot = axes.origin + double(foot_along) * axes.axis;
+        const Vec3<double> want = full ? b.base + lambda * (foot - b.base) : b.base + h * b.direction;
+        EXPECT_LT(norm(detail_point(code, rest, cone, axes, b) - want), 1e-12) << "lambda " << lambda;
+    }
 }
 
 }  // namespace

@@ -285,6 +285,45 @@ TEST(BaselineTable, StagedCellCheckRefinesTheCellsThatThreeChecksWould) {
     EXPECT_GT(refined_by_quarters, 0);
 }
 
+// A fan cell is checked against the construction at its three quarter points (the fan's check samples, made
+// beside its samples: table_passes.cu) and refined where the interpolation misses any of them. Over random
+// bends the tables must refine exactly the fan cells whose interpolation misses a fan sample built here at
+// w = 1/4, 1/2 or 3/4, and keep every other: a check against the wrong sample refines cells the
+// interpolation meets, or keeps cells it misses. With every check reading the sample at w = 1/4, half the fan
+// cells of random bends were refined, 25 times as many as the checks call for; the points still came out
+// right, from the refined cells, so only the frame's cost showed it, and no other test failed.
+TEST(BaselineTable, FanCellsAreRefinedExactlyWhereTheirQuarterPointsMissTheConstruction) {
+    constexpr int kPoses = 4;
+    const double tolerance = BaselineDeformOptions{}.cell_tolerance;
+    long cells = 0, refined = 0;
+    for (const testing::NamedChain& chain : testing::all_chains()) {
+        Random rng(405);
+        BaselineSkinner<double> skinner(chain.skeleton, testing::points_around(chain.skeleton, 200, 3), chain.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
+        const std::vector<BaselineBone<double>>& bones = skinner.bones();
+        for (int i = 0; i < kPoses; ++i) {
+            std::vector<BaselineBonePose<double>> poses = skinner.frame(testing::random_bend_pose(chain.skeleton, rng));
+            BaselineFrameTables tables = skinner.frame_tables(poses);
+            const int n = tables.fan_samples;
+            for (std::size_t k = 0; k < bones.size(); ++k) {
+                for (int j = 0; j < n; ++j) {
+                    bool refine = false;
+                    for (int m = 0; m < kCellChecks && !refine; ++m) {
+                        const FanSample<double> check = fan_sample(bones.data(), tables.locals[k], int(k), cell_check_index(j, m), cell_check_grid(n));
+                        refine = !cell_is_smooth(coarse_stencil(&tables.fans[k * n], n, j, cell_check_weight(m)), check, bones[k], tolerance);
+                    }
+                    ++cells;
+                    refined += refine;
+                    EXPECT_EQ(!is_coarse(tables.fan_cells[k * n + j]), refine) << chain.name << " pose " << i << " bone " << k << " fan cell " << j;
+                }
+            }
+        }
+    }
+    std::printf("  %ld fan cells, %ld of them refined\n", cells, refined);
+    EXPECT_GT(refined, 0);
+    EXPECT_LT(refined, cells / 4);
+}
+
 // A point whose ratio falls on the deformed segment is placed from the combined extents alone, in its
 // posed generator's meridian frame (place_on_tabulated_segment); it must land where the whole combined
 // section puts it (DeformedSegment::at, the fan at its radial's angle) and get the same direction; placed in posed
@@ -471,6 +510,40 @@ TEST(BaselineTable, BracketNeverIndexesOutOfRange) {
         if (std::fabs(angle) < 100) {  // and it is the angle, up to whole turns
             const double back = grid_angle(b.a, 64) + b.weight * kTwoPi / 64;
             EXPECT_NEAR(angle_difference(back, angle), 0.0, 1e-14) << angle;
+        }
+    }
+}
+
+// The coarse stencil (coarse_stencil, cell_samples) on a periodic grid: a smooth function of the angle
+// tabulated at the samples is interpolated as well in the cells beside the grid's seam (the first and the
+// last two, whose cubic reaches across it) as anywhere else, at random angles and at every cell's quarter
+// points: cubic within Lagrange's remainder, linear within the chord's. The tables themselves do not show
+// a stencil that takes a wrong sample: the cell check measures the same stencil, so it refines the cell and
+// the points come out right, only slower (a first cell whose cubic took sample 0 for the one before it
+// passed every other test, with 8% more section cells refined under random bends).
+TEST(BaselineTable, TheCoarseStencilInterpolatesAsWellAcrossTheGridsSeamAsElsewhere) {
+    // |f''''| <= 0.7 + 0.2 * 16 + 0.1 * 81 = 12 and |f''| <= 0.7 + 0.2 * 4 + 0.1 * 9 = 2.4.
+    auto f = [](double angle) { return 0.7 * std::cos(angle) + 0.2 * std::sin(2 * angle + 0.3) - 0.1 * std::cos(3 * angle); };
+    Random rng(7070);
+    for (int samples : {kMinTableSamples, 64, kDefaultPhiSamples}) {
+        std::vector<double> table(static_cast<std::size_t>(samples));
+        for (int j = 0; j < samples; ++j) table[std::size_t(j)] = f(grid_angle(j, samples));
+        const double h = kTwoPi / samples;
+        // Lagrange's remainders: max |f''''| h^4 max |(w + 1) w (w - 1) (w - 2)| / 4! on w in [0, 1] (the
+        // product's largest is 9/16), and max |f''| h^2 / 8 for the chord.
+        const double cubic_bound = 12 * (9.0 / 16) / 24 * std::pow(h, 4) + 1e-15, linear_bound = 2.4 * h * h / 8 + 1e-15;
+        std::vector<double> angles;
+        for (int i = 0; i < 3000; ++i) angles.push_back(rng.uniform(0, kTwoPi));
+        for (int j = 0; j < samples; ++j)
+            for (double w : {0.25, 0.5, 0.75}) angles.push_back((j + w) * h);
+        for (double angle : angles) {
+            const Bracket b = bracket(angle, samples);
+            for (bool cubic : {true, false}) {
+                const Stencil<double> st = coarse_stencil(table.data(), samples, b.a, b.weight, cubic);
+                const double got = (st.w[0] * *st.s[0] + st.w[1] * *st.s[1]) + (st.w[2] * *st.s[2] + st.w[3] * *st.s[3]);
+                EXPECT_LE(std::fabs(got - f(angle)), cubic ? cubic_bound : linear_bound)
+                    << samples << " samples, cell " << b.a << (cubic ? " cubic" : " linear") << ", angle " << angle;
+            }
         }
     }
 }
