@@ -144,9 +144,11 @@ TEST(BaselineFanFormWeight, OppositeEndDirectionsStillGiveAUnitDirection) {
 // concave ends overlap and the section collapses between them (make_posed_section): where it collapses
 // must not favour either end (the crops meeting at the parent's crop instead of their middle passed every
 // other test, and moved points on the inner side of a U by up to 3 radii). Codes keep φ, t and h in float:
-// mirrored points come back to about 1e-7 apart. Bends of 70° to 100° in two planes; from about 105° on, on
-// this chain, the outer bones' far spheres overlap and the construction is not symmetric (measured, not
-// tested: 0.36 radii at 105°, 1.3 at 140°).
+// mirrored points come back to about 1e-7 apart. Bends of 70° to 100° in two planes. From 2·atan(L / r) =
+// 100.389° on (L the middle bone's length) the inner generators' crossing runs off the middle bone at both
+// joints, and crop_at_crossing's clamp puts the anchor on the incoming bone's generator: the parent's side
+// wins and the U is not symmetric (measured, not tested: 2.9e-4 radii at 100.4°, 0.39 at 105°, 1.18 at 140°;
+// benchmarks/RESULTS.md, 2026-12-07).
 TEST(BaselineCollapsedSection, AChainBentAlikeAtBothEndsOfAShortBoneDeformsSymmetrically) {
     const double a = 3.0, b = 4.2, c = 7.2, mid = 0.5 * (a + b), radius = 1.0;
     const Skeleton s = make_skeleton({{{0, 0, 0}, radius}, {{a, 0, 0}, radius}, {{b, 0, 0}, radius}, {{c, 0, 0}, radius}},

@@ -239,46 +239,53 @@ TEST(BaselineTable, InterpolationErrorShrinksAsTheGridIsRefined) {
     }
 }
 
+// Calls f(chain's name, pose number, bones, poses, tables) for `pose_count` random bends of each test chain
+// (200 points around it, every bone tabulated).
+template <class F>
+void for_tables_of_random_bends(int pose_count, unsigned seed, F f) {
+    for (const testing::NamedChain& chain : testing::all_chains()) {
+        Random rng(seed);
+        BaselineSkinner<double> skinner(chain.skeleton, testing::points_around(chain.skeleton, 200, 3), chain.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
+        for (int i = 0; i < pose_count; ++i) {
+            const std::vector<BaselineBonePose<double>> poses = skinner.frame(testing::random_bend_pose(chain.skeleton, rng));
+            f(chain.name, i, skinner.bones(), poses, skinner.frame_tables(poses));
+        }
+    }
+}
+
 // A section cell is checked in two stages (kMiddleMargin): its middle first, its other two quarter points
 // only where the middle is not well inside the tolerance. Over random bends it must refine exactly the
 // cells that checking every cell at its three quarter points refines, and the second stage must have
 // decided cells, some of them refined by a quarter point alone (else this test would not see it skipped).
 TEST(BaselineTable, StagedCellCheckRefinesTheCellsThatThreeChecksWould) {
-    constexpr int kPoses = 12;
     const double tolerance = BaselineDeformOptions{}.cell_tolerance;
     long cells = 0, second_stage = 0, refined_by_quarters = 0;
-    for (const testing::NamedChain& chain : testing::all_chains()) {
-        Random rng(404);
-        BaselineSkinner<double> skinner(chain.skeleton, testing::points_around(chain.skeleton, 200, 3), chain.name);
-        skinner.set_deform_options(testing::tables_for_every_bone());
-        const std::vector<BaselineBone<double>>& bones = skinner.bones();
-        for (int i = 0; i < kPoses; ++i) {
-            std::vector<BaselineBonePose<double>> poses = skinner.frame(testing::random_bend_pose(chain.skeleton, rng));
-            BaselineFrameTables tables = skinner.frame_tables(poses);
-            const int n = tables.phi_samples;
-            for (std::size_t k = 0; k < bones.size(); ++k) {
-                for (int j = 0; j < n; ++j) {
-                    double miss[kCellChecks];
-                    bool refine = false;
-                    for (int m = 0; m < kCellChecks; ++m) {
-                        PosedSection<double> check = section_sample(bones.data(), poses.data(), tables.locals[k], int(k),
-                                                                    cell_check_index(j, m), cell_check_grid(n));
-                        miss[m] = cell_deviation(coarse_stencil(&tables.sections[k * n], n, j, cell_check_weight(m)), check, bones[k]);
-                        refine = refine || !deviation_within(miss[m], tolerance);
-                    }
-                    ++cells;
-                    EXPECT_EQ(!is_coarse(tables.cells[k * n + j]), refine)
-                        << chain.name << " pose " << i << " bone " << k << " cell " << j << ": deviations at w = 1/4, 1/2, 3/4 "
-                        << miss[0] << ", " << miss[1] << ", " << miss[2];
-                    const double middle = miss[kMiddleCheck];
-                    if (deviation_within(middle, tolerance) && middle > kMiddleMargin * tolerance) {
-                        ++second_stage;
-                        refined_by_quarters += refine;
-                    }
+    for_tables_of_random_bends(12, 404, [&](const std::string& chain, int i, const std::vector<BaselineBone<double>>& bones,
+                                            const std::vector<BaselineBonePose<double>>& poses, const BaselineFrameTables& tables) {
+        const int n = tables.phi_samples;
+        for (std::size_t k = 0; k < bones.size(); ++k) {
+            for (int j = 0; j < n; ++j) {
+                double miss[kCellChecks];
+                bool refine = false;
+                for (int m = 0; m < kCellChecks; ++m) {
+                    PosedSection<double> check = section_sample(bones.data(), poses.data(), tables.locals[k], int(k),
+                                                                cell_check_index(j, m), cell_check_grid(n));
+                    miss[m] = cell_deviation(coarse_stencil(&tables.sections[k * n], n, j, cell_check_weight(m)), check, bones[k]);
+                    refine = refine || !deviation_within(miss[m], tolerance);
+                }
+                ++cells;
+                EXPECT_EQ(!is_coarse(tables.cells[k * n + j]), refine)
+                    << chain << " pose " << i << " bone " << k << " cell " << j << ": deviations at w = 1/4, 1/2, 3/4 " << miss[0] << ", "
+                    << miss[1] << ", " << miss[2];
+                const double middle = miss[kMiddleCheck];
+                if (deviation_within(middle, tolerance) && middle > kMiddleMargin * tolerance) {
+                    ++second_stage;
+                    refined_by_quarters += refine;
                 }
             }
         }
-    }
+    });
     std::printf("  %ld section cells: %ld checked at their quarter points after the middle, %ld of them refined\n", cells,
                 second_stage, refined_by_quarters);
     EXPECT_GT(second_stage, 0);
@@ -293,32 +300,24 @@ TEST(BaselineTable, StagedCellCheckRefinesTheCellsThatThreeChecksWould) {
 // cells of random bends were refined, 25 times as many as the checks call for; the points still came out
 // right, from the refined cells, so only the frame's cost showed it, and no other test failed.
 TEST(BaselineTable, FanCellsAreRefinedExactlyWhereTheirQuarterPointsMissTheConstruction) {
-    constexpr int kPoses = 4;
     const double tolerance = BaselineDeformOptions{}.cell_tolerance;
     long cells = 0, refined = 0;
-    for (const testing::NamedChain& chain : testing::all_chains()) {
-        Random rng(405);
-        BaselineSkinner<double> skinner(chain.skeleton, testing::points_around(chain.skeleton, 200, 3), chain.name);
-        skinner.set_deform_options(testing::tables_for_every_bone());
-        const std::vector<BaselineBone<double>>& bones = skinner.bones();
-        for (int i = 0; i < kPoses; ++i) {
-            std::vector<BaselineBonePose<double>> poses = skinner.frame(testing::random_bend_pose(chain.skeleton, rng));
-            BaselineFrameTables tables = skinner.frame_tables(poses);
-            const int n = tables.fan_samples;
-            for (std::size_t k = 0; k < bones.size(); ++k) {
-                for (int j = 0; j < n; ++j) {
-                    bool refine = false;
-                    for (int m = 0; m < kCellChecks && !refine; ++m) {
-                        const FanSample<double> check = fan_sample(bones.data(), tables.locals[k], int(k), cell_check_index(j, m), cell_check_grid(n));
-                        refine = !cell_is_smooth(coarse_stencil(&tables.fans[k * n], n, j, cell_check_weight(m)), check, bones[k], tolerance);
-                    }
-                    ++cells;
-                    refined += refine;
-                    EXPECT_EQ(!is_coarse(tables.fan_cells[k * n + j]), refine) << chain.name << " pose " << i << " bone " << k << " fan cell " << j;
+    for_tables_of_random_bends(4, 405, [&](const std::string& chain, int i, const std::vector<BaselineBone<double>>& bones,
+                                           const std::vector<BaselineBonePose<double>>&, const BaselineFrameTables& tables) {
+        const int n = tables.fan_samples;
+        for (std::size_t k = 0; k < bones.size(); ++k) {
+            for (int j = 0; j < n; ++j) {
+                bool refine = false;
+                for (int m = 0; m < kCellChecks && !refine; ++m) {
+                    const FanSample<double> check = fan_sample(bones.data(), tables.locals[k], int(k), cell_check_index(j, m), cell_check_grid(n));
+                    refine = !cell_is_smooth(coarse_stencil(&tables.fans[k * n], n, j, cell_check_weight(m)), check, bones[k], tolerance);
                 }
+                ++cells;
+                refined += refine;
+                EXPECT_EQ(!is_coarse(tables.fan_cells[k * n + j]), refine) << chain << " pose " << i << " bone " << k << " fan cell " << j;
             }
         }
-    }
+    });
     std::printf("  %ld fan cells, %ld of them refined\n", cells, refined);
     EXPECT_GT(refined, 0);
     EXPECT_LT(refined, cells / 4);
