@@ -1,7 +1,8 @@
 // Saved baseline codes: encode once, deform later (or elsewhere) without encoding again.
 //
-// File layout (little-endian, version 3; version 2 the same with t measured without a concave end's crease
-// piece at rest, version 1 with 20-byte codes without the axis foot):
+// File layout (little-endian, version 4; version 3 the same with a clamped concave anchor on the incoming
+// generator, version 2 also with t measured without a concave end's crease piece at rest, version 1 with
+// 20-byte codes without the axis foot):
 //   magic "BSKCODES" (8 bytes) · version u32 · bone count u32 · point count u64 ·
 //   skeleton fingerprint u64 (FNV-1a over the spheres' centres and radii, the bones' sphere pairs and
 //   the bridges, so a file is refused against another skeleton) ·
@@ -28,14 +29,12 @@
 
 namespace bs {
 
-// 3 since 2026-12-05: a code's t counts a concave end's crease piece at rest, and a concave end's σ and
-// direction are the posed section's at rest (engine/baseline/section.hpp), so version-2 codes of a joint
-// clamped at rest would be read against another section; encode again. Codes saved before 2026-12-06 (same
-// version) hold clamped codes without the rest miss's blend (host/baseline_rig.cpp blend_in_rest_miss): they
-// read as they did, and those codes need not give their point back at rest; encode again to take the blend.
-// Codes saved before the touch of unlinked bones (2026-12-06, later; host/baseline_rig.cpp add_touching_pairs)
-// keep their old blend where two such bones of one piece overlap, and tear there as they did.
-constexpr std::uint32_t kCodeFileVersion = 3;
+// 4 since 2026-12-07: a concave anchor clamped off the segments lies between both generators
+// (engine/geometry/belt.hpp crop_at_crossing), so version-3 codes of a joint clamped at rest would be read
+// against another section; encode again. (3 since 2026-12-05: a code's t counts a concave end's crease
+// piece at rest. Version-3 files also spanned the rest miss's blend and the touch of unlinked bones,
+// host/baseline_rig.cpp, which they did not record; version 4 has both from its start.)
+constexpr std::uint32_t kCodeFileVersion = 4;
 
 struct SavedCodes {
     std::vector<Vec3<float>> rest;

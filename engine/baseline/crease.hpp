@@ -53,9 +53,9 @@ template <class T> BS_HD inline ConePlace<T> cone_place(const Cone<T>& cone, Vec
 // bone's own cone: the generator angle and σ both run linearly from one end's generator coordinates to the
 // other's, so every point of the piece lies on the bone's posed surface (where its ends' generators are
 // within a quarter turn of the turn it is given: make_crease). Its ends are pinned to the two
-// points exactly: an anchor clamped by kBeltCrossingOffSegments lies on the incoming bone's generator, so
-// at the outgoing bone's parent end it is off that bone's cone, and the difference is spread linearly
-// along the piece (zero wherever both ends lie on the cone).
+// points exactly: an anchor clamped by kBeltCrossingOffSegments lies between the two bones' generators
+// (crop_at_crossing), so it is off either bone's cone, and the difference is spread linearly along the
+// piece (zero wherever both ends lie on the cone).
 // Its detail direction is set where a point is placed on it (deform.hpp, crease_point).
 template <class T>
 struct Crease {

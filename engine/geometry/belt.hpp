@@ -115,17 +115,26 @@ BS_HD inline void place_generators(const Cone<T>& incoming, const Cone<T>& outgo
 
 // Concave side: crop both segments at their crossing V + λ t_V (λ < 0, from tangent lengths). When the
 // crossing lies beyond U or Y (a joint folded until the generators are nearly parallel, where λ grows
-// without bound) the anchor is clamped to the shorter segment's length back from V, and flagged.
+// without bound) the anchor is clamped, and flagged: to the middle of the two points the shorter segment's
+// length (`reach`) back from the joint on each generator, V − reach t_V and X + reach t_X. Both generators
+// alike, because one bone is the outgoing bone of one joint and the incoming bone of the next: an anchor on
+// the incoming generator only made a short bone bent alike at both ends (a U) lopsided from the bend where
+// the crossing leaves it, 2·atan(L / r) (0.39 radii at 105° for L = 1.2 r; benchmarks/RESULTS.md,
+// 2026-12-07). At the bend where the crossing reaches `reach` the two points are the crossing itself, so
+// the anchor is continuous there.
 template <class T> BS_HD inline void crop_at_crossing(T ahead, T chord_squared, Vec3<T> travel_at_V, Belt<T>& belt) {
     T lambda = chord_squared / (T(2) * ahead);
     belt.anchor_angle = T(0);
     belt.joint_arc.sweep = T(0);
-    T reach = norm(belt.V - belt.U) < norm(belt.Y - belt.X) ? norm(belt.V - belt.U) : norm(belt.Y - belt.X);
-    if (-lambda > reach) {
-        belt.flags |= kBeltCrossingOffSegments;
-        lambda = -reach;
+    T incoming_length = norm(belt.V - belt.U), outgoing_length = norm(belt.Y - belt.X);
+    T reach = incoming_length < outgoing_length ? incoming_length : outgoing_length;
+    if (-lambda <= reach) {
+        belt.anchor = belt.V + lambda * travel_at_V;
+        return;
     }
-    belt.anchor = belt.V + lambda * travel_at_V;
+    belt.flags |= kBeltCrossingOffSegments;
+    Vec3<T> travel_at_X = normalized(belt.Y - belt.X);
+    belt.anchor = T(0.5) * ((belt.V - reach * travel_at_V) + (belt.X + reach * travel_at_X));
 }
 
 // The belt of the plane `plane` (built through a point lying on `point_bone`) at the joint between

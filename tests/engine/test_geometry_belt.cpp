@@ -82,6 +82,13 @@ LineCrossing cross_lines(V3 p, V3 u, V3 q, V3 v) {
 
 double side_sign(V3 axis, V3 on_axis, V3 x, V3 normal) { return dot(cross(axis, x - on_axis), normal) < 0 ? -1 : 1; }
 
+// A clamped concave anchor: the middle of the points `reach` (the shorter segment's length) back from the
+// joint along each generator, V → U and X → Y.
+V3 clamped_anchor(const Belt<double>& belt) {
+    const double reach = std::min(norm(belt.V - belt.U), norm(belt.Y - belt.X));
+    return 0.5 * ((belt.V + reach * normalized(belt.U - belt.V)) + (belt.X + reach * normalized(belt.Y - belt.X)));
+}
+
 // Every property of a belt built through q (on the incoming bone when q_on_incoming); tol is relative
 // to the chain's size. Returns false when the belt was flagged (the caller counts those).
 bool check_belt(const Chain& ch, const Belt<double>& belt, const SheafPlane<double>& plane, V3 q,
@@ -111,12 +118,11 @@ bool check_belt(const Chain& ch, const Belt<double>& belt, const SheafPlane<doub
     EXPECT_EQ(side_sign(a0, s[0].centre, belt.V, plane.normal), q_side) << what;
     EXPECT_EQ(side_sign(a1, s[1].centre, belt.X, plane.normal), q_side) << what;
     // Anchor on the separator — except where the crossing lies beyond U or Y: then it is clamped to the
-    // shorter segment's length back from V along V → U, and flagged.
+    // middle of the points the shorter segment's length back from the joint on each generator, and flagged.
     SeparatorPlane<double> separator = separator_plane(ch.in(), ch.out());
     const bool clamped = (belt.flags & kBeltCrossingOffSegments) != 0;
     if (clamped) {
-        double reach = std::min(norm(belt.V - belt.U), norm(belt.Y - belt.X));
-        expect_vec_near(belt.anchor, belt.V + reach * normalized(belt.U - belt.V), tol, what + " clamped anchor");
+        expect_vec_near(belt.anchor, clamped_anchor(belt), tol, what + " clamped anchor");
         return false;
     }
     EXPECT_NEAR(signed_distance(separator, belt.anchor), 0.0, tol) << what;
@@ -310,10 +316,10 @@ TEST(GeometryBelt, CrossingBeyondAShortBoneIsFlagged) {
     Belt<double> belt = belt_at_joint(in, out, separator_plane(in, out), plane, ChainBone::Incoming);
     EXPECT_TRUE(belt.concave);
     EXPECT_TRUE(belt.flags & kBeltCrossingOffSegments);
-    // The anchor is clamped to the shorter segment's length back from V (the crossing lies beyond it).
-    double reach = std::min(norm(belt.V - belt.U), norm(belt.Y - belt.X));
-    EXPECT_NEAR(norm(belt.anchor - belt.V), reach, 1e-12);
-    EXPECT_NEAR(norm(cross(belt.anchor - belt.V, belt.U - belt.V)), 0.0, 1e-12);
+    // The anchor is clamped: the middle of the points the shorter segment's length back from the joint on
+    // each generator (the crossing lies beyond them), so the same distance from V and from X.
+    expect_vec_near(belt.anchor, clamped_anchor(belt), 1e-12, "clamped anchor");
+    EXPECT_NEAR(norm(belt.anchor - belt.V), norm(belt.anchor - belt.X), 1e-12);
 }
 
 TEST(GeometryBelt, PlaneGrazingTheConeIsFlagged) {
