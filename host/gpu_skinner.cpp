@@ -23,6 +23,7 @@ GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinn
         if (!baseline->deform_options().exact) split_ = cuda::DeviceArray<std::uint32_t>(count_ + 1);  // no tables, no split
         bones_ = cuda::DeviceArray<BaselineBone<double>>(baseline->bones(), exec);
         tables_.tabulated = cuda::DeviceArray<unsigned char>(baseline->tabulated(), exec);  // fixed for the Skinner's life
+        cuda::reserve_baseline_stack();
     } else if (const SparseLbsSkinner<float>* sparse = skinner.sparse()) {
         count_ = sparse->size();
         rest_ = cuda::DeviceArray<Vec3<float>>(sparse->rest(), exec);
@@ -38,6 +39,11 @@ GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinn
         throw InputError(kMovedFromSkinner);
     }
     cuda::synchronize(exec);  // the host copies above are temporaries
+}
+
+void GpuSkinner::set_tables_on_device(bool on_device) {
+    if (on_device && skinner_.baseline()) cuda::reserve_table_stack();
+    tables_on_device_ = on_device;
 }
 
 namespace {

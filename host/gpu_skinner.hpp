@@ -30,6 +30,9 @@
 // a caller alternating streams orders them itself (or keeps one GpuSkinner per stream). One thread at a
 // time: deform() is not const (its staging memory, tables and cache are the frame's); threads that deform
 // at once keep a GpuSkinner each (of one Skinner, which may be shared: Skinner::deform).
+// Construction of a baseline skinner raises the device's per-thread stack limit to what its passes need
+// (about 6 kB, cuda::reserve_baseline_stack; the limit is the context's, and stays raised), which CUDA
+// would otherwise do inside the first deform(), waiting for the device to go idle.
 // Construction throws CudaUnavailable where the CUDA backend is not built or no device is usable (a
 // caller choosing the backend "auto" falls back to the CPU then). Metaball uploads its rest points and
 // binding once and its joint table (joints × 32 bytes) per frame; LBS of any number of influences a point
@@ -60,7 +63,9 @@ public:
     // samples, 9.8 MB a bone at the default grid, so nothing goes back to the host between launches), with
     // only the frame's poses and each bone's posed neighbourhood going up.
     // Other methods and baseline's exact construction have no tables: for them this changes nothing.
-    void set_tables_on_device(bool on_device) { tables_on_device_ = on_device; }
+    // Turning it on for a baseline body raises the device's stack limit for the table passes here
+    // (cuda::reserve_table_stack), so that no later deform() waits for that.
+    void set_tables_on_device(bool on_device);
     bool tables_on_device() const { return tables_on_device_; }
 
 private:

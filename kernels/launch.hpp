@@ -125,6 +125,27 @@ std::size_t resident_long_path_blocks(unsigned block) {
     return resident;
 }
 
+// Raises the device's per-thread stack limit (cudaLimitStackSize) to what `kernel` needs (its local memory
+// a thread, cudaFuncAttributes::localSizeBytes), where the limit is below that, and returns what it needs.
+// CUDA raises the limit itself at the first launch that needs more, and a raise waits until the device is
+// idle (cuCtxSetLimit); so a caller that promises not to wait (GpuSkinner::deform) reserves it beforehand,
+// where it may wait. The limit stays raised for the device's context.
+inline std::size_t reserve_stack_for(const void* kernel) {
+    cudaFuncAttributes attributes{};
+    BS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    std::size_t limit = 0;
+    BS_CUDA_CHECK(cudaDeviceGetLimit(&limit, cudaLimitStackSize));
+    if (attributes.localSizeBytes > limit) BS_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitStackSize, attributes.localSizeBytes));
+    return attributes.localSizeBytes;
+}
+// The same for both kernels for_each_point_split launches for F, and for launch_per_item's.
+template <class F> std::size_t reserve_split_stack() {
+    const std::size_t common = reserve_stack_for(reinterpret_cast<const void*>(&common_path_kernel<F>));
+    const std::size_t long_path = reserve_stack_for(reinterpret_cast<const void*>(&long_path_kernel<F>));
+    return common > long_path ? common : long_path;
+}
+template <class F> std::size_t reserve_per_item_stack() { return reserve_stack_for(reinterpret_cast<const void*>(&per_point_kernel<F>)); }
+
 template <class F>
 void for_each_point_split(std::size_t count, const F& f, SplitScratch scratch, Exec exec) {
     if (count == 0) return;

@@ -293,6 +293,13 @@ void deform_dqs(const DqsJob<float>& job, Exec exec);
 void deform_baseline(const BaselineJob<float>& job, Exec exec);
 void deform_metaball(const MetaballJob<float>& job, Exec exec);
 void build_baseline_tables_in_place(const BaselineInPlaceTablesJob& job, Exec exec);
+// The per-thread stack the baseline per-point passes' kernels need (one body and several; about 6 kB for
+// the long path, ptxas), and the in-place table passes', in bytes, with the device's stack limit raised to
+// it where it was below. CUDA would raise it inside the first launch that needs it, which waits until the
+// device is idle; GpuSkinner reserves it where it may wait (construction, set_tables_on_device), so that
+// deform() does not. Waits for the device where it raises the limit.
+std::size_t reserve_baseline_stack();
+std::size_t reserve_table_stack();
 
 // Number of usable CUDA devices; 0 when the backend is not built, or there is no driver or device.
 int device_count();

@@ -131,7 +131,13 @@ void deform_baseline(const BaselineJob<float>& job, Exec exec) {
     for_each_point_split(job.count, BaselinePass<float>{job}, job.tables.phi_samples > 0 ? job.split : SplitScratch{}, exec);
 }
 void deform_metaball(const MetaballJob<float>& job, Exec exec) { for_each_point(job.count, metaball_pass(job), exec); }
-#if !defined(__CUDACC__)  // the CPU build only: the double-precision passes
+#if defined(__CUDACC__)  // a device's stack limit (kernels/passes.hpp)
+std::size_t reserve_baseline_stack() {
+    const std::size_t one = reserve_split_stack<BaselinePass<float>>();
+    const std::size_t several = reserve_split_stack<BodiesPass<BaselinePass, BaselineJob<float>>>();
+    return one > several ? one : several;
+}
+#else  // the CPU build only: the double-precision passes
 void deform_lbs(const LbsJob<double>& job, Exec exec) { for_each_point(job.count, LbsPass<double>{job}, exec); }
 void deform_lbs(const SparseLbsJob<double>& job, Exec exec) { for_each_point(job.count, SparseLbsPass<double>{job}, exec); }
 void deform_dqs(const DqsJob<double>& job, Exec exec) { for_each_point(job.count, DqsPass<double>{job}, exec); }

@@ -270,6 +270,17 @@ void build_baseline_tables_in_place(const BaselineInPlaceTablesJob& job, Exec ex
     for_each_sample(section_cells + fan_cells, InPlaceCellsPass{job}, exec);
 }
 
+#if defined(__CUDACC__)  // a device's stack limit (kernels/passes.hpp)
+std::size_t reserve_table_stack() {
+    std::size_t most = 0;
+    for (std::size_t bytes : {reserve_per_item_stack<BaselineTablePass>(), reserve_per_item_stack<InPlaceCellCheckPass>(),
+                              reserve_per_item_stack<InPlaceQuarterPass>(), reserve_per_item_stack<InPlaceRefinePass>(),
+                              reserve_per_item_stack<InPlaceSubcellPass>(), reserve_per_item_stack<InPlaceCellsPass>()})
+        most = bytes > most ? bytes : most;
+    return most;
+}
+#endif
+
 #if !defined(__CUDACC__)  // the list-driven passes: the CPU build only
 void build_baseline_tables(const BaselineTableJob& job, Exec exec) {
     const std::size_t entries = (kSectionFirstChecks + 1) * std::size_t(job.phi_samples) + (kCellChecks + 1) * std::size_t(job.fan_samples);

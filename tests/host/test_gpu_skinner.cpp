@@ -302,6 +302,30 @@ TEST(GpuSkinnerCuda, AnOutputItCannotWriteIsRefused) {
 #endif
 }
 
+// Building a baseline skinner raises the device's stack limit to what its passes need (about 6 kB, above
+// CUDA's default of 1 kB), and turning device tables on does so for the table passes: otherwise CUDA
+// raises it inside the first deform() that needs it, and that waits for the device to go idle. The limit
+// is lowered to the default first, so that what earlier tests' launches raised does not count.
+TEST(GpuSkinnerCuda, ABaselineSkinnerReservesItsPassesStackBeforeItsFirstFrame) {
+    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
+#if defined(BASESKIN_HAVE_CUDA)
+    const Skeleton s = testing::bent_chain();
+    Skinner skinner(Method::baseline, s, testing::points_around(s, 1000, 43), {}, "test");
+    const std::size_t cuda_default = 1024;
+    std::size_t limit = 0;
+    ASSERT_EQ(cudaDeviceSetLimit(cudaLimitStackSize, cuda_default), cudaSuccess);
+    GpuSkinner gpu(skinner);
+    ASSERT_EQ(cudaDeviceGetLimit(&limit, cudaLimitStackSize), cudaSuccess);
+    const std::size_t passes = cuda::reserve_baseline_stack();  // raises nothing more: what the passes need
+    EXPECT_GT(passes, cuda_default);
+    EXPECT_GE(limit, passes);
+    ASSERT_EQ(cudaDeviceSetLimit(cudaLimitStackSize, cuda_default), cudaSuccess);
+    gpu.set_tables_on_device(true);
+    ASSERT_EQ(cudaDeviceGetLimit(&limit, cudaLimitStackSize), cudaSuccess);
+    EXPECT_GE(limit, cuda::reserve_table_stack());
+#endif
+}
+
 TEST(GpuSkinnerCuda, DeviceBytesAreThePerPointDataThenTheFrameBuffersToo) {
     if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
     Skeleton s = testing::bent_chain();
