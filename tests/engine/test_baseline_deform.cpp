@@ -144,40 +144,48 @@ TEST(BaselineFanFormWeight, OppositeEndDirectionsStillGiveAUnitDirection) {
 // concave ends overlap and the section collapses between them (make_posed_section): where it collapses
 // must not favour either end (the crops meeting at the parent's crop instead of their middle passed every
 // other test, and moved points on the inner side of a U by up to 3 radii). Codes keep φ, t and h in float:
-// mirrored points come back to about 1e-7 apart. Bends of 70° to 160° in two planes. From 2·atan(L / r) =
-// 100.389° on (L the middle bone's length) the inner generators' crossing runs off the middle bone at both
-// joints and crop_at_crossing clamps the anchor: a clamp onto the incoming bone's generator alone let the
-// parent's side win (mirrored points 0.39 radii apart at 105°, 1.77 at 160°; benchmarks/RESULTS.md,
-// 2026-12-07).
+// mirrored points come back to about 1e-7 apart. Bends of 70° to 160° in two planes. From 2·atan(L / r)
+// on (L the middle bone's length: 100.389° for L = 1.2 r) the inner generators' crossing runs off the middle
+// bone at both joints and crop_at_crossing clamps the anchor: a clamp onto the incoming bone's generator
+// alone let the parent's side win (for L = 1.2 r mirrored points 0.39 radii apart at 105°, 1.77 at 160°;
+// benchmarks/RESULTS.md, 2026-12-07).
 TEST(BaselineCollapsedSection, AChainBentAlikeAtBothEndsOfAShortBoneDeformsSymmetrically) {
-    const double a = 3.0, b = 4.2, c = 7.2, mid = 0.5 * (a + b), radius = 1.0;
-    const Skeleton s = make_skeleton({{{0, 0, 0}, radius}, {{a, 0, 0}, radius}, {{b, 0, 0}, radius}, {{c, 0, 0}, radius}},
-                                     {{0, 1}, {1, 2}, {2, 3}}, {}, "short middle bone", SkeletonRules::Tree);
-    Random rng(885);
-    std::vector<Vec3<double>> points;  // pairs mirrored about the middle bone's rest mid-plane x = mid
-    for (int i = 0; i < 1500; ++i) {
-        const double x = rng.uniform(a - 0.5, b + 0.5), angle = rng.uniform(-3.14159, 3.14159), r = rng.uniform(0.6, 1.4);
-        points.push_back({x, r * std::cos(angle), r * std::sin(angle)});
-        points.push_back({2 * mid - x, r * std::cos(angle), r * std::sin(angle)});
-    }
-    BaselineSkinner<double> skinner(s, points, "short middle bone");
-    skinner.set_deform_options({true});
+    const double a = 3.0, radius = 1.0;
     double worst = 0;
     std::string worst_case;
-    for (const Vec3<double>& plane : {Vec3<double>{0, 0, 1}, normalized(Vec3<double>{0, 1, 1})})
-        for (double degrees : {70.0, 85.0, 100.0, 105.0, 120.0, 140.0, 160.0}) {
-            Pose pose = Pose::rest(s);
-            const Quat<double> bend = axis_angle(plane, degrees * 3.14159265358979323846 / 180);
-            pose.joints[1].swing = pose.joints[2].swing = bend;  // each in its parent's posed frame: a U
-            std::vector<Vec3<double>> out;
-            skinner.deform(pose, out);
-            // The middle bone turns about its parent sphere (a, 0, 0), the first bone stays: the posed mid-plane.
-            const Vec3<double> axis = rotate(bend, Vec3<double>{1, 0, 0}), centre = Vec3<double>{a, 0, 0} + (mid - a) * axis;
-            for (std::size_t i = 0; i < points.size(); i += 2) {
-                const Vec3<double> mirrored = out[i] - 2 * dot(out[i] - centre, axis) * axis;
-                const double miss = norm(mirrored - out[i + 1]) / radius;
-                if (miss > worst) worst = miss, worst_case = std::to_string(degrees) + "°, points " + std::to_string(i) + " and " + std::to_string(i + 1);
+    // Middle bones 0.3, 1.2 and 2.5 radii long (the clamp from 33°, 100° and 136° on), of the outer bones'
+    // radius and of 0.6 of it.
+    for (double length : {0.3, 1.2, 2.5})
+        for (double middle_radius : {radius, 0.6 * radius}) {
+            const double b = a + length, c = b + 3.0, mid = 0.5 * (a + b);
+            const Skeleton s = make_skeleton({{{0, 0, 0}, radius}, {{a, 0, 0}, middle_radius}, {{b, 0, 0}, middle_radius}, {{c, 0, 0}, radius}},
+                                             {{0, 1}, {1, 2}, {2, 3}}, {}, "short middle bone", SkeletonRules::Tree);
+            Random rng(885);
+            std::vector<Vec3<double>> points;  // pairs mirrored about the middle bone's rest mid-plane x = mid
+            for (int i = 0; i < 1000; ++i) {
+                const double x = rng.uniform(a - 0.5, b + 0.5), angle = rng.uniform(-3.14159, 3.14159), r = rng.uniform(0.6, 1.4);
+                points.push_back({x, r * std::cos(angle), r * std::sin(angle)});
+                points.push_back({2 * mid - x, r * std::cos(angle), r * std::sin(angle)});
             }
+            BaselineSkinner<double> skinner(s, points, "short middle bone");
+            skinner.set_deform_options({true});
+            for (const Vec3<double>& plane : {Vec3<double>{0, 0, 1}, normalized(Vec3<double>{0, 1, 1})})
+                for (double degrees : {70.0, 85.0, 100.0, 105.0, 120.0, 140.0, 160.0}) {
+                    Pose pose = Pose::rest(s);
+                    const Quat<double> bend = axis_angle(plane, degrees * 3.14159265358979323846 / 180);
+                    pose.joints[1].swing = pose.joints[2].swing = bend;  // each in its parent's posed frame: a U
+                    std::vector<Vec3<double>> out;
+                    skinner.deform(pose, out);
+                    // The middle bone turns about its parent sphere (a, 0, 0), the first bone stays: the posed mid-plane.
+                    const Vec3<double> axis = rotate(bend, Vec3<double>{1, 0, 0}), centre = Vec3<double>{a, 0, 0} + (mid - a) * axis;
+                    for (std::size_t i = 0; i < points.size(); i += 2) {
+                        const Vec3<double> mirrored = out[i] - 2 * dot(out[i] - centre, axis) * axis;
+                        const double miss = norm(mirrored - out[i + 1]) / radius;
+                        if (miss > worst)
+                            worst = miss, worst_case = "middle bone " + std::to_string(length) + " long, radius " + std::to_string(middle_radius) +
+                                                       ", " + std::to_string(degrees) + "°, points " + std::to_string(i) + " and " + std::to_string(i + 1);
+                    }
+                }
         }
     std::printf("  mirrored points within %.2g radii of each other's mirror\n", worst);
     EXPECT_LT(worst, 1e-5) << worst_case;
