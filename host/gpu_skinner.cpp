@@ -24,6 +24,7 @@ GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinn
         bones_ = cuda::DeviceArray<BaselineBone<double>>(baseline->bones(), exec);
         tables_.tabulated = cuda::DeviceArray<unsigned char>(baseline->tabulated(), exec);  // fixed for the Skinner's life
         cuda::reserve_baseline_stack();
+        cuda::reserve_table_stack();  // for set_tables_on_device, which may come between frames
     } else if (const SparseLbsSkinner<float>* sparse = skinner.sparse()) {
         count_ = sparse->size();
         rest_ = cuda::DeviceArray<Vec3<float>>(sparse->rest(), exec);
@@ -39,11 +40,6 @@ GpuSkinner::GpuSkinner(const Skinner& skinner, cuda::Exec exec) : skinner_(skinn
         throw InputError(kMovedFromSkinner);
     }
     cuda::synchronize(exec);  // the host copies above are temporaries
-}
-
-void GpuSkinner::set_tables_on_device(bool on_device) {
-    if (on_device && skinner_.baseline()) cuda::reserve_table_stack();
-    tables_on_device_ = on_device;
 }
 
 namespace {
@@ -266,7 +262,9 @@ BaselineTables<double> GpuSkinner::build_tables_on_device(const std::vector<Base
     const std::vector<unsigned char>& tabulated = baseline.tabulated();
     // As on the host: no bone tabulated, no tables.
     if (std::none_of(tabulated.begin(), tabulated.end(), [](unsigned char flag) { return flag != 0; })) return {};
-    const InPlaceTableSizes size = in_place_table_sizes(bones.size(), options.phi_samples, options.fan_samples);
+    const std::size_t room = in_place_room(bones.size() * std::size_t(options.phi_samples));
+    const std::size_t fan_room = in_place_room(bones.size() * std::size_t(options.fan_samples));
+    const InPlaceTableSizes size = in_place_table_sizes(bones.size(), options.phi_samples, options.fan_samples, room, fan_room);
     DeviceTables& d = tables_;
     frame.upload(d.locals, local_chains(bones, poses));
     if (d.fan_angles.size() != std::size_t(options.fan_samples))  // the same every frame: uploaded once
@@ -284,12 +282,15 @@ BaselineTables<double> GpuSkinner::build_tables_on_device(const std::vector<Base
     d.fine_fans.reserve_at_least(size.fine_fans);
     d.direct.reserve_at_least(size.direct);
     d.fan_direct.reserve_at_least(size.fan_direct);
+    d.refined_per_bone.reserve_at_least(size.refined_per_bone);
+    d.ordinals.reserve_at_least(size.verdicts);
     BaselineTableJob samples{bones_.data(),          baseline_frame_.data(), d.locals.data(),   bones.size(),
                              options.phi_samples,    options.fan_samples,    d.sections.data(), d.middles.data(),
                              d.fans.data(),          d.fan_checks.data()};
     samples.tabulated = d.tabulated.data();
     cuda::build_baseline_tables_in_place({samples, options.cell_tolerance, d.verdicts.data(), d.extents.data(), d.cells.data(), d.fan_cells.data(),
-                                          d.fine.data(), d.fine_extents.data(), d.fine_fans.data(), d.direct.data(), d.fan_direct.data()},
+                                          d.fine.data(), d.fine_extents.data(), d.fine_fans.data(), d.direct.data(), d.fan_direct.data(),
+                                          room, fan_room, d.refined_per_bone.data(), d.ordinals.data()},
                                          exec);
     return d.view(options.phi_samples, options.fan_samples);
 }

@@ -30,9 +30,13 @@
 // a caller alternating streams orders them itself (or keeps one GpuSkinner per stream). One thread at a
 // time: deform() is not const (its staging memory, tables and cache are the frame's); threads that deform
 // at once keep a GpuSkinner each (of one Skinner, which may be shared: Skinner::deform).
-// Construction of a baseline skinner raises the device's per-thread stack limit to what its passes need
-// (about 6 kB, cuda::reserve_baseline_stack; the limit is the context's, and stays raised), which CUDA
-// would otherwise do inside the first deform(), waiting for the device to go idle.
+// Construction of a baseline skinner raises the current device's per-thread stack limit to what its passes
+// and the table passes need (about 6 kB, cuda::reserve_baseline_stack and reserve_table_stack), which CUDA
+// would otherwise do at the first launch that needs it, inside a deform() (whether that launch waits for
+// the device is not measured yet). The limit is the CUDA context's and stays raised unless something lowers
+// it; the driver backs it for every thread the device holds at once (about 1.6 GB on an H100: 132
+// multiprocessors × 2,048 threads × 6 kB), memory device_bytes() does not count. Where that memory is not
+// there, construction throws CudaError (not CudaUnavailable: a caller falling back to the CPU catches both).
 // Construction throws CudaUnavailable where the CUDA backend is not built or no device is usable (a
 // caller choosing the backend "auto" falls back to the CPU then). Metaball uploads its rest points and
 // binding once and its joint table (joints × 32 bytes) per frame; LBS of any number of influences a point
@@ -59,13 +63,12 @@ public:
     void deform(const Pose& pose, PointView<float> out, cuda::Exec exec = {});
 
     // Baseline: where a frame's tables are built. On the host's cores (the default), uploaded then; or on the
-    // device by the same passes, run in place (kernels/table_passes.cu: every cell has room for its refined
-    // samples, 9.8 MB a bone at the default grid, so nothing goes back to the host between launches), with
-    // only the frame's poses and each bone's posed neighbourhood going up.
+    // device by the same passes, run in place (kernels/table_passes.cu: room for the refined samples of a
+    // quarter of the cells, kInPlaceRoomDivisor, about 3 MB a bone at the default grid, so nothing goes back
+    // to the host between launches; a refined cell past the room takes the direct construction), with only
+    // the frame's poses and each bone's posed neighbourhood going up.
     // Other methods and baseline's exact construction have no tables: for them this changes nothing.
-    // Turning it on for a baseline body raises the device's stack limit for the table passes here
-    // (cuda::reserve_table_stack), so that no later deform() waits for that.
-    void set_tables_on_device(bool on_device);
+    void set_tables_on_device(bool on_device) { tables_on_device_ = on_device; }
     bool tables_on_device() const { return tables_on_device_; }
 
 private:
@@ -107,7 +110,7 @@ private:
         // Built on the device only: the passes' scratch.
         cuda::DeviceArray<PosedSection<double>> middles;
         cuda::DeviceArray<FanSample<double>> fan_checks;
-        cuda::DeviceArray<int> verdicts;
+        cuda::DeviceArray<int> verdicts, refined_per_bone, ordinals;
         // Per bone, 0 for a bone left out of the tables (BaselineSkinner::tabulated): uploaded at construction.
         cuda::DeviceArray<unsigned char> tabulated;
         // What a per-point pass reads of them.

@@ -27,6 +27,7 @@ template <class F> constexpr unsigned threads_per_block() { return ThreadsPerBlo
 
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <typeinfo>
 
@@ -125,12 +126,16 @@ std::size_t resident_long_path_blocks(unsigned block) {
     return resident;
 }
 
-// Raises the device's per-thread stack limit (cudaLimitStackSize) to what `kernel` needs (its local memory
-// a thread, cudaFuncAttributes::localSizeBytes), where the limit is below that, and returns what it needs.
-// CUDA raises the limit itself at the first launch that needs more, and a raise waits until the device is
-// idle (cuCtxSetLimit); so a caller that promises not to wait (GpuSkinner::deform) reserves it beforehand,
-// where it may wait. The limit stays raised for the device's context.
+// Raises the current device's per-thread stack limit (cudaLimitStackSize) to what `kernel` needs (its local
+// memory a thread, cudaFuncAttributes::localSizeBytes: with whole-program compilation, as kernels/CMakeLists.txt
+// builds, ptxas folds the non-inlined callees' frames into it), where the limit is below that, and returns
+// what it needs. CUDA raises the limit itself at a launch that needs more, and setting it waits until the
+// device is idle (cuCtxSetLimit); so a caller that promises not to wait (GpuSkinner::deform) reserves it
+// beforehand, where it may wait. Under a lock, so that two threads reserving for kernels of different needs
+// cannot leave the smaller need set.
 inline std::size_t reserve_stack_for(const void* kernel) {
+    static std::mutex reserving;
+    const std::lock_guard<std::mutex> lock(reserving);
     cudaFuncAttributes attributes{};
     BS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
     std::size_t limit = 0;

@@ -185,17 +185,21 @@ struct BaselineRefineJob {
     double tolerance;               // as BaselineCellCheckJob's
 };
 
-// One frame's tables built in place (kernels/table_passes.cu): every pass over every cell, and every cell with
-// room for its refined samples, so that a GPU builds them with nothing going back to the host. `samples` is the
-// first pass's job (bones, poses, locals, counts, and where the samples, the middles, the fans and their
-// checks go). With S = bone_count × phi_samples section cells and F = bone_count × fan_samples fan cells:
-// extents and cells hold S entries, fan_cells F, verdicts S + F, fine and fine_extents S × kSamplesPerRefinedCell,
-// fine_fans F × kSamplesPerRefinedCell, direct S × kRefineFactor, fan_direct F × kRefineFactor. A refined cell's
-// ordinal (BaselineTables::cells) is its own number; the entries of cells left coarse are never written in
-// fine, fine_extents, fine_fans, direct, fan_direct (nor read). A bone left out (samples.tabulated) keeps its
-// place: its cells and fan cells are kUntabulatedCell, its extents zero, and nothing else of it is written,
-// as in the list-driven build's tables. samples.bone_list must be null (std::logic_error otherwise): every pass
-// here numbers cells over all bones.
+// One frame's tables built in place (kernels/table_passes.cu): every pass over every cell, so that a GPU builds
+// them with nothing going back to the host. `samples` is the first pass's job (bones, poses, locals, counts,
+// and where the samples, the middles, the fans and their checks go). The fine arrays have room for the
+// refined samples of `room` section cells and `fan_room` fan cells, fixed before the frame (a device cannot
+// size them from a count without waiting for it). Refined cells are numbered in cell order, sections and fans
+// apart, as the list-driven build numbers them (with room for every refined cell the two builds' tables are
+// the same, entry for entry); a refined cell numbered past the room has no samples and is kUntabulatedCell:
+// its points take the direct construction, as a left-out bone's.
+// With S = bone_count × phi_samples section cells and F = bone_count × fan_samples fan cells: extents and
+// cells hold S entries, fan_cells F, verdicts and ordinals S + F, refined_per_bone 2 × bone_count, fine and
+// fine_extents room × kSamplesPerRefinedCell, fine_fans fan_room × kSamplesPerRefinedCell, direct
+// room × kRefineFactor, fan_direct fan_room × kRefineFactor (in_place_table_sizes). A bone left out
+// (samples.tabulated) keeps its place: its cells and fan cells are kUntabulatedCell, its extents zero, and
+// nothing else of it is written, as in the list-driven build's tables. samples.bone_list must be null
+// (std::logic_error otherwise): every pass here numbers cells over all bones.
 struct BaselineInPlaceTablesJob {
     BaselineTableJob samples;
     double tolerance;  // as BaselineCellCheckJob's
@@ -208,16 +212,39 @@ struct BaselineInPlaceTablesJob {
     FanSample<double>* fine_fans;
     unsigned char* direct;
     unsigned char* fan_direct;
+    std::size_t room, fan_room;  // refined cells the fine arrays hold: sections, fans
+    // Scratch: each bone's refined section cells, then its refined fan cells; each refined cell's ordinal
+    // (kNoRoom past the room), sections then fans.
+    int* refined_per_bone;
+    int* ordinals;
 };
+constexpr int kNoRoom = -1;
+
+// The room the GPU's in-place build keeps (GpuSkinner): refined samples for a quarter of each kind's cells.
+// Refinement is local (kinks and folds of the construction): 2% of the human demo's section cells and 1.4%
+// of its fan cells a frame (benchmarks/RESULTS.md, 2026-12-07), and at most 9.2% of a kind's cells in one
+// frame of the table tests' random bends on the chains and junctions (tests/kernels/test_table_passes.cpp,
+// which fails should that pass a quarter); a quarter takes a bone's device tables from 9.8 MB to about 3 MB
+// at the default grid.
+constexpr std::size_t kInPlaceRoomDivisor = 4;
+inline std::size_t in_place_room(std::size_t cells) { return (cells + kInPlaceRoomDivisor - 1) / kInPlaceRoomDivisor; }
 
 // How many entries each array of a BaselineInPlaceTablesJob holds (the list above).
 struct InPlaceTableSizes {
     std::size_t sections, fans;  // cells: sections, middles, extents, cells; fans, fan_cells
-    std::size_t fan_checks, verdicts, fine, fine_fans, direct, fan_direct;
+    std::size_t fan_checks, verdicts, fine, fine_fans, direct, fan_direct, refined_per_bone;
 };
-inline InPlaceTableSizes in_place_table_sizes(std::size_t bone_count, int phi_samples, int fan_samples) {
+inline InPlaceTableSizes in_place_table_sizes(std::size_t bone_count, int phi_samples, int fan_samples, std::size_t room, std::size_t fan_room) {
     const std::size_t s = bone_count * std::size_t(phi_samples), f = bone_count * std::size_t(fan_samples);
-    return {s, f, f * kCellChecks, s + f, s * kSamplesPerRefinedCell, f * kSamplesPerRefinedCell, s * kRefineFactor, f * kRefineFactor};
+    return {s,
+            f,
+            f * kCellChecks,
+            s + f,
+            room * kSamplesPerRefinedCell,
+            fan_room * kSamplesPerRefinedCell,
+            room * kRefineFactor,
+            fan_room * kRefineFactor,
+            2 * bone_count};
 }
 
 // One metaball job (seed 001 §1.3): point i is bound to the joints
@@ -294,10 +321,10 @@ void deform_baseline(const BaselineJob<float>& job, Exec exec);
 void deform_metaball(const MetaballJob<float>& job, Exec exec);
 void build_baseline_tables_in_place(const BaselineInPlaceTablesJob& job, Exec exec);
 // The per-thread stack the baseline per-point passes' kernels need (one body and several; about 6 kB for
-// the long path, ptxas), and the in-place table passes', in bytes, with the device's stack limit raised to
-// it where it was below. CUDA would raise it inside the first launch that needs it, which waits until the
-// device is idle; GpuSkinner reserves it where it may wait (construction, set_tables_on_device), so that
-// deform() does not. Waits for the device where it raises the limit.
+// the long path, ptxas), and the in-place table passes', in bytes, with the current device's stack limit
+// raised to it where it was below. CUDA would raise it at the first launch that needs it, inside a
+// deform(); GpuSkinner reserves both when it is built, where it may wait. Setting the limit waits until the
+// device is idle.
 std::size_t reserve_baseline_stack();
 std::size_t reserve_table_stack();
 

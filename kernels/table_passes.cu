@@ -3,9 +3,9 @@
 //   - with lists (the CPU backend's, host/baseline_skinner.cpp build_frame_tables): the host lists the cells
 //     to check at their quarters and the cells to refine between the passes, and the tables hold refined
 //     samples for those cells alone; the CPU build only;
-//   - in place (BaselineInPlaceTablesJob, both builds): every pass runs over every cell, and every cell has
-//     room for refined samples, so a GPU builds a frame's tables with nothing going back to the host between
-//     its launches (host/gpu_skinner.cpp).
+//   - in place (BaselineInPlaceTablesJob, both builds): every pass runs over every cell, and the refined
+//     cells are numbered on the device into room fixed beforehand, so a GPU builds a frame's tables with
+//     nothing going back to the host between its launches (host/gpu_skinner.cpp).
 // Both make the same samples, verdicts and marks with the same functions.
 #include <stdexcept>
 
@@ -161,8 +161,8 @@ struct BaselineSubcellCheckPass {
 #endif
 
 // The same tables built in place (BaselineInPlaceTablesJob): every pass runs over every cell, and a cell's
-// refined samples, sub-cell checks and extents are made only where its verdict refines it. A left-out
-// bone's cells take kCellLeftOut here, which no later pass refines.
+// refined samples, sub-cell checks and extents are made only where its verdict refines it and its ordinal
+// has room. A left-out bone's cells take kCellLeftOut here, which no later pass refines.
 struct InPlaceCellCheckPass {
     BaselineInPlaceTablesJob job;
     BaselineCellCheckPass check;
@@ -186,22 +186,71 @@ struct InPlaceQuarterPass {
     }
 };
 
+// Where a cell lies in the in-place tables: its kind (sections first, then fans), bone and index on its grid.
+struct InPlaceCell {
+    bool fan;
+    std::size_t first;  // the kind's first entry in verdicts and ordinals
+    int bone, j, samples;
+};
+BS_HD inline InPlaceCell in_place_cell(const BaselineTableJob& t, std::size_t c) {
+    const std::size_t section_cells = t.bone_count * std::size_t(t.phi_samples);
+    if (c < section_cells) return {false, 0, int(c / t.phi_samples), int(c % t.phi_samples), t.phi_samples};
+    const std::size_t f = c - section_cells;
+    return {true, section_cells, int(f / t.fan_samples), int(f % t.fan_samples), t.fan_samples};
+}
+
+// Refined cells numbered in cell order in two passes, so that no thread counts more than one bone's cells
+// and the bones before it: each bone's refined cells of each kind, then each refined cell's ordinal, or
+// kNoRoom past its kind's room.
+struct InPlaceCountPass {
+    BaselineInPlaceTablesJob job;
+    BS_HD void operator()(std::size_t i) const {
+        const BaselineTableJob& t = job.samples;
+        const bool fans = i >= t.bone_count;
+        const int samples = fans ? t.fan_samples : t.phi_samples;
+        const std::size_t bone = fans ? i - t.bone_count : i;
+        const int* verdicts = job.verdicts + (fans ? t.bone_count * std::size_t(t.phi_samples) : 0) + bone * samples;
+        int refined = 0;
+        for (int j = 0; j < samples; ++j) refined += verdicts[j] == kCellRefine;
+        job.refined_per_bone[i] = refined;
+    }
+};
+
+struct InPlaceOrdinalPass {
+    BaselineInPlaceTablesJob job;
+    BS_HD void operator()(std::size_t c) const {
+        if (job.verdicts[c] != kCellRefine) return;
+        const BaselineTableJob& t = job.samples;
+        const InPlaceCell cell = in_place_cell(t, c);
+        const int* bones_before = job.refined_per_bone + (cell.fan ? t.bone_count : 0);
+        std::size_t ordinal = 0;
+        for (int b = 0; b < cell.bone; ++b) ordinal += std::size_t(bones_before[b]);
+        const int* verdicts = job.verdicts + cell.first + std::size_t(cell.bone) * cell.samples;
+        for (int j = 0; j < cell.j; ++j) ordinal += verdicts[j] == kCellRefine;
+        job.ordinals[c] = ordinal < (cell.fan ? job.fan_room : job.room) ? int(ordinal) : kNoRoom;
+    }
+};
+
+// Whether cell c is refined with room for its samples, and where they go (its ordinal).
+BS_HD inline bool refined_with_room(const BaselineInPlaceTablesJob& job, std::size_t c, std::size_t& ordinal) {
+    if (job.verdicts[c] != kCellRefine || job.ordinals[c] == kNoRoom) return false;
+    ordinal = std::size_t(job.ordinals[c]);
+    return true;
+}
+
 struct InPlaceRefinePass {
     BaselineInPlaceTablesJob job;
     BS_HD BS_FLATTEN void operator()(std::size_t e) const {
         constexpr int per_cell = kSamplesPerRefinedCell;
         const BaselineTableJob& t = job.samples;
-        const std::size_t sections = t.bone_count * std::size_t(t.phi_samples) * per_cell;
-        if (e < sections) {
-            const std::size_t cell = e / per_cell;
-            if (job.verdicts[cell] == kCellRefine)
-                job.fine[e] = refined_section_sample(t.bones, t.poses, t.locals, t.phi_samples, int(cell), int(e % per_cell));
-            return;
-        }
-        e -= sections;
-        const std::size_t cell = e / per_cell;
-        if (job.verdicts[t.bone_count * std::size_t(t.phi_samples) + cell] == kCellRefine)
-            job.fine_fans[e] = refined_fan_sample(t.bones, t.locals, t.fan_samples, int(cell), int(e % per_cell));
+        const std::size_t c = e / per_cell, section_cells = t.bone_count * std::size_t(t.phi_samples);
+        const int q = int(e % per_cell);
+        std::size_t r;
+        if (!refined_with_room(job, c, r)) return;
+        if (c < section_cells)
+            job.fine[r * per_cell + q] = refined_section_sample(t.bones, t.poses, t.locals, t.phi_samples, int(c), q);
+        else
+            job.fine_fans[r * per_cell + q] = refined_fan_sample(t.bones, t.locals, t.fan_samples, int(c - section_cells), q);
     }
 };
 
@@ -209,44 +258,47 @@ struct InPlaceSubcellPass {
     BaselineInPlaceTablesJob job;
     BS_HD void operator()(std::size_t e) const {
         const BaselineTableJob& t = job.samples;
-        const std::size_t section_cells = t.bone_count * std::size_t(t.phi_samples), cell = e / kRefineFactor;
+        const std::size_t c = e / kRefineFactor;
         const int m = int(e % kRefineFactor);
-        if (job.verdicts[cell] != kCellRefine) return;
-        if (cell < section_cells) {
-            job.direct[e] = subcell_direct(job.fine + cell * kSamplesPerRefinedCell, m, t.phi_samples, t.bones[cell / t.phi_samples],
-                                           job.tolerance);
+        std::size_t r;
+        if (!refined_with_room(job, c, r)) return;
+        const InPlaceCell cell = in_place_cell(t, c);
+        if (!cell.fan) {
+            job.direct[r * kRefineFactor + m] =
+                subcell_direct(job.fine + r * kSamplesPerRefinedCell, m, t.phi_samples, t.bones[cell.bone], job.tolerance);
             return;
         }
-        const std::size_t f = cell - section_cells;
-        job.fan_direct[f * kRefineFactor + m] =
-            subcell_direct(job.fine_fans + f * kSamplesPerRefinedCell, m, t.fan_samples, t.bones[f / t.fan_samples], job.tolerance);
+        job.fan_direct[r * kRefineFactor + m] =
+            subcell_direct(job.fine_fans + r * kSamplesPerRefinedCell, m, t.fan_samples, t.bones[cell.bone], job.tolerance);
     }
 };
 
-// Each cell's entry in BaselineTables::cells (a refined cell's ordinal is its own number; a coarse cell's
-// stencil kind, as the host's list build marks it), and the section samples' extents. The list build also
-// checks that a coarse cell's two samples share their structure (its check refines the cell otherwise, so
-// this cannot fail but by a bug) and throws; a device has no one to tell, so this build relies on it.
+// Each cell's entry in BaselineTables::cells (a refined cell's ordinal, kUntabulatedCell past the room; a
+// coarse cell's stencil kind, as the host's list build marks it), and the section samples' extents. The list
+// build also checks that a coarse cell's two samples share their structure (its check refines the cell
+// otherwise, so this cannot fail but by a bug) and throws; a device has no one to tell, so this build relies on it.
 struct InPlaceCellsPass {
     BaselineInPlaceTablesJob job;
     template <class Sample>
-    BS_HD int cell_entry(const Sample* samples, int per_bone, std::size_t cell, int verdict) const {
+    BS_HD int cell_entry(const Sample* samples, int per_bone, std::size_t cell, std::size_t c) const {
+        const int verdict = job.verdicts[c];
         if (verdict == kCellLeftOut) return kUntabulatedCell;
-        if (verdict == kCellRefine) return int(cell);
+        if (verdict == kCellRefine) return job.ordinals[c] == kNoRoom ? kUntabulatedCell : job.ordinals[c];
         return coarse_cell_kind(samples + cell / per_bone * per_bone, per_bone, int(cell % per_bone));
     }
     BS_HD void operator()(std::size_t c) const {
         const BaselineTableJob& t = job.samples;
         const std::size_t section_cells = t.bone_count * std::size_t(t.phi_samples);
         if (c >= section_cells) {
-            job.fan_cells[c - section_cells] = cell_entry(t.fans, t.fan_samples, c - section_cells, job.verdicts[c]);
+            job.fan_cells[c - section_cells] = cell_entry(t.fans, t.fan_samples, c - section_cells, c);
             return;
         }
         job.extents[c] = job.verdicts[c] == kCellLeftOut ? SectionExtent<double>{} : section_extent(t.sections[c]);
-        job.cells[c] = cell_entry(t.sections, t.phi_samples, c, job.verdicts[c]);
-        if (job.verdicts[c] != kCellRefine) return;
+        job.cells[c] = cell_entry(t.sections, t.phi_samples, c, c);
+        std::size_t r;
+        if (!refined_with_room(job, c, r)) return;
         for (int q = 0; q < kSamplesPerRefinedCell; ++q) {
-            const std::size_t e = c * kSamplesPerRefinedCell + q;
+            const std::size_t e = r * kSamplesPerRefinedCell + q;
             job.fine_extents[e] = section_extent(job.fine[e]);
         }
     }
@@ -265,6 +317,8 @@ void build_baseline_tables_in_place(const BaselineInPlaceTablesJob& job, Exec ex
                                                 t.fan_checks, job.tolerance, job.verdicts}}},
                     exec);
     for_each_sample(section_cells, InPlaceQuarterPass{job}, exec);
+    for_each_sample(2 * t.bone_count, InPlaceCountPass{job}, exec);
+    for_each_sample(section_cells + fan_cells, InPlaceOrdinalPass{job}, exec);
     for_each_sample((section_cells + fan_cells) * std::size_t(kSamplesPerRefinedCell), InPlaceRefinePass{job}, exec);
     for_each_sample((section_cells + fan_cells) * std::size_t(kRefineFactor), InPlaceSubcellPass{job}, exec);
     for_each_sample(section_cells + fan_cells, InPlaceCellsPass{job}, exec);
@@ -274,7 +328,8 @@ void build_baseline_tables_in_place(const BaselineInPlaceTablesJob& job, Exec ex
 std::size_t reserve_table_stack() {
     std::size_t most = 0;
     for (std::size_t bytes : {reserve_per_item_stack<BaselineTablePass>(), reserve_per_item_stack<InPlaceCellCheckPass>(),
-                              reserve_per_item_stack<InPlaceQuarterPass>(), reserve_per_item_stack<InPlaceRefinePass>(),
+                              reserve_per_item_stack<InPlaceQuarterPass>(), reserve_per_item_stack<InPlaceCountPass>(),
+                              reserve_per_item_stack<InPlaceOrdinalPass>(), reserve_per_item_stack<InPlaceRefinePass>(),
                               reserve_per_item_stack<InPlaceSubcellPass>(), reserve_per_item_stack<InPlaceCellsPass>()})
         most = bytes > most ? bytes : most;
     return most;

@@ -306,6 +306,35 @@ TEST(GeometryBelt, StraightNearCylindersInFloatStayFinite) {
     }
 }
 
+// The clamp starts where the crossing reaches the shorter segment's end, 2·atan(L / r) for equal radii
+// (L the outgoing bone's length), and there both generators' clamped points are the crossing itself: the
+// anchor moves continuously through it. A sweep of 0.01° steps across it (the anchor moves by about
+// r / (2 cos²(θ/2)) a radian there, 2e-4 r a step), in the bend's plane and in one tilted from it (whose
+// generators cross the segment's end at another bend), for outgoing bones 0.3 r and 1.2 r long.
+TEST(GeometryBelt, TheClampedAnchorIsContinuousWhereTheClampStarts) {
+    for (double length : {0.3, 1.2}) {
+        const double threshold = 2 * std::atan(length) * 180 / M_PI, step = 0.01;
+        for (double tilt : {0.0, 0.4}) {
+            V3 previous{};
+            bool clamped_seen = false, unclamped_seen = false;
+            double largest_move = 0;
+            for (double degrees = threshold - 3; degrees <= std::min(threshold + 40, 165.0); degrees += step) {
+                const double bend = degrees * M_PI / 180;
+                Chain ch{{{{-4, 0, 0}, 1.0}, {{0, 0, 0}, 1.0}, {length * V3{std::cos(bend), std::sin(bend), 0}, 1.0}}};
+                const Cone<double> in = ch.in(), out = ch.out();
+                const V3 q = point_on_cone(ch.s[0], ch.s[1], normalized(V3{0, 1, tilt}), 0.5);  // inside of the bend
+                const Belt<double> belt = belt_at_joint(in, out, separator_plane(in, out), sheaf_plane(in, out, q), ChainBone::Incoming);
+                ASSERT_TRUE(belt.concave) << degrees;
+                ((belt.flags & kBeltCrossingOffSegments) ? clamped_seen : unclamped_seen) = true;
+                if (degrees > threshold - 3) largest_move = std::max(largest_move, norm(belt.anchor - previous));
+                previous = belt.anchor;
+            }
+            EXPECT_TRUE(clamped_seen && unclamped_seen) << length << " tilt " << tilt;
+            EXPECT_LT(largest_move, 1e-3) << length << " tilt " << tilt << ": the anchor jumps";
+        }
+    }
+}
+
 TEST(GeometryBelt, CrossingBeyondAShortBoneIsFlagged) {
     // Strong bend onto a very short outgoing bone: the tangent length exceeds |XY|.
     Chain ch{{{{-4, 0, 0}, 1.0}, {{0, 0, 0}, 1.0}, {0.3 * V3{std::cos(2.4), std::sin(2.4), 0}, 0.9}}};

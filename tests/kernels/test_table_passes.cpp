@@ -26,15 +26,22 @@ template <class T> void poisoned(std::vector<T>& v, std::size_t n) {
     std::memset(static_cast<void*>(v.data()), 0xff, n * sizeof(T));
 }
 
+// Room for the refined samples of every cell of a kind (none can run out), or of `room` section and fan cells.
+struct Room {
+    std::size_t cells = SIZE_MAX, fan_cells = SIZE_MAX;
+};
+
 // A frame's tables in the in-place layout (BaselineInPlaceTablesJob), on the host, every array poisoned first.
 // `tabulated`: per bone, 0 leaves it out (empty: every bone tabulated).
 BaselineFrameTables tables_in_place(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses,
-                                    const BaselineDeformOptions& options, const std::vector<unsigned char>& tabulated = {}) {
+                                    const BaselineDeformOptions& options, const std::vector<unsigned char>& tabulated = {}, Room room = {}) {
     BaselineFrameTables t;
     t.phi_samples = options.phi_samples;
     t.fan_samples = options.fan_samples;
     t.locals = local_chains(bones, poses);
-    const InPlaceTableSizes size = in_place_table_sizes(bones.size(), options.phi_samples, options.fan_samples);
+    room.cells = std::min(room.cells, bones.size() * std::size_t(options.phi_samples));
+    room.fan_cells = std::min(room.fan_cells, bones.size() * std::size_t(options.fan_samples));
+    const InPlaceTableSizes size = in_place_table_sizes(bones.size(), options.phi_samples, options.fan_samples, room.cells, room.fan_cells);
     poisoned(t.sections, size.sections);
     poisoned(t.extents, size.sections);
     poisoned(t.cells, size.sections);
@@ -48,16 +55,18 @@ BaselineFrameTables tables_in_place(const std::vector<BaselineBone<double>>& bon
     t.fan_angles = fan_grid_angles(options.fan_samples);
     std::vector<PosedSection<double>> middles;
     std::vector<FanSample<double>> fan_checks;
-    std::vector<int> verdicts;
+    std::vector<int> verdicts, refined_per_bone, ordinals;
     poisoned(middles, size.sections);
     poisoned(fan_checks, size.fan_checks);
     poisoned(verdicts, size.verdicts);
+    poisoned(refined_per_bone, size.refined_per_bone);
+    poisoned(ordinals, size.verdicts);
     BaselineTableJob samples{bones.data(),       poses.data(),      t.locals.data(), bones.size(),   options.phi_samples,
                              options.fan_samples, t.sections.data(), middles.data(),  t.fans.data(), fan_checks.data()};
     samples.tabulated = tabulated.empty() ? nullptr : tabulated.data();
     cpu::build_baseline_tables_in_place({samples, options.cell_tolerance, verdicts.data(), t.extents.data(), t.cells.data(),
                                          t.fan_cells.data(), t.fine.data(), t.fine_extents.data(), t.fine_fans.data(), t.direct.data(),
-                                         t.fan_direct.data()},
+                                         t.fan_direct.data(), room.cells, room.fan_cells, refined_per_bone.data(), ordinals.data()},
                                         {});
     return t;
 }
@@ -68,19 +77,25 @@ std::size_t refined(const std::vector<int>& cells) {
     return n;
 }
 
-// Cell by cell: the same coarse kind (or both left out), or both refined with the same sub-cells marked for
-// the direct construction (the list build numbers its refined cells in order, the in-place one by the cell).
+// Cell by cell: the same coarse kind (or both left out), or both refined with the same ordinal (both builds
+// number refined cells in cell order) and the same sub-cells marked for the direct construction; a refined
+// cell numbered at or past `room` is kUntabulatedCell in place.
 void expect_same_cells(const std::vector<int>& listed, const std::vector<unsigned char>& listed_direct, const std::vector<int>& in_place,
-                       const std::vector<unsigned char>& in_place_direct, const std::string& what) {
+                       const std::vector<unsigned char>& in_place_direct, const std::string& what, std::size_t room = SIZE_MAX) {
     ASSERT_EQ(listed.size(), in_place.size()) << what;
     for (std::size_t c = 0; c < listed.size(); ++c) {
         if (is_coarse(listed[c]) || listed[c] == kUntabulatedCell) {
             ASSERT_EQ(in_place[c], listed[c]) << what << " cell " << c;
             continue;
         }
-        ASSERT_EQ(in_place[c], int(c)) << what << " cell " << c << ": a refined cell's ordinal is its own number";
+        const std::size_t r = std::size_t(listed[c]);
+        if (r >= room) {
+            ASSERT_EQ(in_place[c], kUntabulatedCell) << what << " cell " << c << ": refined cell " << r << " has no room";
+            continue;
+        }
+        ASSERT_EQ(in_place[c], listed[c]) << what << " cell " << c << ": refined cells are numbered in cell order";
         for (int m = 0; m < kRefineFactor; ++m)
-            ASSERT_EQ(in_place_direct[c * kRefineFactor + m], listed_direct[std::size_t(listed[c]) * kRefineFactor + m]) << what << " cell " << c;
+            ASSERT_EQ(in_place_direct[r * kRefineFactor + m], listed_direct[r * kRefineFactor + m]) << what << " cell " << c;
     }
 }
 
@@ -165,9 +180,52 @@ TEST(TablePasses, TheInPlaceBuildRefusesABoneList) {
     BaselineTableJob samples{skinner.bones().data(), poses.data(), locals.data(), 1, 64, 64, nullptr, nullptr, nullptr, nullptr};
     samples.bone_list = list;
     EXPECT_THROW(cpu::build_baseline_tables_in_place({samples, 3e-5, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                                                      nullptr},
+                                                      nullptr, 0, 0, nullptr, nullptr},
                                                      {}),
                  std::logic_error);
+}
+
+// The GPU's build keeps room for the refined samples of a fixed share of the cells (kInPlaceRoomDivisor). With
+// less room than the frame refines, the refined cells past it, in cell order, are kUntabulatedCell and their
+// points take the direct construction: every cell as the list build's up to the room, and every point the
+// list build's to the bit or, where a cell it reads had no room, the direct construction's to the bit. And
+// the share the GPU keeps covers what the chains and junctions refine under random bends.
+TEST(TablePasses, RefinedCellsPastTheRoomTakeTheDirectConstruction) {
+    std::vector<testing::NamedChain> bodies = testing::all_chains();
+    for (const testing::NamedJunction& j : testing::all_junctions()) bodies.push_back({j.name, j.skeleton});
+    double largest_share = 0;
+    std::size_t cells_without_room = 0;
+    for (const testing::NamedChain& body : bodies) {
+        testing::Random rng(61);
+        const std::vector<Vec3<double>> points = testing::points_around(body.skeleton, 3000, 61, -0.6, 0.6);
+        BaselineSkinner<double> skinner(body.skeleton, points, body.name);
+        skinner.set_deform_options(testing::tables_for_every_bone());
+        std::size_t taken_directly = 0;
+        for (int i = 0; i < 4; ++i) {
+            const std::vector<BaselineBonePose<double>> poses = skinner.frame(testing::random_bend_pose(body.skeleton, rng));
+            const BaselineFrameTables listed = skinner.frame_tables(poses);
+            const std::size_t refined_cells = refined(listed.cells), refined_fans = refined(listed.fan_cells);
+            largest_share = std::max({largest_share, double(refined_cells) / double(listed.cells.size()),
+                                      double(refined_fans) / double(listed.fan_cells.size())});
+            const Room half{refined_cells / 2, refined_fans / 2};
+            cells_without_room += (refined_cells - half.cells) + (refined_fans - half.fan_cells);
+            const BaselineFrameTables in_place = tables_in_place(skinner.bones(), poses, skinner.deform_options(), {}, half);
+            expect_same_cells(listed.cells, listed.direct, in_place.cells, in_place.direct, body.name + " sections", half.cells);
+            expect_same_cells(listed.fan_cells, listed.fan_direct, in_place.fan_cells, in_place.fan_direct, body.name + " fans", half.fan_cells);
+            const std::vector<Vec3<double>> got = deform_with(skinner, points, poses, in_place);
+            const std::vector<Vec3<double>> tabulated = deform_with(skinner, points, poses, listed);
+            const std::vector<Vec3<double>> direct = deform_with(skinner, points, poses, BaselineFrameTables{});
+            for (std::size_t p = 0; p < points.size(); ++p) {
+                const bool as_tabulated = std::memcmp(&got[p], &tabulated[p], sizeof(Vec3<double>)) == 0;
+                ASSERT_TRUE(as_tabulated || std::memcmp(&got[p], &direct[p], sizeof(Vec3<double>)) == 0) << body.name << " point " << p;
+                taken_directly += !as_tabulated;
+            }
+        }
+        EXPECT_GT(taken_directly, 0u) << body.name << ": some point must read a cell without room";
+    }
+    std::printf("  %zu refined cells without room; at most %.1f%% of a kind's cells refined in one frame\n", cells_without_room, 100 * largest_share);
+    EXPECT_GT(cells_without_room, 0u) << "the test must run out of room";
+    EXPECT_LT(largest_share, 1.0 / double(kInPlaceRoomDivisor)) << "the GPU's room no longer covers what these bodies refine";
 }
 
 }  // namespace
