@@ -160,6 +160,19 @@ struct BaselineSubcellCheckPass {
 };
 #endif
 
+// Where a cell lies in the in-place tables: its kind (sections first, then fans), bone and index on its grid.
+struct InPlaceCell {
+    bool fan;
+    std::size_t first;  // the kind's first entry in verdicts and ordinals
+    int bone, j, samples;
+};
+BS_HD inline InPlaceCell in_place_cell(const BaselineTableJob& t, std::size_t c) {
+    const std::size_t section_cells = t.bone_count * std::size_t(t.phi_samples);
+    if (c < section_cells) return {false, 0, int(c / t.phi_samples), int(c % t.phi_samples), t.phi_samples};
+    const std::size_t f = c - section_cells;
+    return {true, section_cells, int(f / t.fan_samples), int(f % t.fan_samples), t.fan_samples};
+}
+
 // The same tables built in place (BaselineInPlaceTablesJob): every pass runs over every cell, and a cell's
 // refined samples, sub-cell checks and extents are made only where its verdict refines it and its ordinal
 // has room. A left-out bone's cells take kCellLeftOut here, which no later pass refines.
@@ -167,10 +180,7 @@ struct InPlaceCellCheckPass {
     BaselineInPlaceTablesJob job;
     BaselineCellCheckPass check;
     BS_HD void operator()(std::size_t c) const {
-        const BaselineTableJob& t = job.samples;
-        const std::size_t section_cells = t.bone_count * std::size_t(t.phi_samples);
-        const int k = int(c < section_cells ? c / t.phi_samples : (c - section_cells) / t.fan_samples);
-        if (t.tabulates(k))
+        if (job.samples.tabulates(in_place_cell(job.samples, c).bone))
             check(c);
         else
             job.verdicts[c] = kCellLeftOut;
@@ -185,19 +195,6 @@ struct InPlaceQuarterPass {
         job.verdicts[cell] = quarter_verdict(t.bones, t.poses, t.locals, t.phi_samples, t.sections, job.tolerance, int(cell));
     }
 };
-
-// Where a cell lies in the in-place tables: its kind (sections first, then fans), bone and index on its grid.
-struct InPlaceCell {
-    bool fan;
-    std::size_t first;  // the kind's first entry in verdicts and ordinals
-    int bone, j, samples;
-};
-BS_HD inline InPlaceCell in_place_cell(const BaselineTableJob& t, std::size_t c) {
-    const std::size_t section_cells = t.bone_count * std::size_t(t.phi_samples);
-    if (c < section_cells) return {false, 0, int(c / t.phi_samples), int(c % t.phi_samples), t.phi_samples};
-    const std::size_t f = c - section_cells;
-    return {true, section_cells, int(f / t.fan_samples), int(f % t.fan_samples), t.fan_samples};
-}
 
 // Refined cells numbered in cell order in two passes, so that no thread counts more than one bone's cells
 // and the bones before it: each bone's refined cells of each kind, then each refined cell's ordinal, or
