@@ -128,12 +128,11 @@ std::size_t resident_long_path_blocks(unsigned block) {
 
 // Raises the current device's per-thread stack limit (cudaLimitStackSize) to what `kernel` needs (its local
 // memory a thread, cudaFuncAttributes::localSizeBytes: with whole-program compilation, as kernels/CMakeLists.txt
-// builds, ptxas folds the non-inlined callees' frames into it), where the limit is below that, and returns
-// what it needs. CUDA raises the limit itself at a launch that needs more, and setting it waits until the
+// builds, ptxas folds the non-inlined callees' frames into it), where the limit is below that. CUDA raises the limit itself at a launch that needs more, and setting it waits until the
 // device is idle (cuCtxSetLimit); so a caller that promises not to wait (GpuSkinner::deform) reserves it
 // beforehand, where it may wait. Under a lock, so that two threads reserving for kernels of different needs
 // cannot leave the smaller need set.
-inline std::size_t reserve_stack_for(const void* kernel) {
+inline void reserve_stack_for(const void* kernel) {
     static std::mutex reserving;
     const std::lock_guard<std::mutex> lock(reserving);
     cudaFuncAttributes attributes{};
@@ -141,15 +140,13 @@ inline std::size_t reserve_stack_for(const void* kernel) {
     std::size_t limit = 0;
     BS_CUDA_CHECK(cudaDeviceGetLimit(&limit, cudaLimitStackSize));
     if (attributes.localSizeBytes > limit) BS_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitStackSize, attributes.localSizeBytes));
-    return attributes.localSizeBytes;
 }
 // The same for both kernels for_each_point_split launches for F, and for launch_per_item's.
-template <class F> std::size_t reserve_split_stack() {
-    const std::size_t common = reserve_stack_for(reinterpret_cast<const void*>(&common_path_kernel<F>));
-    const std::size_t long_path = reserve_stack_for(reinterpret_cast<const void*>(&long_path_kernel<F>));
-    return common > long_path ? common : long_path;
+template <class F> void reserve_split_stack() {
+    reserve_stack_for(reinterpret_cast<const void*>(&common_path_kernel<F>));
+    reserve_stack_for(reinterpret_cast<const void*>(&long_path_kernel<F>));
 }
-template <class F> std::size_t reserve_per_item_stack() { return reserve_stack_for(reinterpret_cast<const void*>(&per_point_kernel<F>)); }
+template <class F> void reserve_per_item_stack() { reserve_stack_for(reinterpret_cast<const void*>(&per_point_kernel<F>)); }
 
 template <class F>
 void for_each_point_split(std::size_t count, const F& f, SplitScratch scratch, Exec exec) {

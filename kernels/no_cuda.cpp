@@ -23,8 +23,8 @@ void deform_dqs(const DqsJob<float>&, Exec) { not_built(); }
 void deform_baseline(const BaselineJob<float>&, Exec) { not_built(); }
 void deform_metaball(const MetaballJob<float>&, Exec) { not_built(); }
 void build_baseline_tables_in_place(const BaselineInPlaceTablesJob&, Exec) { not_built(); }
-std::size_t reserve_baseline_stack() { not_built(); }
-std::size_t reserve_table_stack() { not_built(); }
+void reserve_baseline_stack() { not_built(); }
+void reserve_table_stack() { not_built(); }
 
 void coherent_order(const BaselineCode*, std::size_t, std::uint32_t*, Exec) { not_built(); }
 void gather(const BaselineCode*, const std::uint32_t*, std::size_t, BaselineCode*, Exec) { not_built(); }

@@ -320,13 +320,13 @@ void deform_dqs(const DqsJob<float>& job, Exec exec);
 void deform_baseline(const BaselineJob<float>& job, Exec exec);
 void deform_metaball(const MetaballJob<float>& job, Exec exec);
 void build_baseline_tables_in_place(const BaselineInPlaceTablesJob& job, Exec exec);
-// The per-thread stack the baseline per-point passes' kernels need (one body and several; about 6 kB for
-// the long path, ptxas), and the in-place table passes', in bytes, with the current device's stack limit
-// raised to it where it was below. CUDA would raise it at the first launch that needs it, inside a
+// Raise the current device's stack limit to what the baseline per-point passes' kernels need (one body and
+// several; about 6 kB a thread for the long path, ptxas), and the in-place table passes', where it is below
+// that. CUDA would raise it at the first launch that needs it, inside a
 // deform(); GpuSkinner reserves both when it is built, where it may wait. Setting the limit waits until the
 // device is idle.
-std::size_t reserve_baseline_stack();
-std::size_t reserve_table_stack();
+void reserve_baseline_stack();
+void reserve_table_stack();
 
 // Number of usable CUDA devices; 0 when the backend is not built, or there is no driver or device.
 int device_count();

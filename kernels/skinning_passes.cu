@@ -132,10 +132,9 @@ void deform_baseline(const BaselineJob<float>& job, Exec exec) {
 }
 void deform_metaball(const MetaballJob<float>& job, Exec exec) { for_each_point(job.count, metaball_pass(job), exec); }
 #if defined(__CUDACC__)  // a device's stack limit (kernels/passes.hpp)
-std::size_t reserve_baseline_stack() {
-    const std::size_t one = reserve_split_stack<BaselinePass<float>>();
-    const std::size_t several = reserve_split_stack<BodiesPass<BaselinePass, BaselineJob<float>>>();
-    return one > several ? one : several;
+void reserve_baseline_stack() {
+    reserve_split_stack<BaselinePass<float>>();
+    reserve_split_stack<BodiesPass<BaselinePass, BaselineJob<float>>>();
 }
 #else  // the CPU build only: the double-precision passes
 void deform_lbs(const LbsJob<double>& job, Exec exec) { for_each_point(job.count, LbsPass<double>{job}, exec); }

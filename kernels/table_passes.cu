@@ -322,14 +322,15 @@ void build_baseline_tables_in_place(const BaselineInPlaceTablesJob& job, Exec ex
 }
 
 #if defined(__CUDACC__)  // a device's stack limit (kernels/passes.hpp)
-std::size_t reserve_table_stack() {
-    std::size_t most = 0;
-    for (std::size_t bytes : {reserve_per_item_stack<BaselineTablePass>(), reserve_per_item_stack<InPlaceCellCheckPass>(),
-                              reserve_per_item_stack<InPlaceQuarterPass>(), reserve_per_item_stack<InPlaceCountPass>(),
-                              reserve_per_item_stack<InPlaceOrdinalPass>(), reserve_per_item_stack<InPlaceRefinePass>(),
-                              reserve_per_item_stack<InPlaceSubcellPass>(), reserve_per_item_stack<InPlaceCellsPass>()})
-        most = bytes > most ? bytes : most;
-    return most;
+void reserve_table_stack() {
+    reserve_per_item_stack<BaselineTablePass>();
+    reserve_per_item_stack<InPlaceCellCheckPass>();
+    reserve_per_item_stack<InPlaceQuarterPass>();
+    reserve_per_item_stack<InPlaceCountPass>();
+    reserve_per_item_stack<InPlaceOrdinalPass>();
+    reserve_per_item_stack<InPlaceRefinePass>();
+    reserve_per_item_stack<InPlaceSubcellPass>();
+    reserve_per_item_stack<InPlaceCellsPass>();
 }
 #endif
 
