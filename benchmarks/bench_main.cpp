@@ -415,7 +415,8 @@ struct RunContext {
     std::string body;
     int threads, repeats;
     std::string cpu, gpu;
-    int table_samples, min_tabulated_points;  // the "baseline" rows' tables (not baseline-exact's: it has none)
+    int table_samples, min_tabulated_points;  // the "baseline" rows' tables (not baseline-exact's: it has none): φ samples
+                                              // (the fan grid's: bs::fan_samples_for them)
 };
 
 // This machine's processor as /proc/cpuinfo names it ("model name") and its logical CPUs; "unknown
@@ -441,6 +442,7 @@ nlohmann::json to_json(const Row& r, const RunContext& run) {
             {"threads", run.threads},
             {"repeats", run.repeats},
             {"baseline_table_samples", r.method == "baseline" ? nlohmann::json(run.table_samples) : nlohmann::json()},
+            {"baseline_fan_samples", r.method == "baseline" ? nlohmann::json(bs::fan_samples_for(run.table_samples)) : nlohmann::json()},
             {"baseline_min_tabulated_points", r.method == "baseline" ? nlohmann::json(run.min_tabulated_points) : nlohmann::json()},
             {"points", r.points},
             {"method", r.method},
@@ -560,7 +562,8 @@ Encoded encode(const BenchOptions& o, const bs::Skeleton& skeleton, SizeRun& siz
     bs::BaselineDeformOptions options;
     options.exact = exact;
     options.min_tabulated_points = o.min_tabulated_points;
-    options.phi_samples = options.fan_samples = o.table_samples;
+    options.phi_samples = o.table_samples;
+    options.fan_samples = bs::fan_samples_for(o.table_samples);
     const std::size_t live_before_encode = bs::bench::heap_live_bytes();
     bs::bench::reset_heap_peak();
     const auto build = [&] {
@@ -732,8 +735,8 @@ void print_tables(const std::vector<Row>& rows, const RunContext& run, const std
                 run.threads == 1 ? "" : "s", run.repeats);
     std::printf("Machine: %s%s%s.\n", run.cpu.c_str(), run.gpu.empty() ? "" : "; GPU: ", run.gpu.c_str());
     if (std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.method == "baseline"; }))
-        std::printf("Baseline's tables: %d samples a bone, for the bones read by at least %d points.\n", run.table_samples,
-                    run.min_tabulated_points);
+        std::printf("Baseline's tables: %d φ and %d fan samples a bone, for the bones read by at least %d points.\n", run.table_samples,
+                    bs::fan_samples_for(run.table_samples), run.min_tabulated_points);
     std::printf("\n");
     std::printf("| points | method | backend | encode points/s | deform ns/point | fastest–slowest ns/point | deform points/s | GB/s | of copy | "
                 "time / LBS | frame tables kB | tables ms |\n");
@@ -860,7 +863,7 @@ int main(int argc, char** argv) {
                    "baseline: a bone read by fewer points takes the direct construction instead of per-frame tables (0: every bone tabulated)")
         ->transform(bs::cli::count_in_range(std::size_t(0), std::size_t(std::numeric_limits<int>::max())))
         ->capture_default_str();
-    app.add_option("--table-samples", o.table_samples, "baseline: generator-angle samples per bone in the per-frame tables")
+    app.add_option("--table-samples", o.table_samples, "baseline: generator-angle (φ) samples per bone in the per-frame tables (the fan's grid: twice as many)")
         ->transform(bs::cli::count_in_range(std::size_t(bs::kMinTableSamples), std::size_t(bs::kMaxTableSamples)))
         ->capture_default_str();
     app.add_option("--body", o.body_name, "chain: the demo's three bones; human: the human demo's humanoid on its capture")

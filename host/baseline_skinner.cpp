@@ -84,7 +84,7 @@ std::vector<unsigned char> tabulated_bones(const std::vector<BaselineCode>& code
 
 namespace {
 
-// Each coarse cell's kind of stencil (kCoarseCubicCell or kCoarseLinearCell), from its bone's samples. The
+// Each coarse cell's kind of stencil (coarse_cell_kind), from its bone's samples. The
 // per-point pass trusts a coarse cell's two samples to share their structure (stencil_at): a cell whose
 // samples differ fails its check and is refined, and a logic_error (an internal error) says so if not.
 template <class Sample>

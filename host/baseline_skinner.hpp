@@ -75,6 +75,14 @@ struct BaselineDeformOptions {
 // met there. One minimum for both grids (the fan's cells keep all three checks, but take the same count).
 constexpr int kMinTableSamples = 32;
 constexpr int kMaxTableSamples = 1 << 16;
+// The fan grid that goes with a φ grid of `phi_samples` where one count is given (the CLI's and the bench's
+// `--table-samples`): as many times finer as the defaults' (engine/baseline/table.hpp), within
+// kMaxTableSamples.
+constexpr int fan_samples_for(int phi_samples) {
+    constexpr int factor = kDefaultFanSamples / kDefaultPhiSamples;
+    return phi_samples > kMaxTableSamples / factor ? kMaxTableSamples : factor * phi_samples;
+}
+static_assert(fan_samples_for(kDefaultPhiSamples) == kDefaultFanSamples, "one count gives the default grids");
 
 // InputError unless the options are in the ranges above.
 void validate_deform_options(const BaselineDeformOptions& options);
@@ -136,7 +144,7 @@ BaselineFrameTables build_frame_tables(const std::vector<BaselineBone<double>>& 
 // one meanwhile is refused (InputError) instead of freeing the tables under the first (one cache shared by
 // four threads had crashed every time, a thread-safety probe). The reference update() returns is valid
 // until its next call. It holds one frame's tables
-// (BaselineFrameTables::bytes, about 0.4 MB a bone at the defaults). `tabulated` and InputError as
+// (BaselineFrameTables::bytes, about 0.2–0.3 MB a bone at the defaults). `tabulated` and InputError as
 // build_frame_tables'; a change of the tabulated bones is a build from nothing.
 class BaselineTableCache {
 public:

@@ -6,8 +6,8 @@
 // on a body with junction fields also a word a point and the bones its blended codes keep, device_bytes)
 // is uploaded once at construction; per
 // frame only the pose's tables go up (LBS, DQS: bones × 48 or 32 bytes; baseline: its per-frame tables,
-// by default built on the host's cores by the same passes as the CPU backend's, about 0.4 MB per bone at the
-// default grid, see BaselineFrameTables::bytes: built again only for the bones whose joints moved since the
+// by default built on the host's cores by the same passes as the CPU backend's, about 0.2–0.3 MB per bone at
+// the default grids, see BaselineFrameTables::bytes: built again only for the bones whose joints moved since the
 // frame before, BaselineTableCache, whose host copy the skinner keeps, but uploaded whole; or only the
 // poses, set_tables_on_device), and one launch
 // writes the caller's device buffer (baseline with tables: two, its common path's and the other points').
@@ -64,7 +64,7 @@ public:
 
     // Baseline: where a frame's tables are built. On the host's cores (the default), uploaded then; or on the
     // device by the same passes, run in place (kernels/table_passes.cu: room for the refined samples of a
-    // quarter of the cells, kInPlaceRoomDivisor, about 3 MB a bone at the default grid, so nothing goes back
+    // quarter of the cells, kInPlaceRoomDivisor, about 1.7 MB a bone at the default grids, so nothing goes back
     // to the host between launches; a refined cell past the room takes the direct construction), with only
     // the frame's poses and each bone's posed neighbourhood going up.
     // Other methods and baseline's exact construction have no tables: for them this changes nothing.

@@ -25,8 +25,8 @@
 namespace bs {
 
 // Bands of the key: kTBands of a code's t (of [0, 1] on a section, of [0, π] over a cap: a polar angle)
-// and kPhiBands of φ's turn. With 1e6 points on a three-bone body, a warp then spans about half of a
-// default table cell in φ (kDefaultPhiSamples = 256).
+// and kPhiBands of φ's turn. With 1e6 points on a three-bone body, a warp then spans about a fifth of a
+// default table cell in φ (kDefaultPhiSamples = 128).
 constexpr int kTBands = 16;
 constexpr int kPhiBands = 1024;
 

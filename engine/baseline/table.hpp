@@ -45,10 +45,14 @@
 
 namespace bs {
 
-// Default grid: the error it leaves is measured in tests/host/test_baseline_table.cpp and
-// benchmarks/RESULTS.md.
-constexpr int kDefaultPhiSamples = 256;
-constexpr int kDefaultFanSamples = 256;
+// Default grids: the error they leave is measured in tests/host/test_baseline_table.cpp and
+// benchmarks/RESULTS.md. The fan grid is twice as fine as the φ grid: a fan sample costs about a ninth of a
+// section sample, and at 128 fan samples the human demo's fan cells that still missed after refinement
+// sent 3.2% of its points to the direct construction (0.06% at 256), which cost more than the samples
+// saved; at 128 φ samples against 256 the human's tables build in a quarter less time (RESULTS, 2026-12-07,
+// forty-eighth session).
+constexpr int kDefaultPhiSamples = 128;
+constexpr int kDefaultFanSamples = 2 * kDefaultPhiSamples;
 constexpr int kRefineFactor = 16;
 constexpr int kSamplesPerRefinedCell = 2 * kRefineFactor + 1;  // sub-cell ends and middles, interleaved
 constexpr double kDefaultCellTolerance = 3e-5;  // of the bone's smaller radius, at each checked point
@@ -81,15 +85,18 @@ constexpr int kCellCheckRatios = 9;      // t = 0, 1/8, ..., 1
 // Two samples whose anchors are further apart than this many times spacing · radius are not interpolated.
 constexpr double kTableJump = 12.0;
 // A cell not refined, and the stencil its points take (coarse_stencil): cubic where the samples before and
-// after it share the structure of its own two, linear otherwise. Decided once a frame, when the tables are
-// built, instead of by each point. A coarse cell's own two samples always share their structure: its
-// check fails otherwise (cell_deviation), and the cell is refined.
+// after it share the structure of its own two; quadratic through its own two and the one on the side that
+// shares it where only one side does (next to a change of structure); linear where neither does. Decided
+// once a frame, when the tables are built, instead of by each point. A coarse cell's own two samples always
+// share their structure: its check fails otherwise (cell_deviation), and the cell is refined.
 constexpr int kCoarseCubicCell = -1;
 constexpr int kCoarseLinearCell = -2;
-BS_HD constexpr bool is_coarse(int cell) { return cell == kCoarseCubicCell || cell == kCoarseLinearCell; }
+constexpr int kCoarseQuadraticBeforeCell = -4;  // the sample before the cell, and its own two
+constexpr int kCoarseQuadraticAfterCell = -5;   // its own two, and the sample after it
 // Every cell of a bone left out of the tables (BaselineDeformOptions::min_tabulated_points): too few points
 // read it to repay its samples, and its points take the direct construction.
 constexpr int kUntabulatedCell = -3;
+BS_HD constexpr bool is_coarse(int cell) { return cell < 0 && cell != kUntabulatedCell; }
 
 // The fan of the posed bundle's segment through generator ψ_j (FanField: its two blended end
 // directions), in the meridian frame of ψ_j (MeridianFrame: axial, radial, tangential coordinates). The
@@ -288,36 +295,39 @@ template <class Sample> BS_HD inline CellSamples<Sample> cell_samples(const Samp
             &bone_samples[j + 2 < samples ? j + 2 : j + 2 - samples]};
 }
 
-// Whether cell j's stencil may be cubic: the four samples around it share one structure.
-template <class Sample> BS_HD inline bool cubic_cell(const Sample* bone_samples, int samples, int j) {
-    const CellSamples<Sample> c = cell_samples(bone_samples, samples, j);
-    return same_structure(*c.before, *c.a) && same_structure(*c.a, *c.b) && same_structure(*c.b, *c.after);
-}
-
-// A coarse cell's entry in BaselineTables::cells: the kind of stencil its points take, decided once a frame.
+// A coarse cell's entry in BaselineTables::cells: the kind of stencil its points take (see kCoarseCubicCell),
+// from the structure of the samples around it, decided once a frame.
 template <class Sample> BS_HD inline int coarse_cell_kind(const Sample* bone_samples, int samples, int j) {
-    return cubic_cell(bone_samples, samples, j) ? kCoarseCubicCell : kCoarseLinearCell;
+    const CellSamples<Sample> c = cell_samples(bone_samples, samples, j);
+    const bool before = same_structure(*c.before, *c.a), after = same_structure(*c.b, *c.after);
+    return before && after ? kCoarseCubicCell : before ? kCoarseQuadraticBeforeCell : after ? kCoarseQuadraticAfterCell : kCoarseLinearCell;
 }
 
-// Cubic (Lagrange, uniform grid) where the four samples around a coarse cell share one structure, linear
-// otherwise: in a smooth stretch the cubic's error is O(Δφ⁴), so the rest pose and slow turns come out
-// exact to far below the tolerance.
+// Lagrange weights on the uniform grid at w in [0, 1] of the cell: cubic on its four samples in a smooth
+// stretch (O(Δφ⁴): the rest pose and slow turns come out exact to far below the tolerance); next to a change
+// of structure, quadratic on the three samples of the cell's side (O(Δφ³): linear, O(Δφ²), left the bent
+// chain's rest points 1.3e-5 off at 128 samples), or linear.
 template <class Sample>
-BS_HD inline Stencil<Sample> coarse_stencil(const Sample* bone_samples, int samples, int j, double w, bool cubic) {
+BS_HD inline Stencil<Sample> coarse_stencil(const Sample* bone_samples, int samples, int j, double w, int kind) {
     const CellSamples<Sample> c = cell_samples(bone_samples, samples, j);
     const double spacing = kTwoPi / samples;
-    if (cubic) {
-        // Each weight a product of two products (no division): two multiplications deep after w ± 1, w − 2.
-        const double plus = w + 1, minus = w - 1, minus2 = w - 2;
-        return {{c.a, c.b, c.before, c.after},
-                {(plus * minus) * (minus2 * 0.5), (plus * w) * (minus2 * -0.5), (w * minus) * (minus2 * (-1.0 / 6)),
-                 (plus * w) * (minus * (1.0 / 6))},
-                spacing};
+    const double plus = w + 1, minus = w - 1, minus2 = w - 2;
+    switch (kind) {
+        case kCoarseCubicCell:  // each weight a product of two products (no division): two multiplications deep
+            return {{c.a, c.b, c.before, c.after},
+                    {(plus * minus) * (minus2 * 0.5), (plus * w) * (minus2 * -0.5), (w * minus) * (minus2 * (-1.0 / 6)),
+                     (plus * w) * (minus * (1.0 / 6))},
+                    spacing};
+        case kCoarseQuadraticBeforeCell:  // nodes −1, 0, 1
+            return {{c.a, c.b, c.before, c.a}, {-(plus * minus), (plus * w) * 0.5, (w * minus) * 0.5, 0}, spacing};
+        case kCoarseQuadraticAfterCell:  // nodes 0, 1, 2
+            return {{c.a, c.b, c.a, c.after}, {(minus * minus2) * 0.5, -(w * minus2), 0, (w * minus) * 0.5}, spacing};
+        default:
+            return linear_stencil(c.a, c.b, w, spacing);
     }
-    return linear_stencil(c.a, c.b, w, spacing);
 }
 template <class Sample> BS_HD inline Stencil<Sample> coarse_stencil(const Sample* bone_samples, int samples, int j, double w) {
-    return coarse_stencil(bone_samples, samples, j, w, cubic_cell(bone_samples, samples, j));
+    return coarse_stencil(bone_samples, samples, j, w, coarse_cell_kind(bone_samples, samples, j));
 }
 
 // The stencil for an angle (bracketed by j) in a table of `samples` per bone with refined cells (see BaselineTables):
@@ -332,7 +342,7 @@ BS_HD inline bool stencil_at(const Bracket& j, int k, int samples, const Sample*
     if (r == kUntabulatedCell) return false;
     in_fine = !is_coarse(r);
     if (!in_fine) {
-        out = coarse_stencil(coarse + std::size_t(k) * samples, samples, j.a, j.weight, r == kCoarseCubicCell);
+        out = coarse_stencil(coarse + std::size_t(k) * samples, samples, j.a, j.weight, r);
         return true;
     }
     double u = j.weight * kRefineFactor;

@@ -38,7 +38,7 @@ void add_common(CLI::App* command, DeformChoice& o, std::vector<std::string> met
     add_threads_option(command, o.threads);
     CLI::Option* exact =
         command->add_flag("--exact", o.exact, "baseline: construct the bend per point (the reference) instead of per-frame tables");
-    CLI::Option* samples = command->add_option("--table-samples", o.table_samples, "baseline: generator-angle samples per bone in the per-frame tables")
+    CLI::Option* samples = command->add_option("--table-samples", o.table_samples, "baseline: generator-angle (φ) samples per bone in the per-frame tables (the fan's grid: twice as many)")
                                ->transform(count_in_range(std::size_t(kMinTableSamples), std::size_t(kMaxTableSamples)))
                                ->capture_default_str();
     // Both shape baseline's tables; with another method they would silently do nothing.
@@ -52,7 +52,8 @@ void add_common(CLI::App* command, DeformChoice& o, std::vector<std::string> met
 BaselineDeformOptions baseline_options(const DeformChoice& o) {
     BaselineDeformOptions options;
     options.exact = o.exact;
-    options.phi_samples = options.fan_samples = o.table_samples;
+    options.phi_samples = o.table_samples;
+    options.fan_samples = fan_samples_for(o.table_samples);
     return options;
 }
 

@@ -21,7 +21,7 @@ struct DeformChoice {
     std::string backend = "auto";  // "cpu", "cuda", or "auto": the GPU where one is usable, else the CPU
     int threads = 0;
     bool exact = false;            // baseline: the direct construction instead of the per-frame tables
-    int table_samples = kDefaultPhiSamples;  // baseline: φ and ψ samples per bone of the tables
+    int table_samples = kDefaultPhiSamples;  // baseline: φ samples per bone of the tables (ψ: fan_samples_for them)
 };
 
 struct AnimateOptions {

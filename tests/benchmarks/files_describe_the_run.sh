@@ -22,11 +22,11 @@ awk -F, 'NR == 1 { if ($2 != "threads" || $9 != "deform_seconds_fastest" || $18 
          $5 == "dqs" && $18 != 96 { exit 1 }' "$tmp/b.csv" || fail "the CSV's rows: $(cat "$tmp/b.csv")"
 grep -q '"baseline_table_samples": null,' "$tmp/b.json" || fail "rows without tables name table samples"
 grep -q "Baseline's tables" "$tmp/out.txt" && fail "a run without baseline rows describes its tables"
-# Baseline's tables as the run built them (the defaults are 256 samples, bones of 700 points).
+# Baseline's tables as the run built them (the defaults are 128 φ and 256 fan samples, bones of 700 points).
 "$bench" --sizes 2000 --repeats 1 --threads 1 --methods lbs baseline baseline-exact --table-samples 64 --min-tabulated-points 5 \
     --json "$tmp/t.json" >"$tmp/t.txt" 2>&1 || fail "the bench failed: $(cat "$tmp/t.txt")"
-grep -qF "Baseline's tables: 64 samples a bone, for the bones read by at least 5 points." "$tmp/t.txt" ||
+grep -qF "Baseline's tables: 64 φ and 128 fan samples a bone, for the bones read by at least 5 points." "$tmp/t.txt" ||
     fail "the table does not say baseline's tables: $(head -4 "$tmp/t.txt")"
-[ "$(grep -c '"baseline_table_samples": 64,' "$tmp/t.json")" -eq 1 ] && [ "$(grep -c '"baseline_min_tabulated_points": 5,' "$tmp/t.json")" -eq 1 ] ||
+[ "$(grep -c '"baseline_table_samples": 64,' "$tmp/t.json")" -eq 1 ] && [ "$(grep -c '"baseline_fan_samples": 128,' "$tmp/t.json")" -eq 1 ] && [ "$(grep -c '"baseline_min_tabulated_points": 5,' "$tmp/t.json")" -eq 1 ] ||
     fail "the JSON's baseline row does not say its tables (or another row does)"
 echo "the files describe the run"

@@ -526,12 +526,14 @@ TEST(BaselineTable, BracketNeverIndexesOutOfRange) {
 // The coarse stencil (coarse_stencil, cell_samples) on a periodic grid: a smooth function of the angle
 // tabulated at the samples is interpolated as well in the cells beside the grid's seam (the first and the
 // last two, whose cubic reaches across it) as anywhere else, at random angles and at every cell's quarter
-// points: cubic within Lagrange's remainder, linear within the chord's. The tables themselves do not show
-// a stencil that takes a wrong sample: the cell check measures the same stencil, so it refines the cell and
-// the points come out right, only slower (a first cell whose cubic took sample 0 for the one before it
-// passed every other test, with 8% more section cells refined under random bends).
+// points, by every kind of stencil: cubic within Lagrange's remainder, quadratic on either side within
+// its own, linear within the chord's. The tables themselves do not show a stencil that takes a wrong
+// sample: the cell check measures the same stencil, so it refines the cell and the points come out right,
+// only slower (a first cell whose cubic took sample 0 for the one before it passed every other test, with
+// 8% more section cells refined under random bends).
 TEST(BaselineTable, TheCoarseStencilInterpolatesAsWellAcrossTheGridsSeamAsElsewhere) {
-    // |f''''| <= 0.7 + 0.2 * 16 + 0.1 * 81 = 12 and |f''| <= 0.7 + 0.2 * 4 + 0.1 * 9 = 2.4.
+    // |f''''| <= 0.7 + 0.2 * 16 + 0.1 * 81 = 12, |f'''| <= 0.7 + 0.2 * 8 + 0.1 * 27 = 5 and
+    // |f''| <= 0.7 + 0.2 * 4 + 0.1 * 9 = 2.4.
     auto f = [](double angle) { return 0.7 * std::cos(angle) + 0.2 * std::sin(2 * angle + 0.3) - 0.1 * std::cos(3 * angle); };
     Random rng(7070);
     for (int samples : {kMinTableSamples, 64, kDefaultPhiSamples}) {
@@ -539,19 +541,25 @@ TEST(BaselineTable, TheCoarseStencilInterpolatesAsWellAcrossTheGridsSeamAsElsewh
         for (int j = 0; j < samples; ++j) table[std::size_t(j)] = f(grid_angle(j, samples));
         const double h = kTwoPi / samples;
         // Lagrange's remainders: max |f''''| h^4 max |(w + 1) w (w - 1) (w - 2)| / 4! on w in [0, 1] (the
-        // product's largest is 9/16), and max |f''| h^2 / 8 for the chord.
-        const double cubic_bound = 12 * (9.0 / 16) / 24 * std::pow(h, 4) + 1e-15, linear_bound = 2.4 * h * h / 8 + 1e-15;
+        // product's largest is 9/16); max |f'''| h^3 max |(w + 1) w (w - 1)| / 3! (or of w (w - 1) (w - 2):
+        // the largest is 2 / (3 √3) either way); max |f''| h^2 / 8 for the chord.
+        const double cubic_bound = 12 * (9.0 / 16) / 24 * std::pow(h, 4) + 1e-15;
+        const double quadratic_bound = 5 * (2 / (3 * std::sqrt(3.0))) / 6 * std::pow(h, 3) + 1e-15;
+        const double linear_bound = 2.4 * h * h / 8 + 1e-15;
+        const std::pair<int, double> kinds[] = {{kCoarseCubicCell, cubic_bound},
+                                                {kCoarseQuadraticBeforeCell, quadratic_bound},
+                                                {kCoarseQuadraticAfterCell, quadratic_bound},
+                                                {kCoarseLinearCell, linear_bound}};
         std::vector<double> angles;
         for (int i = 0; i < 3000; ++i) angles.push_back(rng.uniform(0, kTwoPi));
         for (int j = 0; j < samples; ++j)
             for (double w : {0.25, 0.5, 0.75}) angles.push_back((j + w) * h);
         for (double angle : angles) {
             const Bracket b = bracket(angle, samples);
-            for (bool cubic : {true, false}) {
-                const Stencil<double> st = coarse_stencil(table.data(), samples, b.a, b.weight, cubic);
+            for (const auto& [kind, bound] : kinds) {
+                const Stencil<double> st = coarse_stencil(table.data(), samples, b.a, b.weight, kind);
                 const double got = (st.w[0] * *st.s[0] + st.w[1] * *st.s[1]) + (st.w[2] * *st.s[2] + st.w[3] * *st.s[3]);
-                EXPECT_LE(std::fabs(got - f(angle)), cubic ? cubic_bound : linear_bound)
-                    << samples << " samples, cell " << b.a << (cubic ? " cubic" : " linear") << ", angle " << angle;
+                EXPECT_LE(std::fabs(got - f(angle)), bound) << samples << " samples, cell " << b.a << ", stencil kind " << kind << ", angle " << angle;
             }
         }
     }
