@@ -863,7 +863,7 @@ int main(int argc, char** argv) {
                    "baseline: a bone read by fewer points takes the direct construction instead of per-frame tables (0: every bone tabulated)")
         ->transform(bs::cli::count_in_range(std::size_t(0), std::size_t(std::numeric_limits<int>::max())))
         ->capture_default_str();
-    app.add_option("--table-samples", o.table_samples, "baseline: generator-angle (φ) samples per bone in the per-frame tables (the fan's grid: twice as many)")
+    app.add_option("--table-samples", o.table_samples, "baseline: generator-angle (φ) samples per bone in the per-frame tables (the fan's grid: twice as many, at most 65536)")
         ->transform(bs::cli::count_in_range(std::size_t(bs::kMinTableSamples), std::size_t(bs::kMaxTableSamples)))
         ->capture_default_str();
     app.add_option("--body", o.body_name, "chain: the demo's three bones; human: the human demo's humanoid on its capture")

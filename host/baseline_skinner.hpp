@@ -71,7 +71,7 @@ struct BaselineDeformOptions {
 // tolerance (engine/baseline/table.hpp, kMiddleMargin), and an error that is odd about the middle passes
 // unseen: at an unbent joint the arcs' directions turn with φ, and their cubic combination misses between the samples (as N⁻⁴) but
 // not at the middle: by 1e-3 of the radius at 8 samples, 3.4e-5 at 16, 2.5e-6 at 32 (the demo chain at rest,
-// against the direct construction), about 1e-11 at the default 256. A cell_tolerance below that error is not
+// against the direct construction), about 1e-11 at 256. A cell_tolerance below that error is not
 // met there. One minimum for both grids (the fan's cells keep all three checks, but take the same count).
 constexpr int kMinTableSamples = 32;
 constexpr int kMaxTableSamples = 1 << 16;
@@ -102,7 +102,7 @@ struct BaselineFrameTables {
     std::vector<SectionExtent<double>> extents;  // section_extent of each section, and of each fine one
     std::vector<SectionExtent<double>> fine_extents;
     std::vector<FanSample<double>> fans;
-    std::vector<int> cells;  // kCoarseCubicCell, kCoarseLinearCell, kUntabulatedCell or a refined cell's ordinal (BaselineTables)
+    std::vector<int> cells;  // a coarse cell's kind (is_coarse), kUntabulatedCell or a refined cell's ordinal (BaselineTables)
     std::vector<PosedSection<double>> fine;
     std::vector<unsigned char> direct;
     std::vector<int> fan_cells;

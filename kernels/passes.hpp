@@ -224,8 +224,8 @@ constexpr int kNoRoom = -1;
 // Refinement is local (kinks and folds of the construction): at the default grids 3.0% of the human demo's
 // section cells and 1.0% of its fan cells a frame (benchmarks/RESULTS.md, 2026-12-07), and at most 18.6% of
 // a kind's cells in one frame of the table tests' random bends on the chains and junctions
-// (tests/kernels/test_table_passes.cpp, which fails should that pass a quarter); a quarter takes a bone's
-// device tables from 9.8 MB (room for every cell) to about 1.7 MB at the default grids.
+// (tests/kernels/test_table_passes.cpp, which fails should that pass a quarter); at the default grids a
+// quarter takes a bone's device tables from 5.7 MB (room for every cell) to about 1.7 MB.
 constexpr std::size_t kInPlaceRoomDivisor = 4;
 inline std::size_t in_place_room(std::size_t cells) { return (cells + kInPlaceRoomDivisor - 1) / kInPlaceRoomDivisor; }
 

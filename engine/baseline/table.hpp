@@ -96,7 +96,9 @@ constexpr int kCoarseQuadraticAfterCell = -5;   // its own two, and the sample a
 // Every cell of a bone left out of the tables (BaselineDeformOptions::min_tabulated_points): too few points
 // read it to repay its samples, and its points take the direct construction.
 constexpr int kUntabulatedCell = -3;
-BS_HD constexpr bool is_coarse(int cell) { return cell < 0 && cell != kUntabulatedCell; }
+BS_HD constexpr bool is_coarse(int cell) {
+    return cell == kCoarseCubicCell || cell == kCoarseQuadraticBeforeCell || cell == kCoarseQuadraticAfterCell || cell == kCoarseLinearCell;
+}
 
 // The fan of the posed bundle's segment through generator ψ_j (FanField: its two blended end
 // directions), in the meridian frame of ψ_j (MeridianFrame: axial, radial, tangential coordinates). The
@@ -149,8 +151,9 @@ struct BaselineTables {
     const PosedSection<T>* sections = nullptr;  // bone_count × phi_samples, bone-major
     const SectionExtent<T>* extents = nullptr;  // section_extent of each of `sections`
     const FanSample<T>* fans = nullptr;         // bone_count × fan_samples, bone-major
-    // Refined cells: cells[c] is kCoarseCubicCell, kCoarseLinearCell, kUntabulatedCell (the bone's samples are
-    // not built) or the refined cell's ordinal r; its samples are fine[r × kSamplesPerRefinedCell ...], and
+    // Refined cells: cells[c] is a coarse cell's kind of stencil (kCoarseCubicCell, kCoarseQuadraticBeforeCell,
+    // kCoarseQuadraticAfterCell, kCoarseLinearCell), kUntabulatedCell (the bone's samples are not built) or
+    // the refined cell's ordinal r; its samples are fine[r × kSamplesPerRefinedCell ...], and
     // direct[r × kRefineFactor + m] is 1 where sub-cell m is computed directly.
     const int* cells = nullptr;              // bone_count × phi_samples
     const PosedSection<T>* fine = nullptr;
@@ -259,7 +262,8 @@ template <class T> BS_HD inline bool same_structure(const FanSample<T>& x, const
 
 // The samples an interpolation combines, with their weights (summing to 1). s[0] and s[1] are the two
 // samples bracketing the angle (s[0] is the reference for structure and wrapped angles); a cubic stencil
-// adds the samples before and after them, a linear one repeats s[0] there with weight 0. Combinations
+// adds the samples before and after them, a quadratic one the sample on its side and s[0] again on the
+// other with weight 0, a linear one repeats s[0] in both with weight 0. Combinations
 // always take all four terms, written out (summed in pairs), their weights and samples held in registers,
 // where a loop over a count held in the stencil was not (the combinations were a third of the per-point
 // pass), and the zero terms change no sum.
@@ -339,7 +343,7 @@ template <class Sample>
 BS_HD inline bool stencil_at(const Bracket& j, int k, int samples, const Sample* coarse, const int* cells, const Sample* fine,
                              const unsigned char* direct, Stencil<Sample>& out, bool& in_fine) {
     const int r = cells[std::size_t(k) * samples + j.a];
-    if (r == kUntabulatedCell) return false;
+    if (r < 0 && !is_coarse(r)) return false;  // kUntabulatedCell: no other negative entry is written
     in_fine = !is_coarse(r);
     if (!in_fine) {
         out = coarse_stencil(coarse + std::size_t(k) * samples, samples, j.a, j.weight, r);

@@ -38,7 +38,7 @@ void add_common(CLI::App* command, DeformChoice& o, std::vector<std::string> met
     add_threads_option(command, o.threads);
     CLI::Option* exact =
         command->add_flag("--exact", o.exact, "baseline: construct the bend per point (the reference) instead of per-frame tables");
-    CLI::Option* samples = command->add_option("--table-samples", o.table_samples, "baseline: generator-angle (φ) samples per bone in the per-frame tables (the fan's grid: twice as many)")
+    CLI::Option* samples = command->add_option("--table-samples", o.table_samples, "baseline: generator-angle (φ) samples per bone in the per-frame tables (the fan's grid: twice as many, at most 65536)")
                                ->transform(count_in_range(std::size_t(kMinTableSamples), std::size_t(kMaxTableSamples)))
                                ->capture_default_str();
     // Both shape baseline's tables; with another method they would silently do nothing.

@@ -9,7 +9,7 @@
 // construction itself tears (the open problem of issue 4: the bend targets switch branch); a table
 // cannot follow a tear narrower than its cell, and should not.
 //
-// At the default grid (256 samples) this test failed on the flared chain (2e-4 local radii) while each cell
+// At the default grid of the time (256 samples) this test failed on the flared chain (2e-4 local radii) while each cell
 // was checked at its middle only: a kink near a cell's end. It is what holds the quarter-point checks
 // (for section cells, in two stages: StagedCellCheckRefinesTheCellsThatThreeChecksWould).
 #include <gtest/gtest.h>
@@ -237,7 +237,7 @@ TEST(BaselineTable, TheCoarsestGridGivesTheRestPoseBack) {
 TEST(BaselineTable, InterpolationErrorShrinksAsTheGridIsRefined) {
     // Without refinement by tolerance (cells are then refined only where a section changes structure),
     // the error is the plain interpolation's (cubic where the four samples around a cell share a
-    // structure, linear where not): the median must fall at least as fast as the square of the spacing.
+    // structure, quadratic or linear beside a change of structure): the median must fall at least as fast as the square of the spacing.
     for (const testing::NamedChain& chain : testing::all_chains()) {
         BaselineDeformOptions coarse, fine;
         coarse.cell_tolerance = fine.cell_tolerance = std::numeric_limits<double>::infinity();
@@ -565,6 +565,47 @@ TEST(BaselineTable, TheCoarseStencilInterpolatesAsWellAcrossTheGridsSeamAsElsewh
     }
 }
 
+// Which stencil a coarse cell takes (coarse_cell_kind), from the structures of the samples around it:
+// cubic where all four share one, quadratic through the sample on the side that shares the cell's own
+// two, linear where neither side does; and no stencil weighs a sample of another structure. (Were the two
+// one-sided kinds swapped, the cell check would measure the same wrong stencil and only refine more:
+// nothing else would show it.)
+TEST(BaselineTable, ACoarseCellsStencilWeighsOnlySamplesOfItsOwnStructure) {
+    // Structures around a periodic grid of 12 samples, and the kind of each cell whose two samples share
+    // theirs (a cell whose two differ is refined, never coarse), the grid's seam included.
+    const unsigned structure[12] = {0, 0, 0, 0, 1, 2, 2, 2, 3, 3, 0, 0};
+    const std::pair<int, int> cells[] = {{0, kCoarseCubicCell},         {1, kCoarseCubicCell},
+                                         {2, kCoarseQuadraticBeforeCell}, {5, kCoarseQuadraticAfterCell},
+                                         {6, kCoarseQuadraticBeforeCell}, {8, kCoarseLinearCell},
+                                         {10, kCoarseQuadraticAfterCell}, {11, kCoarseCubicCell}};
+    std::vector<SectionExtent<double>> samples(12);
+    for (int i = 0; i < 12; ++i) {
+        samples[std::size_t(i)] = SectionExtent<double>{};
+        samples[std::size_t(i)].structure = structure[i];
+        samples[std::size_t(i)].turn.sigma_start = double(i * i);  // a quadratic of the index, away from the seam
+    }
+    for (const auto& [j, kind] : cells) {
+        EXPECT_EQ(coarse_cell_kind(samples.data(), 12, j), kind) << "cell " << j;
+        for (double w : {0.25, 0.5, 0.75}) {
+            const Stencil<SectionExtent<double>> st = coarse_stencil(samples.data(), 12, j, w, kind);
+            EXPECT_EQ(st.s[0], &samples[std::size_t(j)]) << "cell " << j;
+            double sum = 0;
+            for (int i = 0; i < 4; ++i) {
+                sum += st.w[i];
+                if (st.w[i] != 0) {
+                    EXPECT_EQ(st.s[i]->structure, structure[j]) << "cell " << j << " term " << i << " at " << w;
+                }
+            }
+            EXPECT_NEAR(sum, 1.0, 1e-15) << "cell " << j;
+            // Away from the seam a stencil of degree two or more gives the quadratic back.
+            if (kind != kCoarseLinearCell && j + 2 < 12 && j >= 1) {
+                const double got = combine_values<double>(st, [](const SectionExtent<double>& e) { return e.turn.sigma_start; });
+                EXPECT_NEAR(got, (j + w) * (j + w), 1e-12) << "cell " << j << " at " << w;
+            }
+        }
+    }
+}
+
 // cos and sin of a posed generator ψ from its bracket on the fan grid (angle_on_grid, with the grid a frame's
 // tables carry) are the library's to a few units in the last place (of 1, or of the angle where it is larger): on grids fine enough for
 // the series and on coarser ones, at random angles of either sign and several turns, on grid points and
@@ -665,6 +706,19 @@ TEST(BaselineTable, RefusesOptionsOutOfRange) {
     EXPECT_THROW(skinner.set_deform_options({false, kDefaultPhiSamples, kDefaultFanSamples, 0.0}), InputError);
     EXPECT_THROW(skinner.set_deform_options({false, kDefaultPhiSamples, kDefaultFanSamples, std::nan("")}), InputError);
     EXPECT_NO_THROW(skinner.set_deform_options({false, kMinTableSamples, kMaxTableSamples}));
+}
+
+// One count (`--table-samples N`) gives N φ samples and twice as many fan samples, within the range the
+// options accept at both ends.
+TEST(BaselineTable, OneCountGivesAFanGridTwiceAsFineWithinTheRange) {
+    Skeleton s = testing::bent_chain();
+    BaselineSkinner<float> skinner(s, testing::points_around(s, 10, 1), "test");
+    EXPECT_EQ(fan_samples_for(kMinTableSamples), 2 * kMinTableSamples);
+    EXPECT_EQ(fan_samples_for(kMaxTableSamples / 2), kMaxTableSamples);
+    EXPECT_EQ(fan_samples_for(kMaxTableSamples / 2 + 1), kMaxTableSamples);
+    EXPECT_EQ(fan_samples_for(kMaxTableSamples), kMaxTableSamples);
+    for (int samples : {kMinTableSamples, kDefaultPhiSamples, kMaxTableSamples / 2 + 1, kMaxTableSamples})
+        EXPECT_NO_THROW(skinner.set_deform_options({false, samples, fan_samples_for(samples)})) << samples;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "host/baseline_skinner.hpp"
@@ -19,11 +20,12 @@
 namespace bs {
 namespace {
 
-// `v` resized to n entries of 0xFF bytes (NaN for doubles, −1 for ints): what the build leaves unwritten
-// shows.
+// `v` resized to n poisoned entries, so that what the build leaves unwritten shows: 0xFF bytes (NaN for
+// doubles); ints 0x80 bytes (−2,139,062,144: no cell kind, ordinal, verdict or count, where −1 would be
+// kCoarseCubicCell and kNoRoom).
 template <class T> void poisoned(std::vector<T>& v, std::size_t n) {
     v.resize(n);
-    std::memset(static_cast<void*>(v.data()), 0xff, n * sizeof(T));
+    std::memset(static_cast<void*>(v.data()), std::is_same_v<T, int> ? 0x80 : 0xff, n * sizeof(T));
 }
 
 // Room for the refined samples of every cell of a kind (none can run out), or of `room` section and fan cells.
