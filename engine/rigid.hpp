@@ -100,9 +100,12 @@ struct TurnedRigid {
         const DualQuat<T> line{{T(0), unit_axis.x, unit_axis.y, unit_axis.z}, {T(0), moment.x, moment.y, moment.z}};
         return {d, d * line};
     }
+    // The rigid field's turns are mostly small (on the human demo's capture, nearly every half-turn that is not
+    // 0 or a whole twist is below kSeriesAngle): those take cos and sin from the series, not the library.
     BS_HD DualQuat<T> at(T theta) const {
-        const T h = T(0.5) * theta;
-        return std::cos(h) * fixed + std::sin(h) * turning;
+        T c, s;
+        cos_sin_by_series_near_zero(T(0.5) * theta, c, s);
+        return c * fixed + s * turning;
     }
 };
 

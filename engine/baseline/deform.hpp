@@ -311,7 +311,8 @@ BS_HD inline Vec3<T> deform_cap_point(const BaselineCode& code, const BaselineBo
 // so a junction's points keep their distance from its centre under a bend, where a blend of the moved
 // points (the field until 2026-12-03) drew them toward it as LBS does (docs/ALGORITHM.md "Junctions").
 // At rest every R_j is the identity, and so is the blend. R_j is read from the pose table as a dual
-// quaternion linear in the sine and cosine of half the turn (BaselineBonePose::field, TurnedRigid); beyond
+// quaternion linear in the sine and cosine of half the turn (BaselineBonePose::field, TurnedRigid: from
+// their series where the half-turn is small, as it nearly always is on the human demo); beyond
 // either end of the bone the turn is 0 or the whole twist, whose transforms the table holds as they are
 // (on the human demo 45% and 16% of the bones weighing at a junction's points).
 template <class T>

@@ -232,19 +232,19 @@ BS_HD inline Bracket bracket(double angle, int samples) {
     return {a, a + 1 == samples ? 0 : a + 1, u - a};
 }
 
-// Grids from this many samples on are fine enough for angle_on_grid's series.
+// Grids from this many samples on are fine enough for angle_on_grid's series (cos_sin_near_zero).
 constexpr int kSeriesGridSamples = 128;
+static_assert(kTwoPi / kSeriesGridSamples <= kSeriesAngle, "a grid step is within the series' reach");
 
 // cos and sin of `angle`, bracketed by `j` on a grid of `samples` whose angles are `grid` (fan_angles).
 // The angle is grid angle j.a plus δ = j.weight · spacing, so angle addition with cos δ and sin δ from
-// their Taylor series (through δ⁸ and δ⁷; for δ < 2π / kSeriesGridSamples the first term left out is
-// below 5e-18) gives them to a few units in the last place, in a tenth of the instructions of a libm
-// sincos (which was 11% of the per-point pass). Coarser grids take the library's.
+// their Taylor series (cos_sin_near_zero: δ < 2π / kSeriesGridSamples) gives them to a few units in the
+// last place, in a tenth of the instructions of a libm sincos (which was 11% of the per-point pass).
+// Coarser grids take the library's.
 BS_HD inline CosSin angle_on_grid(double angle, const Bracket& j, int samples, const CosSin* grid) {
     if (samples < kSeriesGridSamples) return {std::cos(angle), std::sin(angle)};
-    const double d = j.weight * (kTwoPi / samples), d2 = d * d;
-    const double cos_d = 1 + d2 * (-1.0 / 2 + d2 * (1.0 / 24 + d2 * (-1.0 / 720 + d2 * (1.0 / 40320))));
-    const double sin_d = d * (1 + d2 * (-1.0 / 6 + d2 * (1.0 / 120 + d2 * (-1.0 / 5040))));
+    double cos_d, sin_d;
+    cos_sin_near_zero(j.weight * (kTwoPi / samples), cos_d, sin_d);
     const CosSin& a = grid[j.a];
     return {a.cos * cos_d - a.sin * sin_d, a.sin * cos_d + a.cos * sin_d};
 }

@@ -59,6 +59,24 @@ TEST(TurnedRigid, IsTheTransformAfterATurnAboutTheLine) {
     }
 }
 
+// Small turns, whose half-angles take cos and sin from the series (cos_sin_by_series_near_zero; the rigid
+// field's are mostly such), are the transform after the turn as well, on both sides of the series' bound.
+TEST(TurnedRigid, SmallTurnsAreTheTransformAfterTheTurn) {
+    Random rng(35);
+    for (int trial = 0; trial < 1000; ++trial) {
+        const Rigid<double> g = random_rigid(rng);
+        const Vec3<double> a = rng.unit_vector(), c = rng.in_box(4.0);
+        const double theta = rng.uniform(-4 * kSeriesAngle, 4 * kSeriesAngle);
+        const DualQuat<double> d = TurnedRigid<double>::of(g, a, c).at(theta);
+        const Rigid<double> want = compose(g, rotation_about(axis_angle(a, theta), c));
+        EXPECT_NEAR(norm(d.real), 1.0, 1e-14) << trial;
+        for (int i = 0; i < 4; ++i) {
+            const Vec3<double> p = rng.in_box(3.0);
+            expect_same_point(d.apply(p), want.apply(p), 1e-11, trial);
+        }
+    }
+}
+
 // No turn leaves g; a point on the line is moved by g alone whatever the turn.
 TEST(TurnedRigid, NoTurnIsTheTransformAndTheLineStaysWhereTheTransformPutsIt) {
     Random rng(34);
