@@ -99,9 +99,11 @@ template <class T> BS_HD inline Vec3<T> rotate(Quat<T> q, Vec3<T> v) {
     return v + q.w * t + cross(u, t);
 }
 
-// Angles of magnitude up to this (radians; 2π / 128) take their cosine and sine from Taylor series
+constexpr double kTwoPi = 6.283185307179586476925286766559;
+
+// Angles of magnitude up to this (radians) take their cosine and sine from Taylor series
 // (cos_sin_near_zero).
-constexpr double kSeriesAngle = 6.283185307179586476925286766559 / 128;
+constexpr double kSeriesAngle = kTwoPi / 128;
 
 // cos and sin of d, |d| <= kSeriesAngle, from their Taylor series through d⁸ and d⁷: the first term left
 // out is below 5e-18, so they are the library's to a few units in the last place, in a tenth of the

@@ -165,8 +165,6 @@ struct BaselineTables {
     const CosSin* fan_angles = nullptr;      // fan_samples: cos and sin of grid_angle(j, fan_samples)
 };
 
-constexpr double kTwoPi = 6.283185307179586476925286766559;
-
 // Angle j of a periodic grid of `samples` (the tables' samples and, cos and sin, BaselineTables::fan_angles).
 BS_HD inline double grid_angle(int j, int samples) { return kTwoPi * double(j) / double(samples); }
 
@@ -343,9 +341,9 @@ template <class Sample>
 BS_HD inline bool stencil_at(const Bracket& j, int k, int samples, const Sample* coarse, const int* cells, const Sample* fine,
                              const unsigned char* direct, Stencil<Sample>& out, bool& in_fine) {
     const int r = cells[std::size_t(k) * samples + j.a];
-    if (r < 0 && !is_coarse(r)) return false;  // kUntabulatedCell: no other negative entry is written
-    in_fine = !is_coarse(r);
+    in_fine = r >= 0;  // a refined cell's ordinal
     if (!in_fine) {
+        if (!is_coarse(r)) return false;  // kUntabulatedCell: no other negative entry is written
         out = coarse_stencil(coarse + std::size_t(k) * samples, samples, j.a, j.weight, r);
         return true;
     }
