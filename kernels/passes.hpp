@@ -79,8 +79,9 @@ struct SplitScratch {
 // baseline geometry is evaluated in double whatever T is: where the plane of the sheaf is nearly tangent
 // to a joint sphere (between a joint's convex and concave sides) a generator's tangency point has a
 // square-root singularity, and float's 6e-8 would become ~2e-4 of the radius (docs/ALGORITHM.md).
-// With `tables` (phi_samples > 0, built for the same poses by build_baseline_tables) the bend is looked
-// up instead of constructed (engine/baseline/table.hpp); without, it is constructed per point.
+// With `tables` (phi_samples > 0, built for the same poses: build_baseline_tables, which the host's
+// build_frame_tables runs, or build_baseline_tables_in_place on the device) the bend is looked up instead
+// of constructed (engine/baseline/table.hpp); without, it is constructed per point.
 // With `order` (count entries, a permutation of [0, count)) the codes and rest points are in the order
 // the pass evaluates them and point i's result is written at out[order[i]] (the GPU front's coherent
 // order, kernels/coherent_order.hpp); without, at out[i]. With tables, each point tries the common path
