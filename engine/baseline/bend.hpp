@@ -242,27 +242,65 @@ template <class T> BS_HD inline BendPath<T> bend_path(const Cone<T>& parent, con
 // continuity test: 3,447× and 6,037×). After each accepted step the targets lie on one of the two pairs
 // of generators in the plane of the sheaf through E_m (the same side of both axes, as place_generators
 // pairs them); building both belts to tell which (belt_crossing_at) doubled the cost of bend_targets, so
-// the tracker takes the pair that moved less from the angles followed so far. It is only the estimate
-// that the exact targets' wrapped angles are brought near at the end (angle_near), and where the two
-// pairs are close either is near enough.
+// the tracker takes the pair that moved less from the angles followed so far, where that pair is clearly
+// the nearer (it moved less than half as far as the other). It is only the estimate that the exact
+// targets' wrapped angles are brought near at the end (angle_near), but a wrong pick is followed from then
+// on. Where the pick is not clear it builds both belts after all (tracked_crossing): on a joint bent
+// sharply at rest, the two pairs of a generator near the plane of the rest bend start together (one is
+// the other's mirror image) and part slowly, and a step moved both about as far; the pick was then decided
+// by rounding, and taken wrong it wound the targets by a whole turn between generators 1e-16 apart
+// (cylinders bent 140° at rest, the child swung 170° to 34° from the parent: points torn 1.97 radii apart,
+// 1,500 of 36,000 generators wound wrong; docs/ALGORITHM.md "The tracker's unclear picks").
 template <class T>
 struct TargetTracker {
     T parent_angle = T(0), child_angle = T(0);  // about the parent's axis, about the posed child's axis
 
     // `v`, `x`: V − C and X_rot − C for the posed joint j; `beta_m`: E_m's angle on its pivot circle.
-    BS_HD void follow(const PosedJoint<T>& j, Vec3<T> v, Vec3<T> x, T beta_m) {
-        const SheafPlane<T> plane = sheaf_plane(j.parent, j.child, pivot_point(j, beta_m));
-        auto on_side = [&](const Cone<T>& cone, Vec3<T> from, T side, T followed) {
-            return angle_near(angle_about(cone.axis, from, generator_in_plane(cone, plane.point, plane.normal, side).radial), followed);
-        };
-        const T parent_plus = on_side(j.parent, v, T(1), parent_angle), child_plus = on_side(j.child, x, T(1), child_angle);
-        const T parent_minus = on_side(j.parent, v, T(-1), parent_angle), child_minus = on_side(j.child, x, T(-1), child_angle);
-        const bool plus = std::fabs(parent_plus - parent_angle) + std::fabs(child_plus - child_angle) <=
-                          std::fabs(parent_minus - parent_angle) + std::fabs(child_minus - child_angle);
+    BS_HD void follow(const PosedJoint<T>& j, Vec3<T> v, Vec3<T> x, T beta_m);
+};
+
+// The angles of a posed baseline's generators (`belt`: its V and X) about the parent's and the posed
+// child's axes from the rest baseline's ends (`v`, `x`: V − C and X_rot − C), brought near the tracker's.
+template <class T>
+BS_HD inline void belt_angles(const PosedJoint<T>& j, Vec3<T> v, Vec3<T> x, const Belt<T>& belt, const TargetTracker<T>& near,
+                              T& parent_angle, T& child_angle) {
+    const Vec3<T> C = j.parent.child.centre;
+    parent_angle = angle_near(angle_about(j.parent.axis, v, belt.V - C), near.parent_angle);
+    child_angle = angle_near(angle_about(j.child.axis, x, belt.X - C), near.child_angle);
+}
+
+// The posed baseline crossing the separator at β (belt_crossing_at); where its two candidates tie, the
+// one nearer the tracker's angles.
+template <class T>
+BS_HD inline Belt<T> tracked_crossing(const PosedJoint<T>& j, T beta, Vec3<T> v, Vec3<T> x, const TargetTracker<T>& tracker) {
+    return belt_crossing_at(j, beta, [&](const Belt<T>& belt) {
+               T parent_angle, child_angle;
+               belt_angles(j, v, x, belt, tracker, parent_angle, child_angle);
+               return std::fabs(parent_angle - tracker.parent_angle) + std::fabs(child_angle - tracker.child_angle);
+           }).generators;
+}
+
+template <class T> BS_HD inline void TargetTracker<T>::follow(const PosedJoint<T>& j, Vec3<T> v, Vec3<T> x, T beta_m) {
+    const SheafPlane<T> plane = sheaf_plane(j.parent, j.child, pivot_point(j, beta_m));
+    auto on_side = [&](const Cone<T>& cone, Vec3<T> from, T side, T followed) {
+        return angle_near(angle_about(cone.axis, from, generator_in_plane(cone, plane.point, plane.normal, side).radial), followed);
+    };
+    const T parent_plus = on_side(j.parent, v, T(1), parent_angle), child_plus = on_side(j.child, x, T(1), child_angle);
+    const T parent_minus = on_side(j.parent, v, T(-1), parent_angle), child_minus = on_side(j.child, x, T(-1), child_angle);
+    const T moved_plus = std::fabs(parent_plus - parent_angle) + std::fabs(child_plus - child_angle);
+    const T moved_minus = std::fabs(parent_minus - parent_angle) + std::fabs(child_minus - child_angle);
+    const bool plus = moved_plus <= moved_minus;
+    const T nearer = plus ? moved_plus : moved_minus, farther = plus ? moved_minus : moved_plus;
+    if (T(2) * nearer < farther) {
         parent_angle = plus ? parent_plus : parent_minus;
         child_angle = plus ? child_plus : child_minus;
+        return;
     }
-};
+    T parent, child;
+    belt_angles(j, v, x, tracked_crossing(j, beta_m, v, x, *this), *this, parent, child);
+    parent_angle = parent;
+    child_angle = child;
+}
 
 // The targets where the continuation ends (j: the posed joint; V, X_rot: the rest baseline's ends, the
 // child's turned with it): the posed baseline crossing the separator at β_m, its angles brought near the
@@ -271,17 +309,9 @@ struct TargetTracker {
 template <class T>
 BS_HD inline BendTargets<T> final_targets(const PosedJoint<T>& j, T beta_m, Vec3<T> C, Vec3<T> V, Vec3<T> X_rot,
                                           const TargetTracker<T>& tracker) {
-    auto angles = [&](const Belt<T>& belt, T& parent_angle, T& child_angle) {
-        parent_angle = angle_near(angle_about(j.parent.axis, V - C, belt.V - C), tracker.parent_angle);
-        child_angle = angle_near(angle_about(j.child.axis, X_rot - C, belt.X - C), tracker.child_angle);
-    };
-    const Belt<T> target = belt_crossing_at(j, beta_m, [&](const Belt<T>& belt) {
-        T parent_angle, child_angle;
-        angles(belt, parent_angle, child_angle);
-        return std::fabs(parent_angle - tracker.parent_angle) + std::fabs(child_angle - tracker.child_angle);
-    }).generators;
+    const Belt<T> target = tracked_crossing(j, beta_m, V - C, X_rot - C, tracker);
     BendTargets<T> out{T(0), T(0), target.V, target.X, pivot_point(j, beta_m), true};
-    angles(target, out.parent_angle, out.child_angle);
+    belt_angles(j, V - C, X_rot - C, target, tracker, out.parent_angle, out.child_angle);
     return out;
 }
 
