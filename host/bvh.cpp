@@ -177,7 +177,7 @@ void parse_joint(Tokens& t, BvhFile& file, std::string name, int parent, std::si
     joint.offset = offset(t);
     t.expect("CHANNELS");
     const double count = t.number();
-    if (count != std::floor(count) || count < 0 || count > 6) t.fail("a joint has 0 to 6 channels, got " + std::to_string(count));
+    if (count != std::floor(count) || count < 0 || count > 6) t.fail("a joint has 0 to 6 channels, got " + number_text(count));
     for (int c = 0; c < int(count); ++c) joint.channels.push_back(channel_named(t, t.next()));
     joint.first_channel = file.channel_count;
     file.channel_count += joint.channels.size();

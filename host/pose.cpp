@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
+#include <optional>
 
 #include "host/bvh_rig.hpp"
 #include "host/errors.hpp"
@@ -55,6 +57,17 @@ double bounded_degrees(const json& value, const Where& where) {
     return degrees;
 }
 
+// A bone's whole twist as a pose file gives it, in degrees within ±kMaxPoseDegrees; nullopt beyond. A
+// twist read at the bound comes back from radians a rounding past it (1e9 degrees as 1000000000.0000001):
+// written as the bound, which reads back within that rounding, so that every pose read can be written.
+std::optional<double> file_twist_degrees(double radians) {
+    const double degrees = radians / kDegree;
+    if (std::fabs(degrees) <= kMaxPoseDegrees) return degrees;
+    constexpr double kRoundings = 8 * std::numeric_limits<double>::epsilon();
+    if (std::fabs(radians) <= kMaxPoseDegrees * kDegree * (1 + kRoundings)) return std::copysign(kMaxPoseDegrees, degrees);
+    return std::nullopt;
+}
+
 Quat<double> axis_degrees(const json& entry, const Where& where) {
     double axis[3];
     json_io::number_array(json_io::member(entry, "axis", where), 3, axis, where["axis"]);
@@ -84,14 +97,17 @@ JointRotation<double> parse_joint(const json& entry, Vec3<double> rest_axis, con
     if (has_quaternion) q = unit_quaternion(entry["rotation"], where["rotation"]);
     if (has_axis_angle) q = axis_degrees(entry, where);
     SwingTwist<double> st = split_swing_twist(q, rest_axis);
-    double extra = entry.contains("twist_degrees")
-                       ? bounded_degrees(entry["twist_degrees"], where["twist_degrees"]) * kDegree
-                       : 0.0;
-    // The total within the same bound, so that a pose read is one a pose file can hold (pose_json).
-    const double total = st.twist_radians + extra;
-    if (!(std::fabs(total / kDegree) <= kMaxPoseDegrees))
-        where["twist_degrees"].fail("with the rotation's own twist " + number_text(total / kDegree) + " degrees, beyond ±1e9");
-    return {st.swing, total};
+    const double extra_degrees = entry.contains("twist_degrees") ? bounded_degrees(entry["twist_degrees"], where["twist_degrees"]) : 0.0;
+    // The total within the same bound, so that a pose read is one a pose file can hold (pose_json). Checked
+    // in degrees, as written: through radians and back, a twist_degrees of exactly 1e9 came to
+    // 1000000000.0000001 and was refused. Only a rotation with a turn about the bone's axis adds to it.
+    if (st.twist_radians != 0) {
+        const double own_degrees = st.twist_radians / kDegree, total_degrees = own_degrees + extra_degrees;
+        if (!(std::fabs(total_degrees) <= kMaxPoseDegrees))
+            where["twist_degrees"].fail("with the rotation's own twist of " + number_text(own_degrees) + " degrees, " +
+                                        number_text(total_degrees) + " degrees in all, beyond ±1e9");
+    }
+    return {st.swing, st.twist_radians + extra_degrees * kDegree};
 }
 
 }  // namespace
@@ -274,14 +290,15 @@ json pose_json(const Pose& pose) {
         const JointRotation<double>& j = pose.joints[k];
         // The loader's bound on a bone's whole twist (a pose it read is written back; a motion's unwrapping
         // can carry a twist beyond it, refused here).
-        if (!(std::fabs(j.twist_radians / kDegree) <= kMaxPoseDegrees))
+        const std::optional<double> twist_degrees = file_twist_degrees(j.twist_radians);
+        if (!twist_degrees)
             throw InputError("pose: bone " + std::to_string(k) + "'s twist of " + number_text(j.twist_radians / kDegree) +
                              " degrees is beyond the ±1e9 degrees a pose file holds");
         // The swing as the quaternion and the whole unwrapped twist apart: read back, the swing splits
         // into itself and a zero twist, and twist_degrees restores the turns a quaternion cannot carry.
         bones.push_back({{"bone", k},
                          {"rotation", {j.swing.w, j.swing.x, j.swing.y, j.swing.z}},
-                         {"twist_degrees", j.twist_radians / kDegree}});
+                         {"twist_degrees", *twist_degrees}});
     }
     const Rigid<double>& r = pose.root;
     return {{"root", {{"rotation", {r.rotation.w, r.rotation.x, r.rotation.y, r.rotation.z}},

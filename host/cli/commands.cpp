@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <optional>
 
@@ -135,6 +136,26 @@ void deform_about(FrameDeformer& deformer, const LocalOrigin& origin, const Skel
                   std::vector<Vec3<float>>& out) {
     require_usable_pose(skeleton, pose);
     deformer.deform(origin.to_local(pose), out);
+}
+
+// Refuses, before anything is written, frames [first, last) where the method would refuse one part way
+// (baseline's folded joints): the frames before it would be written, and the run stopped half done. The
+// error keeps its type (its exit code) and begins with `frame_label(f)` ("walk.json: frame 12"), the frame
+// named as the user knows it; `pose_of(f)` is the pose as the skinner gets it.
+void require_frames_deformable(const Skinner& skinner, std::size_t first, std::size_t last,
+                               const std::function<Pose(std::size_t)>& pose_of,
+                               const std::function<std::string(std::size_t)>& frame_label) {
+    const BaselineSkinner<float>* baseline = skinner.baseline();
+    if (!baseline) return;  // the other methods deform any pose a file or capture holds
+    for (std::size_t f = first; f < last; ++f) {
+        try {
+            baseline->check_pose(pose_of(f));
+        } catch (const UnsupportedError& e) {
+            throw UnsupportedError(frame_label(f) + ": " + e.what());
+        } catch (const InputError& e) {
+            throw InputError(frame_label(f) + ": " + e.what());
+        }
+    }
 }
 
 }  // namespace
@@ -285,19 +306,9 @@ void run_animate(const AnimateOptions& o) {
         for (const std::string& note : capture_notes(*capture)) report("%s\n", note.c_str());
     const auto [first, last] = o.frames.empty() ? std::pair<std::size_t, std::size_t>{0, motion.frame_count()}
                                                 : frame_range(o.frames, motion.frame_count());
-    // Every frame's pose checked before any frame is written: a pose the method refuses (baseline's folded
-    // joints) stops the command with the frame named and nothing half written.
-    if (const BaselineSkinner<float>* baseline = skinner.baseline()) {
-        for (std::size_t f = first; f < last; ++f) {
-            try {
-                baseline->check_pose(origin.to_local(motion.frame(f)));
-            } catch (const UnsupportedError& e) {
-                throw UnsupportedError(o.motion + ": frame " + std::to_string(f) + ": " + e.what());
-            } catch (const InputError& e) {
-                throw InputError(o.motion + ": frame " + std::to_string(f) + ": " + e.what());
-            }
-        }
-    }
+    require_frames_deformable(
+        skinner, first, last, [&](std::size_t f) { return origin.to_local(motion.frame(f)); },
+        [&](std::size_t f) { return o.motion + ": frame " + std::to_string(f); });
     std::filesystem::path folder = prepare_folder(o.out);
     check_frame_files(folder, first, last, motion.frame_count(), animate_inputs(o));
     for (std::size_t f = first; f < last; ++f) {
@@ -320,11 +331,12 @@ namespace {
 struct DemoBody {
     Skeleton skeleton;
     std::vector<Pose> poses;
-    std::string motion;  // for the report
+    std::string motion;                      // for the report
+    std::vector<std::size_t> capture_frames;  // the human's: the capture's frame each pose is (none for the chain)
 };
 
 DemoBody chain_body(int frames) {
-    DemoBody body{demo_chain(), {}, "bend 0->135 deg, twist 0->180 deg"};
+    DemoBody body{demo_chain(), {}, "bend 0->135 deg, twist 0->180 deg", {}};
     for (int f = 0; f < frames; ++f) body.poses.push_back(demo_pose(body.skeleton, double(f) / double(frames - 1)));
     return body;
 }
@@ -356,9 +368,12 @@ std::string baseline_route(const Skinner& skinner) {
 DemoBody human_body(const std::string& capture, int frames) {
     CapturedBody human = human_or_chain_hint(capture);
     const Motion& motion = human.motion;
-    DemoBody body{std::move(human.skeleton), {}, ""};
+    DemoBody body{std::move(human.skeleton), {}, "", {}};
     const std::size_t last = motion.frame_count() - 1;
-    for (int f = 0; f < frames; ++f) body.poses.push_back(motion.frame(last * std::size_t(f) / std::size_t(frames - 1)));
+    for (int f = 0; f < frames; ++f) {
+        body.capture_frames.push_back(last * std::size_t(f) / std::size_t(frames - 1));
+        body.poses.push_back(motion.frame(body.capture_frames.back()));
+    }
     body.motion = std::to_string(frames) + " frames spread over the " + std::to_string(motion.frame_count()) + " of " + capture;
     return body;
 }
@@ -381,6 +396,13 @@ void run_demo(const DemoOptions& o) {
     Skinner skinner(parse_method(o.deform.method), skeleton, rest, {}, "demo", baseline_options(o.deform));
     const double encode_seconds = seconds_since(encode_start);
     FrameDeformer deformer(skinner, o.deform);
+    // A demo frame is named by its file's number, and the capture's frame it shows.
+    require_frames_deformable(
+        skinner, 0, std::size_t(frames), [&](std::size_t f) { return body.poses[f]; },
+        [&](std::size_t f) {
+            const std::string frame = "frame " + std::to_string(f);
+            return human ? frame + " (frame " + std::to_string(body.capture_frames[f]) + " of " + o.capture + ")" : frame;
+        });
     std::filesystem::path folder = prepare_folder(o.out);
     check_frame_files(folder, 0, std::size_t(frames), std::size_t(frames), {{"--capture", o.capture}});
     save_skeleton((folder / "skeleton.json").string(), skeleton);

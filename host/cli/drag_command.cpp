@@ -11,6 +11,7 @@
 #include "host/cli/options.hpp"
 #include "host/cli/report.hpp"
 #include "host/bezier_chain.hpp"
+#include "host/input_limits.hpp"
 #include "host/mesh_io.hpp"
 #include "host/metaball_skinner.hpp"
 #include "host/output_file.hpp"
@@ -117,10 +118,15 @@ void add_drag_command(CLI::App& app, DragOptions& o) {
     auto* mesh = c->add_option("--mesh", o.mesh, "triangle mesh (OBJ, PLY, OFF, ...; written back as PLY)")
                      ->check(CLI::ExistingFile);
     points->excludes(mesh);
-    c->add_option("--joint", o.joint, "index of the sphere to drag")->required();
+    // Read as counts are (an empty --joint "$J" had dragged the root, as joint 0), within what any skeleton
+    // holds (kMaxBones + 1 spheres); the skeleton's own range is the drag's check.
+    c->add_option("--joint", o.joint, "index of the sphere to drag")
+        ->required()
+        ->transform(count_in_range(0, kMaxBones));
     c->add_option("--to", o.target, "new position of the joint: x,y,z")->required();
     c->add_option("--chain", o.chain,
-                  "joints on the chain, the dragged one and the held end (which stays) included (default 3, or fewer where the chain ends)");
+                  "joints on the chain, the dragged one and the held end (which stays) included (default 3, or fewer where the chain ends)")
+        ->transform(count_in_range(2, kMaxBones + 1));
     c->add_flag("--keep-lengths", o.keep_lengths, "keep the chain's bone lengths (FABRIK after the paper's propagation)");
     c->add_option("--binding", o.binding,
                   "vertex-to-sphere binding JSON {\"binding\": [sphere index per vertex, -1 for none]} (default: "

@@ -62,7 +62,9 @@ inline bool decimal_notation(const std::string& text) {
 // number, for CLI11's integer conversion, which takes no exponent. Use with transform(), in place of
 // CLI::Range, whose message for "1e6" ("not in range") blamed the value's size: every count the programs
 // take (points, threads, table samples, demo's and the viewer's frames, the viewer's sheet, intervals, the
-// bench's repeats and sizes) goes through it; `animate --frames A:B` reads a range of its own.
+// bench's repeats and sizes) goes through it, and so do drag's --joint and --chain and rig's --seed (CLI11's
+// own integer reading took an empty value as 0, and "0x3" or " 3" as 3); `animate --frames A:B` reads a
+// range of its own.
 inline CLI::Validator count_in_range(std::size_t low, std::size_t high) {
     const std::string range = std::to_string(low) + " to " + std::to_string(high);
     return CLI::Validator(
@@ -70,7 +72,8 @@ inline CLI::Validator count_in_range(std::size_t low, std::size_t high) {
             char* end = nullptr;
             const double value = std::strtod(text.c_str(), &end);
             const bool number = decimal_notation(text) && *end == '\0' && std::isfinite(value);
-            if (!number || value != std::floor(value)) return "expected a whole number (1e6 notation allowed), got " + text;
+            if (!number || value != std::floor(value))
+                return "expected a whole number (1e6 notation allowed), got " + (text.empty() ? "an empty value" : text);
             if (!(value >= double(low) && value <= double(high))) return "expected " + range + ", got " + text;
             text = std::to_string(static_cast<unsigned long long>(value));
             return std::string();

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -190,7 +191,10 @@ void add_rig_command(CLI::App& app, RigOptions& o) {
     c->add_option("--points", o.points, "points sampled over the body's surface")
         ->transform(count_in_range(std::size_t(1), kMaxPoints))
         ->capture_default_str();
-    c->add_option("--seed", o.seed, "seed of the point sampling")->capture_default_str();
+    // Read as counts are: an empty --seed had been taken as seed 0, not refused.
+    c->add_option("--seed", o.seed, "seed of the point sampling")
+        ->transform(count_in_range(0, std::numeric_limits<unsigned>::max()))
+        ->capture_default_str();
     c->add_option("--out", o.out, "output folder")->required()->check(non_empty_path());
     c->callback([&o] {
         for (const char* file : kRigFiles) refuse_output_over_input("--out", (std::filesystem::path(o.out) / file).string(), {{"--model", o.model}});

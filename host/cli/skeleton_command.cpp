@@ -88,9 +88,14 @@ void add_skeleton_command(CLI::App& app, SkeletonOptions& o) {
         ->check(non_empty_path());
     c->callback([c, &o] {
         if (c->count("--mesh") + c->count("--points") != 1) throw CLI::RequiredError("--mesh or --points");
+        std::error_code missing;
+        // A folder is no place for the skeleton's file, whatever --out-binding says (it was told "is not a
+        // regular file: give --out-binding FILE", and with that flag the folder was refused in turn).
+        if (std::filesystem::is_directory(o.out, missing))
+            throw CLI::ValidationError("--out", o.out + " is a folder: --out names the skeleton's JSON file (" +
+                                                    (std::filesystem::path(o.out) / "skeleton.json").string() + ", say)");
         // Beside standard output, a device or a pipe there is no place for the binding's file
         // (/dev/stdout.binding.json failed after the whole extraction).
-        std::error_code missing;
         const bool out_is_stdout = is_standard_output(o.out);
         if (o.out_binding.empty() &&
             (out_is_stdout || (std::filesystem::exists(o.out, missing) && !std::filesystem::is_regular_file(o.out, missing))))

@@ -132,7 +132,22 @@ expect 1 "excludes" -- drag --skeleton "$tmp/skeleton.json" --mesh "$tmp/mesh.ob
 
 # Bad input, one check each.
 expect 2 "--joint 4 --to 1,2,3 (skeleton $tmp/skeleton.json): drag: joint 4 out of range [0, 4)" -- "${drag[@]}" --joint 4 --to 1,2,3 --out "$tmp/o.ply"
-expect 2 "drag: joint -1 out of range [0, 4)" -- "${drag[@]}" --joint -1 --to 1,2,3 --out "$tmp/o.ply"
+# --joint and --chain are read as every count is: decimal, whole, within what any skeleton holds (an empty
+# --joint "$J" dragged the root as joint 0; "0x3" and " 3" were read as 3; CLI11 said "Could not convert").
+rm -f "$tmp/o.ply"
+expect 1 "--joint: expected 0 to 4096, got -1" -- "${drag[@]}" --joint -1 --to 1,2,3 --out "$tmp/o.ply"
+expect 1 "--joint: expected a whole number (1e6 notation allowed), got an empty value" -- "${drag[@]}" --joint "" --to 10,4,0 --out "$tmp/o.ply"
+[ -e "$tmp/o.ply" ] && fail "an empty --joint was taken as joint 0: $tmp/o.ply written"
+expect 1 "--joint: expected a whole number (1e6 notation allowed), got 0x3" -- "${drag[@]}" --joint 0x3 --to 10,4,0 --out "$tmp/o.ply"
+expect 1 "--joint: expected a whole number (1e6 notation allowed), got  3" -- "${drag[@]}" --joint " 3" --to 10,4,0 --out "$tmp/o.ply"
+expect 1 "--joint: expected a whole number (1e6 notation allowed), got 2.5" -- "${drag[@]}" --joint 2.5 --to 10,4,0 --out "$tmp/o.ply"
+expect 1 "--joint: expected 0 to 4096, got 5000" -- "${drag[@]}" --joint 5000 --to 10,4,0 --out "$tmp/o.ply"
+expect 1 "--chain: expected a whole number (1e6 notation allowed), got an empty value" -- "${drag[@]}" --joint 3 --chain "" --to 10,4,0 --out "$tmp/o.ply"
+expect 1 "--chain: expected a whole number (1e6 notation allowed), got 0x3" -- "${drag[@]}" --joint 3 --chain 0x3 --to 10,4,0 --out "$tmp/o.ply"
+expect 1 "--chain: expected a whole number (1e6 notation allowed), got  3" -- "${drag[@]}" --joint 3 --chain " 3" --to 10,4,0 --out "$tmp/o.ply"
+expect 1 "--chain: expected 2 to 4097, got 1" -- "${drag[@]}" --joint 3 --to 1,2,3 --chain 1 --out "$tmp/o.ply"
+expect 0 "dragged joint 3 along 2 joints" -- "${drag[@]}" --joint 3e0 --chain 2 --to 10,4,0 --out "$tmp/o.ply"
+rm -f "$tmp/o.ply"
 expect 2 "--joint 3 --to nan,0,0 (skeleton $tmp/skeleton.json): drag: the target position must be finite and within ±1e15, got (nan, 0, 0)" -- "${drag[@]}" --joint 3 --to nan,0,0 --out "$tmp/o.ply"
 expect 2 "drag: the target position must be finite and within ±1e15, got (1, inf, 0)" -- "${drag[@]}" --joint 3 --to 1,inf,0 --out "$tmp/o.ply"
 # A target too far away is refused before anything is written; a file already at --out stays as it was.
@@ -140,7 +155,6 @@ echo OLD >"$tmp/kept.ply"
 expect 2 "got (1e+300, 0, 0)" -- "${drag[@]}" --joint 3 --to 1e300,0,0 --out "$tmp/kept.ply"
 [ "$(cat "$tmp/kept.ply")" = OLD ] || fail "a refused drag changed the file at --out"
 expect 2 "--joint 3 --to 1,2,3 --chain 5 (skeleton $tmp/skeleton.json): drag: chain length 5 out of range [2, 4]" -- "${drag[@]}" --joint 3 --to 1,2,3 --chain 5 --out "$tmp/o.ply"
-expect 2 "drag: chain length 1 out of range [2, 4]" -- "${drag[@]}" --joint 3 --to 1,2,3 --chain 1 --out "$tmp/o.ply"
 expect 2 "drag: chain length 3 out of range [2, 2]" -- "${drag[@]}" --joint 1 --to 1,2,3 --chain 3 --out "$tmp/o.ply"
 expect 1 "expected x,y,z" -- "${drag[@]}" --joint 3 --to 1,2 --out "$tmp/o.ply"
 expect 1 "expected x,y,z" -- "${drag[@]}" --joint 3 --to 1,2,3,4 --out "$tmp/o.ply"

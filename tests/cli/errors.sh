@@ -194,6 +194,48 @@ expect 3 "frame_00001.ply: is a folder; frame 1 cannot be written there (nothing
 mkdir -p "$tmp/demo_blocked/frame_00001.ply"
 expect 3 "frame_00001.ply: is a folder; frame 1 cannot be written there (nothing was written)" -- demo --body chain --points 100 --frames 2 --out "$tmp/demo_blocked"
 [ -e "$tmp/demo_blocked/skeleton.json" ] && fail "the demo wrote its skeleton before the folder under frame 1's name was found"
+# The demo checks every frame's pose before it writes anything, as animate does: a capture whose last frame
+# folds a joint 181° (demo frame 9 shows its frame 2) is refused with the frame named and no file written
+# (skeleton.json, rest.ply and frames 0 to 8 had been written before the refusal, which named no frame).
+cat >"$tmp/fold.bvh" <<'BVH'
+HIERARCHY
+ROOT Hips
+{
+  OFFSET 0 0 0
+  CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation
+  JOINT LeftUpLeg
+  {
+    OFFSET 1 -1 0
+    CHANNELS 3 Zrotation Yrotation Xrotation
+    JOINT LeftLeg
+    {
+      OFFSET 0 -4 0
+      CHANNELS 3 Zrotation Yrotation Xrotation
+      End Site
+      {
+        OFFSET 0 -4 0
+      }
+    }
+  }
+  JOINT Spine
+  {
+    OFFSET 0 3 0
+    CHANNELS 3 Zrotation Yrotation Xrotation
+    End Site
+    {
+      OFFSET 0 4 0
+    }
+  }
+}
+MOTION
+Frames: 3
+Frame Time: 0.1
+0 9 0 0 0 0 0 0 0 0 0 0 0 0 0
+0 9 1 0 0 0 0 0 30 0 0 -40 0 0 10
+0 9 2 0 0 0 0 0 0 180 0 0 0 0 20
+BVH
+expect 4 "frame 9 (frame 2 of $tmp/fold.bvh): this pose folds a joint to 181.606 degrees" -- demo --capture "$tmp/fold.bvh" --points 3000 --frames 10 --out "$tmp/demo_fold"
+[ -z "$(ls -A "$tmp/demo_fold" 2>/dev/null)" ] || fail "the demo wrote files before the refused frame: $(ls "$tmp/demo_fold")"
 expect 0 "wrote 1 frame of 3 points" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1: --out "$tmp/one_frame"
 # A range past the motion's end writes the frames there are, and says so.
 expect 0 "note: --frames 1:9 runs past the motion's 2 frames: wrote frames 1 to 1" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1:9 --out "$tmp/past_end"

@@ -50,6 +50,18 @@ sed 's/^  OFFSET 0 0 0$/  OFFSET 100000000 0 0/; s/^0 9 \([0-9]\) /100000000 9 \
 expect 0 "6 spheres, 5 bones" -- rig --model "$tmp/far_walk.bvh" --points 3000 --out "$tmp/far_body"
 grep -aq "property double x" "$tmp/far_body/points.ply" || fail "a body 1e8 from the origin was written in float"
 for f in skeleton.json points.ply motion.json; do [ -s "$tmp/body/$f" ] || fail "rig wrote no $f"; done
+# --seed is read as counts are: an empty one had been taken as seed 0, "0x10" and " 7" as numbers, and
+# CLI11 said only "Could not convert" of a bad one.
+expect 1 "--seed: expected a whole number (1e6 notation allowed), got an empty value" -- rig --model "$tmp/walk.bvh" --points 100 --seed "" --out "$tmp/seeded"
+expect 1 "--seed: expected a whole number (1e6 notation allowed), got 0x10" -- rig --model "$tmp/walk.bvh" --points 100 --seed 0x10 --out "$tmp/seeded"
+expect 1 "--seed: expected a whole number (1e6 notation allowed), got  7" -- rig --model "$tmp/walk.bvh" --points 100 --seed " 7" --out "$tmp/seeded"
+expect 1 "--seed: expected 0 to 4294967295, got 4294967296" -- rig --model "$tmp/walk.bvh" --points 100 --seed 4294967296 --out "$tmp/seeded"
+expect 1 "--seed: expected 0 to 4294967295, got -1" -- rig --model "$tmp/walk.bvh" --points 100 --seed -1 --out "$tmp/seeded"
+[ -e "$tmp/seeded" ] && fail "rig wrote a body for a refused --seed"
+# The default seed is 2024, written any way a count may be.
+expect 0 "" -- rig --model "$tmp/walk.bvh" --points 100 --out "$tmp/seed_default"
+expect 0 "" -- rig --model "$tmp/walk.bvh" --points 100 --seed 2.024e3 --out "$tmp/seed_2024"
+cmp -s "$tmp/seed_default/points.ply" "$tmp/seed_2024/points.ply" || fail "--seed 2.024e3 did not give the default seed's points"
 expect 0 "wrote 3 frames" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/walk.bvh" --method dqs --out "$tmp/from_bvh"
 expect 0 "wrote 2 frames" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/body/motion.json" --frames 1: --method dqs --out "$tmp/from_json"
 # An output that is one of the run's inputs is refused before anything is written: by name, or through a

@@ -48,6 +48,11 @@ cmp -s "$tmp/piped.binding.json" "$tmp/s.binding.json" || fail "--out-binding di
 grep -qF "wrote /dev/stdout and $tmp/piped.binding.json" "$tmp/piped.err" || fail "the summary went elsewhere: $(cat "$tmp/piped.err")"
 expect 1 "--out-binding: the binding's file is the same file as --out" -- skeleton --mesh "$tmp/capsule.off" --out "$tmp/b.json" --out-binding "$tmp/./b.json"
 expect 1 "/dev/null is not a regular file: give --out-binding FILE for the binding" -- skeleton --mesh "$tmp/capsule.off" --out /dev/null
+# A folder at --out is named as one, with or without --out-binding (it was called "not a regular file" and
+# sent to --out-binding, which then failed on the folder).
+mkdir -p "$tmp/out_folder"
+expect 1 "--out: $tmp/out_folder is a folder: --out names the skeleton's JSON file ($tmp/out_folder/skeleton.json, say)" -- skeleton --mesh "$tmp/capsule.off" --out "$tmp/out_folder"
+expect 1 "--out: $tmp/out_folder is a folder" -- skeleton --mesh "$tmp/capsule.off" --out "$tmp/out_folder" --out-binding "$tmp/folder.binding.json"
 
 # A skeleton that baseline skinning refuses at rest is still written, with a note saying so (Debian's
 # Wuson at these settings folds a joint to 181°).

@@ -8,6 +8,7 @@
 
 #include "host/bvh.hpp"
 #include "host/errors.hpp"
+#include "tests/support/message_of.hpp"
 #include "tests/support/temp_file.hpp"
 
 namespace bs {
@@ -257,7 +258,16 @@ TEST(Bvh, RefusesAFileWithoutChannels) {
                    "no channels: the file has no animation");
 }
 
-TEST(Bvh, RefusesTooManyChannelsOnAJoint) { expect_refused(replaced(kTiny, "CHANNELS 3 Zrotation", "CHANNELS 7 Zrotation"), "a joint has 0 to 6 channels"); }
+// The count as written ("got 7.000000" had read as a fraction).
+TEST(Bvh, RefusesTooManyChannelsOnAJoint) {
+    for (const char* count : {"7", "2.5", "-1"}) {
+        std::istringstream in(replaced(kTiny, "CHANNELS 3 Zrotation", std::string("CHANNELS ") + count + " Zrotation"));
+        const std::string message = testing::message_of<InputError>([&] { parse_bvh(in, "damaged.bvh"); });
+        const std::string ending = std::string("a joint has 0 to 6 channels, got ") + count;
+        EXPECT_TRUE(message.size() >= ending.size() && message.compare(message.size() - ending.size(), ending.size(), ending) == 0)
+            << message;
+    }
+}
 
 TEST(Bvh, RefusesAStrayWordInAJoint) { expect_refused(replaced(kTiny, "End Site", "Ending Site"), "expected JOINT, End Site or \"}\" in joint \"Arm\""); }
 

@@ -126,7 +126,35 @@ TEST(PoseInvalid, AnAngleBeyondABillionDegrees) {
     // The whole twist too (the rotation's own added): a pose read is one its file can hold (save_motion
     // refused what load_pose had taken).
     expect_pose_error(R"({"bones": [{"bone": 1, "axis": [1, 0, 0], "degrees": 90, "twist_degrees": 1e9}]})",
-                      "bones[0].twist_degrees: with the rotation's own twist");
+                      "bones[0].twist_degrees: with the rotation's own twist of 90 degrees, 1000000090 degrees in all, beyond ±1e9");
+}
+// The bound is on the degrees as written: exactly ±1e9 is read (through radians and back it had come to
+// 1000000000.0000001 and been refused as "the rotation's own twist", of a pose with no rotation), and a
+// pose read at the bound is written back; the next double past it is refused, naming the value as given.
+TEST(Pose, ATwistOfExactlyTheBoundIsReadAndWrittenBack) {
+    for (const double degrees : {1e9, -1e9}) {
+        const Pose p = pose_from(R"({"bones": [{"bone": 1, "twist_degrees": )" + number_text(degrees) + "}]}");
+        EXPECT_EQ(p.joints[1].twist_radians, degrees * (kPi / 180));
+        const std::string path = testing::temp_path("twist_at_bound.json");
+        save_motion(path, Motion(24, {p}));  // one frame: nothing unwrapped
+        EXPECT_EQ(load_motion(path, testing::straight_chain()).frame(0).joints[1].twist_radians, p.joints[1].twist_radians);
+    }
+    const Motion jump = load_motion(testing::write_temp("twist_jump.json", R"({"fps": 10, "frames": [{}, )"
+                                                        R"({"bones": [{"bone": 1, "twist_degrees": 1e9}]}, )"
+                                                        R"({"bones": [{"bone": 1, "twist_degrees": -1e9}]}]})"),
+                                    testing::straight_chain());
+    EXPECT_EQ(jump.frame_count(), 3u);
+}
+TEST(PoseInvalid, ATwistJustPastTheBoundIsRefusedAsGiven) {
+    const std::string past = number_text(std::nextafter(1e9, 2e9));
+    ASSERT_EQ(past, "1000000000.0000001");
+    expect_pose_error(R"({"bones": [{"bone": 1, "twist_degrees": )" + past + "}]}",
+                      "bones[0].twist_degrees: an angle within ±1e9 degrees expected, got 1000000000.0000001");
+    try {
+        pose_from(R"({"bones": [{"bone": 1, "twist_degrees": )" + past + "}]}");
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()).find("own twist"), std::string::npos) << e.what();  // no rotation, no own twist
+    }
 }
 TEST(PoseInvalid, NotAnObject) { expect_pose_error("[]", "expected an object"); }
 TEST(PoseInvalid, UnknownTopMember) { expect_pose_error(R"({"bone": []})", "unknown member \"bone\""); }
