@@ -2,6 +2,7 @@
 # The CLI as a user meets it: exit codes and messages for bad command lines and bad files.
 # usage: errors.sh BASESKIN_BINARY TEST_DATA_DIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib/expect.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/walk_bvh.sh"
 data=$2
 
 echo '{"spheres": [[0,0,0,1],[4,0,0,1],[7,0,0,0.5]], "bones": [[0,1],[1,2]]}' >"$tmp/skeleton.json"
@@ -197,43 +198,8 @@ expect 3 "frame_00001.ply: is a folder; frame 1 cannot be written there (nothing
 # The demo checks every frame's pose before it writes anything, as animate does: a capture whose last frame
 # folds a joint 181° (demo frame 9 shows its frame 2) is refused with the frame named and no file written
 # (skeleton.json, rest.ply and frames 0 to 8 had been written before the refusal, which named no frame).
-cat >"$tmp/fold.bvh" <<'BVH'
-HIERARCHY
-ROOT Hips
-{
-  OFFSET 0 0 0
-  CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation
-  JOINT LeftUpLeg
-  {
-    OFFSET 1 -1 0
-    CHANNELS 3 Zrotation Yrotation Xrotation
-    JOINT LeftLeg
-    {
-      OFFSET 0 -4 0
-      CHANNELS 3 Zrotation Yrotation Xrotation
-      End Site
-      {
-        OFFSET 0 -4 0
-      }
-    }
-  }
-  JOINT Spine
-  {
-    OFFSET 0 3 0
-    CHANNELS 3 Zrotation Yrotation Xrotation
-    End Site
-    {
-      OFFSET 0 4 0
-    }
-  }
-}
-MOTION
-Frames: 3
-Frame Time: 0.1
-0 9 0 0 0 0 0 0 0 0 0 0 0 0 0
-0 9 1 0 0 0 0 0 30 0 0 -40 0 0 10
-0 9 2 0 0 0 0 0 0 180 0 0 0 0 20
-BVH
+write_walk_bvh "$tmp/walk.bvh"
+sed 's/^0 9 2 0 0 0 0 0 60 0 0 -80 0 0 20$/0 9 2 0 0 0 0 0 0 180 0 0 0 0 20/' "$tmp/walk.bvh" >"$tmp/fold.bvh"
 expect 4 "frame 9 (frame 2 of $tmp/fold.bvh): this pose folds a joint to 181.606 degrees" -- demo --capture "$tmp/fold.bvh" --points 3000 --frames 10 --out "$tmp/demo_fold"
 [ -z "$(ls -A "$tmp/demo_fold" 2>/dev/null)" ] || fail "the demo wrote files before the refused frame: $(ls "$tmp/demo_fold")"
 expect 0 "wrote 1 frame of 3 points" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 1: --out "$tmp/one_frame"

@@ -4,44 +4,9 @@
 # model formats and bad frame ranges give the documented exit codes.
 # usage: rig.sh BASESKIN_BINARY TEST_DATA_DIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib/expect.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/walk_bvh.sh"
 
-cat >"$tmp/walk.bvh" <<'BVH'
-HIERARCHY
-ROOT Hips
-{
-  OFFSET 0 0 0
-  CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation
-  JOINT LeftUpLeg
-  {
-    OFFSET 1 -1 0
-    CHANNELS 3 Zrotation Yrotation Xrotation
-    JOINT LeftLeg
-    {
-      OFFSET 0 -4 0
-      CHANNELS 3 Zrotation Yrotation Xrotation
-      End Site
-      {
-        OFFSET 0 -4 0
-      }
-    }
-  }
-  JOINT Spine
-  {
-    OFFSET 0 3 0
-    CHANNELS 3 Zrotation Yrotation Xrotation
-    End Site
-    {
-      OFFSET 0 4 0
-    }
-  }
-}
-MOTION
-Frames: 3
-Frame Time: 0.1
-0 9 0 0 0 0 0 0 0 0 0 0 0 0 0
-0 9 1 0 0 0 0 0 30 0 0 -40 0 0 10
-0 9 2 0 0 0 0 0 60 0 0 -80 0 0 20
-BVH
+write_walk_bvh "$tmp/walk.bvh"
 
 expect 0 "6 spheres, 5 bones" -- rig --model "$tmp/walk.bvh" --points 3000 --out "$tmp/body"
 grep -aq "property float x" "$tmp/body/points.ply" || fail "a body near the origin was not written in float"
