@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <clocale>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -477,8 +479,19 @@ std::string_view AsciiReader::token() {
     return std::string_view(start, static_cast<std::size_t>(p_ - start));
 }
 
-// Parses a whole token; errc::invalid_argument if it is not a number of that kind. A leading '+' is taken
-// (C's strtod and most PLY readers take it; from_chars does not), but not before another sign.
+// A number token read by C's strtod in the "C" locale, whatever the program's: ±HUGE_VAL where it overflows,
+// the nearest double (0 or a subnormal, its sign kept) where it underflows.
+double c_locale_strtod(std::string_view token) {
+    static const locale_t c_numeric = newlocale(LC_NUMERIC_MASK, "C", locale_t(0));
+    const std::string text(token);
+    return strtod_l(text.c_str(), nullptr, c_numeric);
+}
+
+// Parses a whole token; errc::invalid_argument if it is not a number of that kind, result_out_of_range
+// beyond the type's range. A leading '+' is taken (C's strtod and most PLY readers take it; from_chars does
+// not), but not before another sign. A real too small for a double (1e-400) is read as its nearest double,
+// 0 or a subnormal, as a float column's 1e-50 is read as the float 0 and the JSON and BVH readers read
+// such numbers (it had been refused as "out of range for double"); one too large stays refused.
 std::errc parse_number(std::string_view token, bool integer, double& out) {
     if (token.size() > 1 && token[0] == '+' && token[1] != '+' && token[1] != '-') token.remove_prefix(1);
     const char* last = token.data() + token.size();
@@ -489,6 +502,13 @@ std::errc parse_number(std::string_view token, bool integer, double& out) {
         out = static_cast<double>(i);
     } else {
         r = std::from_chars(token.data(), last, out);
+        if (r.ec == std::errc::result_out_of_range && r.ptr == last) {
+            const double nearest = c_locale_strtod(token);
+            if (std::isfinite(nearest)) {
+                out = nearest;
+                return std::errc();
+            }
+        }
     }
     return r.ec == std::errc() && r.ptr != last ? std::errc::invalid_argument : r.ec;
 }

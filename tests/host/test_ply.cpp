@@ -503,6 +503,29 @@ TEST(PlyError, ValueOutOfRangeForItsType) {
                       {"line 6", "property 'red'", "value '300' is out of range for uchar"});
 }
 
+// A real too small for its type is read as its nearest value, 0 or a subnormal with its sign, in a double
+// column as in a float one (a double's 1e-400 had been refused as out of range, a float's 1e-50 read as 0);
+// one too large is refused in both.
+TEST(Ply, ARealTooSmallForItsTypeIsReadAsItsNearestValue) {
+    const std::string path = testing::write_temp("tiny.ply", kAsciiHead + "element vertex 1\nproperty double a\nproperty double b\n"
+                                                                          "property double c\nproperty float d\nend_header\n"
+                                                                          "1e-400 -1e-400 4.9e-324 1e-50\n");
+    const PlyFile ply = read_ply(path);
+    const std::vector<PlyProperty>& p = ply.elements[0].properties;
+    EXPECT_EQ(p[0].values[0], 0.0);
+    EXPECT_FALSE(std::signbit(p[0].values[0]));
+    EXPECT_EQ(p[1].values[0], 0.0);
+    EXPECT_TRUE(std::signbit(p[1].values[0]));
+    EXPECT_EQ(p[2].values[0], std::numeric_limits<double>::denorm_min());
+    EXPECT_EQ(p[3].values[0], 0.0);
+    expect_read_error(kAsciiHead + "element vertex 1\nproperty double x\nend_header\n1e400\n",
+                      {"line 6", "property 'x'", "value '1e400' is out of range for double"});
+    expect_read_error(kAsciiHead + "element vertex 1\nproperty double x\nend_header\n-1e400\n",
+                      {"value '-1e400' is out of range for double"});
+    expect_read_error(kAsciiHead + "element vertex 1\nproperty float x\nend_header\n1e39\n",
+                      {"value '1e39' is out of range for float"});
+}
+
 TEST(PlyError, NegativeListCount) {
     expect_read_error(kAsciiHead + "element face 1\nproperty list char int vertex_indices\nend_header\n-1 0\n",
                       {"line 6", "element 'face' row 0", "list count '-1' is negative"});
