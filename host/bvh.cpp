@@ -260,7 +260,13 @@ BvhFile parse_bvh(std::istream& in, const std::string& source) {
     Tokens t(in, source);
     BvhFile file;
     file.source = source;
-    t.expect("HIERARCHY");
+    const std::string first = t.next();
+    if (first != "HIERARCHY") {
+        // A motion is read as a capture by its name (is_bvh_path): a JSON motion saved as .bvh came here.
+        const bool json = !first.empty() && (first[0] == '{' || first[0] == '[');
+        t.fail("expected " + quoted_text("HIERARCHY") + ", got " + (first.empty() ? "the end of the file" : quoted_text(first)) +
+               (json ? " (the file looks like JSON: a JSON motion is read from a name that does not end in .bvh)" : ""));
+    }
     t.expect("ROOT");
     std::string root = t.next();
     if (root.empty() || root == "{") t.fail("ROOT without a name");

@@ -114,7 +114,20 @@ std::string replaced(std::string text, const std::string& from, const std::strin
     return text.replace(text.find(from), from.size(), to);
 }
 
-TEST(Bvh, RefusesAFileWithoutAHierarchy) { expect_refused("MOTION\nFrames: 1\n", "damaged.bvh:1: expected \"HIERARCHY\""); }
+TEST(Bvh, RefusesAFileWithoutAHierarchy) { expect_refused("MOTION\nFrames: 1\n", "damaged.bvh:1: expected \"HIERARCHY\", got \"MOTION\""); }
+// A JSON motion saved under a .bvh name (read as a capture by its name) is told apart: it had been refused
+// as 'expected "HIERARCHY", got "{"' alone.
+TEST(Bvh, RefusesAJsonFileSayingItLooksLikeJson) {
+    for (const char* text : {"{\"fps\": 30, \"frames\": [{}]}", "[1, 2]", "{}"})
+        expect_refused(text, "(the file looks like JSON: a JSON motion is read from a name that does not end in .bvh)");
+    std::istringstream plain("MOTION\n");
+    try {
+        parse_bvh(plain, "damaged.bvh");
+        ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()).find("JSON"), std::string::npos) << e.what();
+    }
+}
 
 TEST(Bvh, RefusesAnUnknownChannel) {
     expect_refused(replaced(kTiny, "Zrotation Xrotation Yrotation", "Zrotation Xrotation Wrotation"), "damaged.bvh:9: unknown channel \"Wrotation\"");
