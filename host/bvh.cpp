@@ -66,7 +66,10 @@ public:
     }
     void expect(const std::string& word) {
         std::string got = next();
-        if (got != word) fail("expected " + quoted_text(word) + ", got " + (got.empty() ? "the end of the file" : quoted_text(got)));
+        if (got != word) fail(mismatch(word, got));
+    }
+    static std::string mismatch(const std::string& word, const std::string& got) {
+        return "expected " + quoted_text(word) + ", got " + (got.empty() ? "the end of the file" : quoted_text(got));
     }
     double number() {
         std::string word = next();
@@ -264,7 +267,7 @@ BvhFile parse_bvh(std::istream& in, const std::string& source) {
     if (first != "HIERARCHY") {
         // A motion is read as a capture by its name (is_bvh_path): a JSON motion saved as .bvh came here.
         const bool json = !first.empty() && (first[0] == '{' || first[0] == '[');
-        t.fail("expected " + quoted_text("HIERARCHY") + ", got " + (first.empty() ? "the end of the file" : quoted_text(first)) +
+        t.fail(Tokens::mismatch("HIERARCHY", first) +
                (json ? " (the file looks like JSON: a JSON motion is read from a name that does not end in .bvh)" : ""));
     }
     t.expect("ROOT");

@@ -192,11 +192,20 @@ bool HeaderParser::next_line(std::string_view& line) {
 
 std::size_t HeaderParser::parse(PlyFile& file) {
     if (text_.empty()) bs::fail(path_, "line 1", "the file is empty (a PLY file starts with the line 'ply')");
+    // A UTF-8 byte-order mark, which Windows editors write first in a text file, is passed over (as the
+    // BVH reader does): it can belong to no PLY keyword, so nothing else could have been meant.
+    constexpr std::string_view byte_order_mark = "\xEF\xBB\xBF";
+    if (text_.substr(0, byte_order_mark.size()) == byte_order_mark) pos_ = byte_order_mark.size();
     std::string_view line;
     const bool has_line = next_line(line);
     const std::vector<std::string_view> first = words(line);
-    if (!has_line || first.size() != 1 || first[0] != "ply")
-        bs::fail(path_, "line 1", "expected the 'ply' magic line, found " + shown(line));
+    if (!has_line || first.size() != 1 || first[0] != "ply") {
+        // Lines ended by CR alone (classic Mac OS) are refused: where a binary body starts after such a
+        // header, a CR LF could not be told from a CR and a first data byte of 10.
+        const bool cr_ends = line.substr(0, 4) == "ply\r";
+        bs::fail(path_, "line 1", "expected the 'ply' magic line, found " + shown(line) +
+                                      (cr_ends ? " (the lines end in CR alone: a PLY file's lines end in LF or CR LF)" : ""));
+    }
     while (next_line(line)) {
         const std::vector<std::string_view> w = words(line);
         if (w.empty()) continue;

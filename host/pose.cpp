@@ -22,29 +22,38 @@ namespace {
 constexpr double kPi = pi_value<double>();
 constexpr double kDegree = kPi / 180.0;
 
-// Scales v to unit length; false if its norm is not above 1e-12. Divides by the largest component first:
-// squaring components beyond 1e154 would overflow the norm to inf, leaving a zero "unit" vector (found by
-// fuzzing).
+// The least norm a quaternion or axis may have: below it the direction is taken for rounding noise on a
+// zero (a pose written as "no rotation" by a program that lost its last digits), not for a choice.
+constexpr double kLeastDirectionNorm = 1e-12;
+
+// Scales v to unit length where its norm is above kLeastDirectionNorm; returns that norm (v is left as it
+// was where it is not above). Divides by the largest component first: squaring components beyond 1e154
+// would overflow the norm to inf, leaving a zero "unit" vector (found by fuzzing), and squaring ones
+// below 1e-154 would underflow it to 0.
 template <std::size_t N>
-bool to_unit(double (&v)[N]) {
+double to_unit(double (&v)[N]) {
     double largest = 0;
     for (double x : v) largest = std::max(largest, std::fabs(x));
-    if (largest == 0) return false;
+    if (largest == 0) return 0;
     double sum = 0;
-    for (double& x : v) {
-        x /= largest;
-        sum += x * x;
-    }
+    for (double x : v) sum += (x / largest) * (x / largest);
     const double n = std::sqrt(sum);  // in [1, 2]
-    if (!(largest * n > 1e-12)) return false;
-    for (double& x : v) x /= n;
-    return true;
+    if (!(largest * n > kLeastDirectionNorm)) return largest * n;
+    for (double& x : v) x = x / largest / n;
+    return largest * n;
+}
+
+// The failure of a direction whose norm is not above kLeastDirectionNorm.
+std::string too_near_zero(const std::string& what, const std::string& measure, double norm) {
+    return what + ": " + measure + " " + number_text(norm) + " is too near zero to give a direction (it must be above " +
+           number_text(kLeastDirectionNorm) + "; any larger one is normalised)";
 }
 
 Quat<double> unit_quaternion(const json& value, const Where& where) {
     double q[4];
     json_io::number_array(value, 4, q, where);
-    if (!to_unit(q)) where.fail("rotation quaternion [w,x,y,z] has zero norm");
+    const double norm = to_unit(q);
+    if (!(norm > kLeastDirectionNorm)) where.fail(too_near_zero("rotation quaternion [w,x,y,z]", "norm", norm));
     return {q[0], q[1], q[2], q[3]};
 }
 
@@ -71,7 +80,8 @@ std::optional<double> file_twist_degrees(double radians) {
 Quat<double> axis_degrees(const json& entry, const Where& where) {
     double axis[3];
     json_io::number_array(json_io::member(entry, "axis", where), 3, axis, where["axis"]);
-    if (!to_unit(axis)) where["axis"].fail("rotation axis has zero length");
+    const double length = to_unit(axis);
+    if (!(length > kLeastDirectionNorm)) where["axis"].fail(too_near_zero("rotation axis", "length", length));
     double degrees = bounded_degrees(json_io::member(entry, "degrees", where), where["degrees"]);
     return axis_angle(Vec3<double>{axis[0], axis[1], axis[2]}, degrees * kDegree);
 }

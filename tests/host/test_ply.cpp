@@ -378,6 +378,32 @@ TEST(Ply, WritePointSetKeepsOtherPropertiesAndElements) {
 TEST(PlyError, MissingMagic) {
     expect_read_error("plx\nformat ascii 1.0\nend_header\n", {"line 1", "expected the 'ply' magic line", "'plx'"});
     expect_read_error("", {"line 1", "the file is empty"});
+    // Lines ended by CR alone read as one line; the message says why.
+    expect_read_error("ply\rformat ascii 1.0\relement vertex 0\rend_header\r",
+                      {"line 1", "expected the 'ply' magic line", "the lines end in CR alone"});
+    try {
+        read_ply(testing::write_temp("plx.ply", "plx\rformat ascii 1.0\rend_header\r"));
+        ADD_FAILURE() << "a file without the magic line was read";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()).find("CR alone"), std::string::npos) << "no magic line to blame the CRs on: " << e.what();
+    }
+}
+
+// A UTF-8 byte-order mark before the magic line (Windows editors write one) is passed over; one anywhere
+// else is still refused.
+TEST(Ply, AByteOrderMarkBeforeTheMagicIsPassedOver) {
+    const std::string mark = "\xEF\xBB\xBF";
+    const std::string body = "element vertex 2\nproperty float x\nend_header\n";
+    const PlyFile plain = read_ply(testing::write_temp("plain.ply", kAsciiHead + body + "1.5\n-2\n"));
+    const PlyFile marked = read_ply(testing::write_temp("bom.ply", mark + kAsciiHead + body + "1.5\n-2\n"));
+    expect_same(marked, plain);
+    std::string binary = mark + "ply\nformat binary_little_endian 1.0\n" + body;
+    put<float>(binary, 1.5f);
+    put<float>(binary, -2.0f);
+    const PlyFile marked_binary = read_ply(testing::write_temp("bom_binary.ply", binary));
+    EXPECT_EQ(marked_binary.format, PlyFormat::BinaryLittleEndian);
+    expect_same(marked_binary, plain);
+    expect_read_error(mark + mark + kAsciiHead + body, {"line 1", "expected the 'ply' magic line"});
 }
 
 TEST(PlyError, BadOrUnknownFormatLine) {

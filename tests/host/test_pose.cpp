@@ -104,7 +104,11 @@ TEST(Pose, HugeComponentsKeepTheirRotation) {
                 pose_from(R"({"bones": [{"bone": 1, "rotation": [1, 0, 1, 0]}]})"));
     expect_same(pose_from(R"({"bones": [{"bone": 1, "axis": [0, 1e200, 0], "degrees": 40}]})"),
                 pose_from(R"({"bones": [{"bone": 1, "axis": [0, 1, 0], "degrees": 40}]})"));
-    expect_pose_error(R"({"bones": [{"bone": 1, "rotation": [1e-200, 0, 0, 1e-200]}]})", "has zero norm");
+    expect_pose_error(R"({"bones": [{"bone": 1, "rotation": [1e-200, 0, 0, 1e-200]}]})",
+                      "rotation quaternion [w,x,y,z]: norm 1.414213562373095e-200 is too near zero to give a direction (it must be above 1e-12");
+    // The same direction scaled to just above the least norm is read (and normalised).
+    expect_same(pose_from(R"({"bones": [{"bone": 1, "rotation": [1e-12, 0, 1e-12, 0]}]})"),
+                pose_from(R"({"bones": [{"bone": 1, "rotation": [1, 0, 1, 0]}]})"));
 }
 
 TEST(Pose, MaxJointBendIgnoresTwistAndTheFirstBone) {
@@ -180,8 +184,8 @@ TEST(PoseInvalid, QuaternionAndAxisBoth) {
 }
 TEST(PoseInvalid, AxisWithoutDegrees) { expect_pose_error(R"({"bones": [{"bone": 1, "axis": [1,0,0]}]})", "missing required member \"degrees\""); }
 TEST(PoseInvalid, DegreesWithoutAxis) { expect_pose_error(R"({"bones": [{"bone": 1, "degrees": 30}]})", "missing required member \"axis\""); }
-TEST(PoseInvalid, ZeroAxis) { expect_pose_error(R"({"bones": [{"bone": 1, "axis": [0,0,0], "degrees": 30}]})", "bones[0].axis: rotation axis has zero length"); }
-TEST(PoseInvalid, ZeroQuaternion) { expect_pose_error(R"({"bones": [{"bone": 1, "rotation": [0,0,0,0]}]})", "bones[0].rotation: rotation quaternion [w,x,y,z] has zero norm"); }
+TEST(PoseInvalid, ZeroAxis) { expect_pose_error(R"({"bones": [{"bone": 1, "axis": [0,0,0], "degrees": 30}]})", "bones[0].axis: rotation axis: length 0 is too near zero to give a direction"); }
+TEST(PoseInvalid, ZeroQuaternion) { expect_pose_error(R"({"bones": [{"bone": 1, "rotation": [0,0,0,0]}]})", "bones[0].rotation: rotation quaternion [w,x,y,z]: norm 0 is too near zero to give a direction"); }
 TEST(PoseInvalid, ShortQuaternion) { expect_pose_error(R"({"bones": [{"bone": 1, "rotation": [1,0,0]}]})", "expected an array of 4 numbers"); }
 TEST(PoseInvalid, OverflowingDegrees) { expect_pose_error(R"({"bones": [{"bone": 1, "axis": [1,0,0], "degrees": 1e999}]})", "number overflow"); }
 TEST(PoseInvalid, TwistNotNumber) { expect_pose_error(R"({"bones": [{"bone": 1, "twist_degrees": "90"}]})", "bones[0].twist_degrees: expected a number"); }
