@@ -40,7 +40,7 @@ std::vector<Vec3<double>> propagate_as_paper(const std::vector<Vec3<double>>& ch
     std::vector<Vec3<double>> moved = chain;
     moved.back() = target;
     for (std::size_t i = chain.size() - 2; i >= 1; --i)
-        moved[i] = propagate_unit(chain[i - 1], chain[i], chain[i + 1], moved[i + 1]);
+        moved[i] = propagate_unit(chain[i], chain[i + 1], moved[i + 1]);
     return moved;
 }
 
@@ -226,25 +226,11 @@ std::vector<int> walk_from(const Skeleton& skeleton, int joint) {
 
 }  // namespace
 
-Vec3<double> quadratic_bezier(Vec3<double> p0, Vec3<double> p1, Vec3<double> p2, double t) {
-    double u = 1 - t;
-    return (u * u) * p0 + (2 * t * u) * p1 + (t * t) * p2;
-}
-
-double paper_parameter(Vec3<double> p0, Vec3<double> p1, Vec3<double> p2) {
-    double to_first = norm(p1 - p0), to_last = norm(p1 - p2);
-    if (!(to_first > 0 && to_last > 0))
-        throw InputError("chain propagation: the middle joint of a unit coincides with an end joint");
-    return to_first / (to_first + to_last);
-}
-
-Vec3<double> propagate_unit(Vec3<double> p0, Vec3<double> p1, Vec3<double> p2, Vec3<double> p2_moved) {
-    const double t = paper_parameter(p0, p1, p2);
-    const Vec3<double> vec = p2_moved - p2;
-    const Vec3<double> q1_moved = quadratic_bezier(p0, p1, p2, t) + t * vec;
-    const double u = 1 - t;
-    return (q1_moved - (u * u) * p0 - (t * t) * p2_moved) / (2 * t * u);
-}
+// §1.2.2 solves P1' from Q1' = (1 − t)² P0 + 2t(1 − t) P1' + t² P2', with Q1' = B(t) + t · vec and
+// t = |P1 − P0| / (|P1 − P0| + |P1 − P2|). Substituting B(t) leaves 2t(1 − t)(P1' − P1) = t(1 − t) vec:
+// P1' = P1 + vec/2 whatever t is. Computed in that closed form: as written, the division by 2t(1 − t)
+// magnified rounding where one of the unit's bones is tiny (a bone of 1e-13 put P1' 0.13 away).
+Vec3<double> propagate_unit(Vec3<double> p1, Vec3<double> p2, Vec3<double> p2_moved) { return p1 + 0.5 * (p2_moved - p2); }
 
 std::vector<Vec3<double>> propagate_chain(const std::vector<Vec3<double>>& chain, Vec3<double> target, ChainMode mode) {
     check_chain(chain, target);

@@ -22,14 +22,9 @@ enum class ChainMode {
     keep_lengths,  // the paper's positions, then FABRIK passes that restore the chain's bone lengths
 };
 
-// Quadratic Bézier point (1 − t)² P0 + 2t(1 − t) P1 + t² P2.
-Vec3<double> quadratic_bezier(Vec3<double> p0, Vec3<double> p1, Vec3<double> p2, double t);
-
-// The paper's t_Q for a unit: |P1 − P0| / (|P1 − P0| + |P1 − P2|). InputError unless P1 differs from both.
-double paper_parameter(Vec3<double> p0, Vec3<double> p1, Vec3<double> p2);
-
-// One unit (§1.2.2): the new P1 when P2 moves to p2_moved with P0 held.
-Vec3<double> propagate_unit(Vec3<double> p0, Vec3<double> p1, Vec3<double> p2, Vec3<double> p2_moved);
+// One unit (§1.2.2), P0 held: the new P1 when P2 moves to p2_moved. The paper's Bézier construction
+// reduces to P1 + (p2_moved − P2)/2 for any unit (docs/ALGORITHM.md), which is what this computes.
+Vec3<double> propagate_unit(Vec3<double> p1, Vec3<double> p2, Vec3<double> p2_moved);
 
 // New positions of a chain P0 … P(n−1) (n >= 2; consecutive joints distinct) when P(n−1) is dragged to
 // `target` (finite) and P0 is held; InputError otherwise. keep_lengths: every |P(i+1) − P(i)| is kept (to

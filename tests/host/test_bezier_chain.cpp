@@ -40,12 +40,14 @@ double total_length(const std::vector<Vec3<double>>& chain) {
     return total;
 }
 
-TEST(BezierChain, CurveInterpolatesItsEndsAndTheParameterIsTheDistanceRatio) {
-    Vec3<double> p0{0, 0, 0}, p1{3, 4, 0}, p2{3, 14, 0};
-    expect_near(quadratic_bezier(p0, p1, p2, 0), p0, 0);
-    expect_near(quadratic_bezier(p0, p1, p2, 1), p2, 0);
-    expect_near(quadratic_bezier(p0, p1, p2, 0.5), 0.25 * p0 + 0.5 * p1 + 0.25 * p2, 1e-15);
-    EXPECT_DOUBLE_EQ(paper_parameter(p0, p1, p2), 5.0 / 15.0);
+// The paper's unit as §1.2.2 writes it: t_Q = |P1 − P0| / (|P1 − P0| + |P1 − P2|), Q1' = B(t_Q) + t_Q · vec,
+// and P1' solved from Q1' = (1 − t)² P0 + 2t(1 − t) P1' + t² P2'. The reference propagate_unit's closed form
+// is checked against.
+Vec3<double> unit_as_the_paper_writes_it(Vec3<double> p0, Vec3<double> p1, Vec3<double> p2, Vec3<double> p2_moved) {
+    const double t = norm(p1 - p0) / (norm(p1 - p0) + norm(p1 - p2)), u = 1 - t;
+    const Vec3<double> vec = p2_moved - p2;
+    const Vec3<double> q1_moved = (u * u) * p0 + (2 * t * u) * p1 + (t * t) * p2 + t * vec;
+    return (q1_moved - (u * u) * p0 - (t * t) * p2_moved) / (2 * t * u);
 }
 
 TEST(BezierChain, PaperUpdateMovesTheInnerJointByHalfTheDrag) {
@@ -53,8 +55,20 @@ TEST(BezierChain, PaperUpdateMovesTheInnerJointByHalfTheDrag) {
     for (int i = 0; i < 1000; ++i) {
         std::vector<Vec3<double>> c = random_chain(rng, 3);
         Vec3<double> vec = rng.in_box(3);
-        Vec3<double> moved = propagate_unit(c[0], c[1], c[2], c[2] + vec);
-        expect_near(moved, c[1] + 0.5 * vec, 1e-12);
+        Vec3<double> moved = propagate_unit(c[1], c[2], c[2] + vec);
+        expect_near(moved, unit_as_the_paper_writes_it(c[0], c[1], c[2], c[2] + vec), 1e-12);
+    }
+}
+
+// Found by a probe: with the paper's division by 2t(1 − t), a unit whose second bone was 2e-15 long put
+// the middle joint at (4, 2, 0) instead of (10, 2.5, 0); 1e-12 long and 1000 from the origin, 0.42 off.
+TEST(BezierChain, ATinyBoneInAUnitDoesNotMagnifyRounding) {
+    const std::pair<Vec3<double>, double> units[] = {
+        {{0, 0, 0}, 2e-15}, {{0, 0, 0}, 1e-13}, {{0, 0, 0}, 1e-12}, {{1000, -1000, 1000}, 1e-12}};
+    for (const auto& [offset, tiny] : units) {
+        const std::vector<Vec3<double>> c{offset, offset + Vec3<double>{10, 0, 0}, offset + Vec3<double>{10 + tiny, 0, 0}};
+        const std::vector<Vec3<double>> moved = propagate_chain(c, offset + Vec3<double>{10, 5, 0}, ChainMode::paper);
+        expect_near(moved[1], offset + Vec3<double>{10, 2.5, 0}, 1e-12 * (1 + norm(offset)));
     }
 }
 
@@ -225,7 +239,6 @@ TEST(BezierChain, RefusesTooShortChainsNonFiniteTargetsAndCoincidentJoints) {
     EXPECT_THROW(propagate_chain(c, {NAN, 0, 0}, ChainMode::paper), InputError);
     EXPECT_THROW(propagate_chain(c, {0, INFINITY, 0}, ChainMode::keep_lengths), InputError);
     EXPECT_THROW(propagate_chain({{0, 0, 0}, {0, 0, 0}, {2, 0, 0}}, {2, 1, 0}, ChainMode::paper), InputError);
-    EXPECT_THROW(paper_parameter({0, 0, 0}, {2, 0, 0}, {2, 0, 0}), InputError);
 }
 
 // straight_chain(): spheres 0 (root) - 1 - 2 - 3 along x.
