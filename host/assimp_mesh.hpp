@@ -20,6 +20,14 @@ namespace bs {
 void append_assimp_mesh(const aiMesh& in, const aiMatrix4x4& to_scene, const std::string& path, TriangleMesh& out,
                         std::size_t& skipped, std::vector<int>& polygons_using);
 
+// assimp holds vertices in float, so a mesh far from the origin compared with its size comes out rounded
+// (a probe's cylinder 1 across at 1e7 collapsed onto 11 points, exit 0). Where that rounding may exceed
+// kMostSinglePrecisionRounding of the mesh's bounding-box diagonal (a mesh farther than about 1,700 times
+// its size from the origin), InputError naming `path`, the distance, the size and the rounding: the file's
+// shape is lost by then (a body 2 m tall rounded by 0.2 mm), and below, kept to within that.
+constexpr double kMostSinglePrecisionRounding = 1e-4;
+void refuse_rounding_far_from_origin(const TriangleMesh& mesh, const std::string& path);
+
 // For a file with a skeleton and no mesh (Collada lights and cameras, CSM captures) assimp draws a mesh
 // of the skeleton itself, which is not a surface: the readers ask it not to, so that such a file has no
 // polygons to sample (it had been rigged as a body of lamps).

@@ -81,6 +81,26 @@ void append_assimp_mesh(const aiMesh& in, const aiMatrix4x4& to_scene, const std
                                      base + int(face.mIndices[c + 1])});
     }
 }
+
+void refuse_rounding_far_from_origin(const TriangleMesh& mesh, const std::string& path) {
+    if (mesh.vertices.empty()) return;
+    Vec3<double> low = mesh.vertices.front(), high = low;
+    double reach = 0;  // the largest coordinate's magnitude: where single precision rounds most
+    for (const Vec3<double>& p : mesh.vertices) {
+        low = {std::min(low.x, p.x), std::min(low.y, p.y), std::min(low.z, p.z)};
+        high = {std::max(high.x, p.x), std::max(high.y, p.y), std::max(high.z, p.z)};
+        reach = std::max({reach, std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)});
+    }
+    const double size = norm(high - low);
+    const float far = float(reach);
+    const double rounding = 0.5 * (double(std::nextafter(far, INFINITY)) - double(far));
+    if (!(rounding > kMostSinglePrecisionRounding * size)) return;  // a mesh of no size: refused by its users
+    throw InputError(path + ": assimp reads vertices in single precision, and this mesh's lie up to " + number_text(reach, 4) +
+                     " from the origin, " + number_text(reach / size, 3) + " times its size (" + number_text(size, 4) +
+                     "): rounding moves them by up to " + number_text(rounding, 3) + ", " + number_text(rounding / size, 3) +
+                     " of its size (at most " + number_text(kMostSinglePrecisionRounding) +
+                     " is taken); move it near the origin (a mesh given as PLY is read in double)");
+}
 #endif
 
 WeldedPositions weld_identical_positions(const std::vector<Vec3<double>>& positions) {
@@ -241,6 +261,7 @@ TriangleMesh read_assimp_mesh(const std::string& path) {
     std::vector<int> polygons_using;
     for (unsigned m = 0; m < scene->mNumMeshes; ++m) append_assimp_mesh(*scene->mMeshes[m], aiMatrix4x4(), path, mesh, skipped, polygons_using);
     if (mesh.triangles.empty()) no_polygons(path, mesh.vertices.size(), skipped);
+    refuse_rounding_far_from_origin(mesh, path);
     // A soup (no vertex shared by two polygons) is how assimp delivers OBJ and STL: weld it. assimp keeps an
     // OFF file's own vertex list, soup or not, and a binding follows that list (README): left as it is (the
     // surface graph joins coincident vertices; a soup OFF had come back welded, its binding shorter than

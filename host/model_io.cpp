@@ -265,6 +265,7 @@ RiggedModel read_assimp_model(const std::string& path) {
         }
     }
     if (model.mesh.triangles.empty()) throw InputError(path + ": no polygons to sample");
+    refuse_rounding_far_from_origin(model.mesh, path);
     if (bones.empty() || !model.bones_dropped.empty()) return model;
     Parents parents;
     parents_of(scene->mRootNode, parents);

@@ -173,6 +173,31 @@ TEST(MeshIoInvalid, OffErrorsAssimpReadsPastAreRefused) {
     EXPECT_NE(alone.find("(a face of no corners or more than nine))"), std::string::npos) << alone;
 }
 
+// assimp reads in float: a unit cube 1e7 from the origin would come out on a grid of 1 (a probe's cylinder
+// collapsed onto 11 points, exit 0), so it is refused, saying why; the same cube 1e3 away (rounded by 3e-5,
+// 1.8e-5 of its size) is read, and as PLY (read in double) at 1e7 it is whole.
+TEST(MeshIoInvalid, AMeshRoundedByAssimpsSinglePrecisionIsRefused) {
+    auto moved_cube = [](double offset) {
+        std::string text;
+        const double corners[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+        for (const auto& c : corners) text += "v " + number_text(c[0] + offset) + " " + number_text(c[1] + offset) + " " + number_text(c[2]) + "\n";
+        for (const auto& q : kCubeQuads)
+            text += "f " + std::to_string(q[0] + 1) + " " + std::to_string(q[1] + 1) + " " + std::to_string(q[2] + 1) + " " +
+                    std::to_string(q[3] + 1) + "\n";
+        return text;
+    };
+    const std::string message = load_error("far.obj", moved_cube(1e7));
+    for (const char* part : {"assimp reads vertices in single precision", "lie up to 1e+07 from the origin", "its size (1.732)",
+                             "rounding moves them by up to 0.5", "move it near the origin"})
+        EXPECT_NE(message.find(part), std::string::npos) << message << "\nlacks: " << part;
+    const TriangleMesh near = load_triangle_mesh(testing::write_temp("near.obj", moved_cube(1e3)));
+    EXPECT_NEAR(total_area(near), 6.0, 1e-3);
+    const std::string ply = "ply\nformat ascii 1.0\nelement vertex 3\nproperty double x\nproperty double y\nproperty double z\n"
+                            "element face 1\nproperty list uchar int vertex_indices\nend_header\n"
+                            "10000000 10000000 0\n10000001 10000000 0\n10000000 10000001 0\n3 0 1 2\n";
+    EXPECT_NEAR(total_area(load_triangle_mesh(testing::write_temp("far.ply", ply))), 0.5, 1e-9);
+}
+
 TEST(MeshIoInvalid, TruncatedOff) {
     // assimp's own triangulation asserts (aborts) on this file; the loader must report it instead.
     EXPECT_NE(load_error("truncated.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n"), "");

@@ -11,7 +11,9 @@
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "host/errors.hpp"
 #include "host/mesh_io.hpp"
@@ -326,6 +328,33 @@ TEST(ModelIo, ATextModelWithANulByteIsRefusedBeforeAssimpReadsIt) {
         EXPECT_EQ(std::string(e.what()), path + ": byte " + std::to_string(at) + " is NUL, which a smd file (text) cannot hold");
     }
     EXPECT_THROW(load_triangle_mesh(path), InputError);
+}
+
+// assimp reads a model in float too: the tiny model's vertices moved 1e7 along x would come out on a grid of
+// 1, so it is refused as a mesh is (tests/host/test_mesh_io.cpp); moved 1e3 it is read.
+TEST(ModelIo, AModelRoundedByAssimpsSinglePrecisionIsRefused) {
+    auto moved = [](double dx) {
+        std::istringstream in(kTinySmd);
+        std::string text, line;
+        bool triangles = false;
+        while (std::getline(in, line)) {
+            std::istringstream words(line);
+            std::vector<std::string> w{std::istream_iterator<std::string>(words), {}};
+            if (triangles && w.size() >= 9) w[1] = number_text(std::stod(w[1]) + dx);  // bone x y z nx ny nz u v …
+            triangles = triangles || line == "triangles";
+            for (std::size_t i = 0; i < w.size(); ++i) text += (i ? " " : "") + w[i];
+            text += "\n";
+        }
+        return text;
+    };
+    EXPECT_EQ(load_rigged_model(testing::write_temp("near.smd", moved(1e3))).mesh.triangles.size(), 2u);
+    const std::string path = testing::write_temp("far.smd", moved(1e7));
+    try {
+        load_rigged_model(path);
+        ADD_FAILURE() << "a model rounded onto a grid of 1 was read";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(path + ": assimp reads vertices in single precision", 0), 0u) << e.what();
+    }
 }
 
 }  // namespace
