@@ -14,8 +14,8 @@
 
 namespace bs {
 
-// Appends one assimp mesh, its vertices taken to scene coordinates by `to_scene`, its polygons fanned into
-// triangles (assimp's own triangulation asserts on some malformed files). Counts the faces skipped (points
+// Appends one assimp mesh, its vertices taken to scene coordinates by `to_scene`, its polygons split into
+// triangles by triangulate_polygon (assimp's own triangulation asserts on some malformed files). Counts the faces skipped (points
 // and lines) and, per vertex, the polygons using it. InputError naming `path` for a non-finite vertex.
 void append_assimp_mesh(const aiMesh& in, const aiMatrix4x4& to_scene, const std::string& path, TriangleMesh& out,
                         std::size_t& skipped, std::vector<int>& polygons_using);

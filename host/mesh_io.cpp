@@ -19,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <unordered_map>
 
 #include "host/errors.hpp"
@@ -44,6 +45,78 @@ struct PositionHash {
     }
 };
 
+
+// Twice the signed area of the 2D triangle (a, b, c): positive where it turns left.
+double turn(const std::array<double, 2>& a, const std::array<double, 2>& b, const std::array<double, 2>& c) {
+    return (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]);
+}
+
+// Whether p lies in the left-turning triangle (a, b, c) or on its edges.
+bool in_triangle(const std::array<double, 2>& p, const std::array<double, 2>& a, const std::array<double, 2>& b,
+                 const std::array<double, 2>& c) {
+    return turn(a, b, p) >= 0 && turn(b, c, p) >= 0 && turn(c, a, p) >= 0;
+}
+
+// The polygon's corners in its own plane (that of its Newell normal), turning left where it is convex;
+// none where it has no area in any plane (or a corner is not finite).
+std::vector<std::array<double, 2>> in_polygon_plane(const std::vector<Vec3<double>>& corners) {
+    Vec3<double> centre{0, 0, 0};
+    for (const Vec3<double>& p : corners) centre = centre + p / double(corners.size());
+    Vec3<double> normal{0, 0, 0};
+    for (std::size_t i = 0; i < corners.size(); ++i)
+        normal = normal + cross(corners[i] - centre, corners[(i + 1) % corners.size()] - centre);
+    if (!(norm(normal) > 0) || !all_finite(normal)) return {};
+    const Vec3<double> w = normalized(normal), u = any_orthogonal(w), v = cross(w, u);
+    std::vector<std::array<double, 2>> plane;
+    for (const Vec3<double>& p : corners) plane.push_back({dot(p - centre, u), dot(p - centre, v)});
+    return plane;
+}
+
+// Ear clipping (the ring of the polygon's corners, `q` their plane positions): appends the ears' corners
+// (positions in the ring's numbering) to `ears`; false where no ear is left to clip before the last
+// triangle (a polygon that crosses itself), `ring` then holding the corners left.
+bool clip_ears(const std::vector<std::array<double, 2>>& q, std::vector<std::size_t>& ring, std::vector<std::array<std::size_t, 3>>& ears) {
+    auto blocks = [&](std::size_t r, std::size_t a, std::size_t b, std::size_t c) {
+        if (r == a || r == b || r == c || q[r] == q[a] || q[r] == q[b] || q[r] == q[c]) return false;  // a corner repeated (a bridged hole) blocks nothing
+        return in_triangle(q[r], q[a], q[b], q[c]);
+    };
+    for (std::size_t k = 0, tried = 0; ring.size() > 3; k %= ring.size()) {
+        if (tried++ == ring.size()) return false;  // a whole round without an ear
+        const std::size_t a = ring[(k + ring.size() - 1) % ring.size()], b = ring[k], c = ring[(k + 1) % ring.size()];
+        if (turn(q[a], q[b], q[c]) > 0 && std::none_of(ring.begin(), ring.end(), [&](std::size_t r) { return blocks(r, a, b, c); })) {
+            ears.push_back({a, b, c});
+            ring.erase(ring.begin() + std::ptrdiff_t(k));
+            tried = 0;
+        } else {
+            ++k;
+        }
+    }
+    ears.push_back({ring[0], ring[1], ring[2]});
+    return true;
+}
+
+}  // namespace
+
+void triangulate_polygon(const std::vector<Vec3<double>>& vertices, const std::vector<int>& corners,
+                         std::vector<std::array<int, 3>>& out) {
+    auto fan = [&](const std::vector<std::size_t>& ring) {
+        for (std::size_t c = 1; c + 1 < ring.size(); ++c) out.push_back({corners[ring[0]], corners[ring[c]], corners[ring[c + 1]]});
+    };
+    std::vector<std::size_t> ring(corners.size());
+    std::iota(ring.begin(), ring.end(), std::size_t(0));
+    std::vector<Vec3<double>> positions;
+    for (int c : corners) positions.push_back(vertices[std::size_t(c)]);
+    const std::vector<std::array<double, 2>> q = corners.size() > 3 ? in_polygon_plane(positions) : std::vector<std::array<double, 2>>{};
+    bool convex = true;
+    for (std::size_t i = 0; i < q.size() && convex; ++i) convex = turn(q[(i + q.size() - 1) % q.size()], q[i], q[(i + 1) % q.size()]) >= 0;
+    if (q.empty() || convex || corners.size() > kMostClippedCorners) return fan(ring);
+    std::vector<std::array<std::size_t, 3>> ears;
+    const bool whole = clip_ears(q, ring, ears);
+    for (const auto& ear : ears) out.push_back({corners[ear[0]], corners[ear[1]], corners[ear[2]]});
+    if (!whole) fan(ring);
+}
+
+namespace {
 
 #if BASESKIN_HAVE_ASSIMP
 void weld(TriangleMesh& mesh) {
@@ -75,10 +148,12 @@ void append_assimp_mesh(const aiMesh& in, const aiMatrix4x4& to_scene, const std
             ++skipped;
             continue;
         }
-        for (unsigned c = 0; c < face.mNumIndices; ++c) ++polygons_using[base + face.mIndices[c]];
-        for (unsigned c = 1; c + 1 < face.mNumIndices; ++c)
-            out.triangles.push_back({base + int(face.mIndices[0]), base + int(face.mIndices[c]),
-                                     base + int(face.mIndices[c + 1])});
+        std::vector<int> corners;
+        for (unsigned c = 0; c < face.mNumIndices; ++c) {
+            ++polygons_using[base + face.mIndices[c]];
+            corners.push_back(base + int(face.mIndices[c]));
+        }
+        triangulate_polygon(out.vertices, corners, out.triangles);
     }
 }
 
@@ -167,8 +242,9 @@ TriangleMesh load_ply_mesh(const std::string& path) {
                 ++skipped;
                 continue;
             }
-            auto corner = [&](std::uint32_t c) { return int(corners->values[item + c]); };
-            for (std::uint32_t c = 1; c + 1 < n; ++c) mesh.triangles.push_back({corner(0), corner(c), corner(c + 1)});
+            std::vector<int> polygon;
+            for (std::uint32_t c = 0; c < n; ++c) polygon.push_back(int(corners->values[item + c]));
+            triangulate_polygon(mesh.vertices, polygon, mesh.triangles);
         }
     }
     if (mesh.triangles.empty()) no_polygons(path, mesh.vertices.size(), skipped);
@@ -251,7 +327,7 @@ const aiScene* read_off_refusing_logged_errors(Assimp::Importer& importer, const
 TriangleMesh read_assimp_mesh(const std::string& path) {
     Assimp::Importer importer;
     refuse_skeleton_meshes(importer);
-    // No triangulation step: assimp's asserts abort on some malformed files; fanning is done here.
+    // No triangulation step: assimp's asserts abort on some malformed files; triangulate_polygon splits here.
     const unsigned flags = aiProcess_PreTransformVertices | aiProcess_ValidateDataStructure;
     const bool off = lower_extension(path) == ".off";
     const aiScene* scene = off ? read_off_refusing_logged_errors(importer, path, flags) : importer.ReadFile(path, flags);

@@ -4,7 +4,7 @@
 // load_triangle_mesh() contract:
 //   - Every mesh of the file's scene, with its node transforms applied (aiProcess_PreTransformVertices),
 //     is appended in scene order. Units are the file's.
-//   - Polygons of 3+ corners are split into a fan from their first corner; points and lines are skipped.
+//   - Polygons of 3+ corners are split into triangles (triangulate_polygon); points and lines are skipped.
 //   - Vertices are the importer's, in its order. PLY and OFF keep the file's vertex list as is (count and
 //     order, unreferenced vertices included), so per-vertex results (e.g. a skeleton binding) line up with
 //     the file. OBJ and STL come out of assimp as a triangle soup (one vertex per face corner): a soup —
@@ -34,9 +34,21 @@ struct TriangleMesh {
 
 TriangleMesh load_triangle_mesh(const std::string& path);
 
+// Splits one polygon — `corners`, 3 or more indices into `vertices`, in order round it — into triangles
+// appended to `out`, each turning as the polygon does. A polygon convex in the plane of its Newell normal
+// is fanned from its first corner. A concave one is cut by ear clipping, so that no triangle covers a
+// notch (fanned, a probe's U-shaped face of area 5 came out covering 7, and `drag --mesh` wrote those
+// triangles). Where ear clipping finds no ear (a polygon that crosses itself), past kMostClippedCorners
+// corners (clipping takes up to the cube of the count), or where the polygon has no area in any plane, the
+// rest is fanned: no corner is dropped. Indices are not checked.
+constexpr std::size_t kMostClippedCorners = 1024;
+void triangulate_polygon(const std::vector<Vec3<double>>& vertices, const std::vector<int>& corners,
+                         std::vector<std::array<int, 3>>& out);
+
 // PLY meshes are read by the project's own reader (host/ply.hpp, strict and fuzzed), not by assimp, whose
 // PLY reader in Debian's 5.2 hangs on some malformed files (found by tests/fuzz/fuzz_model_files.cpp):
-// the vertex element's x, y, z and the face element's "vertex_indices" (or "vertex_index") lists, fanned;
+// the vertex element's x, y, z and the face element's "vertex_indices" (or "vertex_index") lists, split by
+// triangulate_polygon;
 // faces of fewer than 3 corners are skipped. load_triangle_mesh and load_rigged_model (a model without
 // bones) use it for every path ending in .ply (any case). InputError as read_ply's, and for an index out
 // of range or a mesh without polygons.

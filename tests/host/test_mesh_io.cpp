@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <numeric>
 
 #include "host/errors.hpp"
 #include "tests/support/temp_file.hpp"
@@ -116,6 +119,74 @@ TEST(MeshIo, PlyFacesNamedVertexIndexAreFacesToo) {
         "0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n3 0 1 3\n3 1 2 3\n3 0 3 2\n"));
     ASSERT_EQ(mesh.triangles.size(), 4u);
     EXPECT_EQ(mesh.triangles[3], (std::array<int, 3>{0, 3, 2}));
+}
+
+// A U (a 3 × 3 square with a notch 1 wide and 2 deep from the top: area 7) in a tilted plane far from the
+// origin, its corners listed from each of them in turn.
+std::vector<Vec3<double>> tilted_u() {
+    const double plane[8][2] = {{0, 0}, {3, 0}, {3, 3}, {2, 3}, {2, 1}, {1, 1}, {1, 3}, {0, 3}};
+    const Vec3<double> u = normalized(Vec3<double>{1, 2, 2}), v = normalized(cross(Vec3<double>{0, 0, 1}, u));
+    std::vector<Vec3<double>> corners;
+    for (const auto& c : plane) corners.push_back(Vec3<double>{10, -20, 30} + c[0] * u + c[1] * v);
+    return corners;
+}
+
+TEST(MeshIo, AConcavePolygonIsCutIntoTrianglesThatTileIt) {
+    const std::vector<Vec3<double>> corners = tilted_u();
+    const Vec3<double> normal = cross(corners[1] - corners[0], corners[7] - corners[0]);  // the U's own side
+    for (int first = 0; first < 8; ++first) {
+        std::vector<int> order;
+        for (int c = 0; c < 8; ++c) order.push_back((first + c) % 8);
+        std::vector<std::array<int, 3>> triangles;
+        triangulate_polygon(corners, order, triangles);
+        ASSERT_EQ(triangles.size(), 6u) << "from corner " << first;
+        TriangleMesh mesh{corners, triangles};
+        // Triangles of the polygon's orientation whose areas add up to its own tile it (a fan from a
+        // corner by the notch turns some the other way and covers 9 or more).
+        for (const auto& t : triangles)
+            EXPECT_GT(dot(cross(corners[t[1]] - corners[t[0]], corners[t[2]] - corners[t[0]]), normal), 0) << "from corner " << first;
+        EXPECT_NEAR(total_area(mesh), 7.0, 1e-12) << "from corner " << first;
+    }
+}
+
+TEST(MeshIo, AConvexPolygonIsFannedFromItsFirstCorner) {
+    const std::vector<Vec3<double>> pentagon{{0, 0, 0}, {2, 0, 0}, {3, 1, 0}, {1, 3, 0}, {-1, 1, 0}};
+    std::vector<std::array<int, 3>> triangles;
+    triangulate_polygon(pentagon, {0, 1, 2, 3, 4}, triangles);
+    EXPECT_EQ(triangles, (std::vector<std::array<int, 3>>{{0, 1, 2}, {0, 2, 3}, {0, 3, 4}}));
+}
+
+// A polygon that crosses itself has no tiling: what ear clipping leaves is fanned, every corner kept.
+TEST(MeshIo, APolygonThatCrossesItselfKeepsEveryCorner) {
+    const double pi = 3.14159265358979323846;
+    std::vector<Vec3<double>> star;  // a pentagram: each corner joined to the one two along
+    for (int k = 0; k < 5; ++k) star.push_back({std::cos(4 * pi * k / 5), std::sin(4 * pi * k / 5), 0});
+    const std::vector<Vec3<double>> bowtie{{0, 0, 0}, {1, 1, 0}, {1, 0, 0}, {0, 1, 0}};  // no area in any plane
+    for (const auto& polygon : {star, bowtie}) {
+        std::vector<int> order(polygon.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::vector<std::array<int, 3>> triangles;
+        triangulate_polygon(polygon, order, triangles);
+        EXPECT_EQ(triangles.size(), polygon.size() - 2);
+        std::vector<bool> used(polygon.size(), false);
+        for (const auto& t : triangles)
+            for (int c : t) used[std::size_t(c)] = true;
+        EXPECT_EQ(std::count(used.begin(), used.end(), true), std::ptrdiff_t(polygon.size()));
+    }
+}
+
+// Files go through it: the U as one face of an OBJ (through assimp) and of a PLY.
+TEST(MeshIo, AConcaveFaceOfAFileIsCutIntoTrianglesThatTileIt) {
+    std::string obj, ply = "ply\nformat ascii 1.0\nelement vertex 8\nproperty double x\nproperty double y\nproperty double z\n"
+                           "element face 1\nproperty list uchar int vertex_indices\nend_header\n";
+    for (const Vec3<double>& c : tilted_u()) {
+        obj += "v " + number_text(c.x) + " " + number_text(c.y) + " " + number_text(c.z) + "\n";
+        ply += number_text(c.x) + " " + number_text(c.y) + " " + number_text(c.z) + "\n";
+    }
+    obj += "f 5 6 7 8 1 2 3 4\n";  // from a corner of the notch
+    ply += "8 4 5 6 7 0 1 2 3\n";
+    EXPECT_NEAR(total_area(load_triangle_mesh(testing::write_temp("u.obj", obj))), 7.0, 1e-5);  // assimp's float
+    EXPECT_NEAR(total_area(load_triangle_mesh(testing::write_temp("u.ply", ply))), 7.0, 1e-12);
 }
 
 TEST(MeshIo, WeldKeepsFirstOccurrencesAndTreatsSignedZerosAlike) {
