@@ -257,6 +257,33 @@ void read_animation(const aiScene& scene, const std::vector<const aiNode*>& kept
     }
 }
 
+using Weights = std::vector<std::vector<std::pair<const aiNode*, float>>>;  // per vertex: (node, weight > 0)
+
+// What a prop is placed by: the scene's default transforms, its hierarchy, the kept nodes and their binds.
+struct Attachments {
+    const Globals& globals;
+    const Parents& parents;
+    const std::vector<const aiNode*>& kept;
+    const std::vector<aiMatrix4x4>& bind;
+};
+
+// A mesh of a skinned model that no bone weighs (a prop: eyes, a helmet, a sword held) whose node is kept
+// or hangs under a kept node rides that node rigidly: appended with its vertices placed about the node's
+// bind transform as the file's default pose places them about the node, each weighed 1 to it. False, and
+// nothing appended, for one under no kept node (a floor, a second figure beside the body). Until
+// 2026-12-07 every such mesh was left out without a word (a probe's head box on its neck bone).
+bool attach_prop(const aiMesh& mesh, const aiNode* node, const Attachments& at, const std::string& path, TriangleMesh& out,
+                 Weights& weights, std::size_t& skipped, std::vector<int>& polygons_using) {
+    const aiNode* carrier = node;
+    while (carrier && std::find(at.kept.begin(), at.kept.end(), carrier) == at.kept.end()) carrier = parent_in(at.parents, carrier);
+    if (!carrier) return false;
+    const std::size_t j = std::size_t(std::find(at.kept.begin(), at.kept.end(), carrier) - at.kept.begin());
+    const aiMatrix4x4 about_carrier = aiMatrix4x4(at.globals.at(carrier)).Inverse() * at.globals.at(node);
+    append_assimp_mesh(mesh, at.bind[j] * about_carrier, path, out, skipped, polygons_using);
+    weights.resize(out.vertices.size(), {{carrier, 1.0f}});
+    return true;
+}
+
 // load_rigged_model's work in the child process.
 RiggedModel read_assimp_model(const std::string& path) {
     Assimp::Importer importer;
@@ -275,10 +302,14 @@ RiggedModel read_assimp_model(const std::string& path) {
     for (const auto& [m, node] : meshes) skinned = skinned || scene->mMeshes[m]->mNumBones > 0;
     std::size_t skipped = 0;
     std::vector<int> polygons_using;
-    std::vector<std::vector<std::pair<const aiNode*, float>>> weights;
+    Weights weights;
+    std::vector<std::pair<unsigned, const aiNode*>> props;
     for (const auto& [m, node] : meshes) {
         const aiMesh& mesh = *scene->mMeshes[m];
-        if (skinned && mesh.mNumBones == 0) continue;  // a prop beside a skinned body
+        if (skinned && mesh.mNumBones == 0) {  // a prop of a skinned body, or beside it: attach_props
+            props.push_back({m, node});
+            continue;
+        }
         const std::size_t base = model.mesh.vertices.size();
         append_assimp_mesh(mesh, globals.at(node), path, model.mesh, skipped, polygons_using);
         weights.resize(model.mesh.vertices.size());
@@ -299,9 +330,15 @@ RiggedModel read_assimp_model(const std::string& path) {
             }
         }
     }
-    if (model.mesh.triangles.empty()) throw InputError(path + ": no polygons to sample");
-    refuse_rounding_far_from_origin(model.mesh, path);
-    if (bones.empty() || !model.bones_dropped.empty()) return model;
+    auto checked = [&]() -> RiggedModel& {
+        if (model.mesh.triangles.empty()) throw InputError(path + ": no polygons to sample");
+        refuse_rounding_far_from_origin(model.mesh, path);
+        return model;
+    };
+    if (bones.empty() || !model.bones_dropped.empty()) {  // a mesh without bones: all of it
+        for (const auto& [m, node] : props) append_assimp_mesh(*scene->mMeshes[m], globals.at(node), path, model.mesh, skipped, polygons_using);
+        return checked();
+    }
     Parents parents;
     parents_of(scene->mRootNode, parents);
     const std::vector<const aiNode*> kept = kept_nodes(bones, parents);
@@ -317,6 +354,13 @@ RiggedModel read_assimp_model(const std::string& path) {
         const aiNode* parent = parent_in(parents, n);
         model.nodes.push_back({n->mName.C_Str(), j > 0 && index.count(parent) ? index[parent] : -1, at.translation});
     }
+    const Attachments attachments{globals, parents, kept, bind};
+    for (const auto& [m, node] : props) {
+        const aiMesh& mesh = *scene->mMeshes[m];
+        if (!attach_prop(mesh, node, attachments, path, model.mesh, weights, skipped, polygons_using))
+            model.meshes_left_out.push_back(mesh.mName.C_Str());
+    }
+    checked();
     for (const auto& vertex : weights) {
         model.weights.emplace_back();
         for (const auto& [node, w] : vertex) model.weights.back().push_back({index.at(node), w});
@@ -350,6 +394,8 @@ std::string model_bytes(const RiggedModel& model) {
     out.put(model.frames.size());
     for (const auto& frame : model.frames) out.put_vector(frame);
     out.put_string(model.bones_dropped);
+    out.put(model.meshes_left_out.size());
+    for (const std::string& name : model.meshes_left_out) out.put_string(name);
     return out.take();
 }
 
@@ -374,6 +420,8 @@ RiggedModel model_of(std::string bytes, const std::string& path) {
     model.frames.resize(in.get_count(sizeof(std::size_t)));
     for (auto& frame : model.frames) frame = in.get_vector<Rigid<double>>();
     model.bones_dropped = in.get_string();
+    model.meshes_left_out.resize(in.get_count(sizeof(std::size_t)));
+    for (std::string& name : model.meshes_left_out) name = in.get_string();
     return model;
 }
 

@@ -11,7 +11,10 @@
 // second; 25 when the file says 0), position and scaling keys interpolated linearly and rotations by
 // slerp; a node without a channel keeps its default transform. Each frame gives every kept node's bind →
 // posed transform, its scaling dropped (the sphere-mesh's bones are rigid; model_motion refuses nodes that
-// move within their parents). Without bones, only the meshes are read (all of them). Limits:
+// move within their parents). A mesh that no bone weighs, in a model where others are skinned, is a prop:
+// under a kept node it rides that node rigidly (placed about the node's bind transform as the default
+// pose places it about the node, every vertex weighed 1 to it); under none it is left out and named in
+// RiggedModel::meshes_left_out. Without bones, only the meshes are read (all of them). Limits:
 // kMaxModelNodes kept nodes and kMaxModelSamples node transforms over the animation; InputError naming the
 // file beyond them, for an unreadable or malformed file, a non-finite value, or a bone without a node.
 // UnsupportedError in a build without assimp. assimp runs in a child process with a time limit, as for

@@ -154,6 +154,12 @@ void rig_model_file(const RigOptions& o) {
     report("rig: %s: %zu vertices, %zu triangles, %zu nodes (%zu merged: at zero length from a parent or a sibling), %zu spheres, %zu bones (%zu bridges), %d junctions\n",
                 o.model.c_str(), model.mesh.vertices.size(), model.mesh.triangles.size(), model.nodes.size(), rig.rig.merged.size(),
                 rig.rig.skeleton.spheres.size(), rig.rig.skeleton.bone_count(), rig.rig.skeleton.bridges.size(), junction_count(rig.rig.skeleton));
+    if (!model.meshes_left_out.empty()) {
+        std::string names;
+        for (const std::string& name : model.meshes_left_out) names += (names.empty() ? "" : ", ") + quoted_text(name);
+        report("note: %zu mesh%s left out (%s): not skinned, and under no node of the skeleton (a mesh under one rides it)\n",
+               model.meshes_left_out.size(), model.meshes_left_out.size() == 1 ? "" : "es", names.c_str());
+    }
     // A skeleton that leaves part of its mesh out (a limb without a bone): baseline skinning moves such
     // points with the rigid field of the nearest bones, which is no limb's motion.
     const SphereMeshCoverage coverage = sphere_mesh_coverage(rig.rig.skeleton, points.positions);

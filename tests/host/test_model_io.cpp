@@ -206,7 +206,10 @@ std::string base64(const std::string& bytes) {
 template <class T> void append(std::string& bytes, std::initializer_list<T> values) {
     for (T v : values) bytes.append(reinterpret_cast<const char*>(&v), sizeof v);
 }
-std::string skinned_gltf(float second_key_time) {
+// A two-joint skinned strip whose Tip turns 45° over one second (second_key_time: the time of its second
+// key). with_props: also a mesh "helmet" no bone weighs under Tip (5 along x from it) and one "floor" at
+// the scene's root, both the strip's triangles.
+std::string skinned_gltf(float second_key_time, bool with_props = false) {
     std::string b;
     append<std::uint16_t>(b, {0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4});                                // indices, 24 bytes
     append<float>(b, {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 2, 0, 1, 2, 0});                      // positions, 72
@@ -223,9 +226,12 @@ std::string skinned_gltf(float second_key_time) {
         {"bufferView":2,"componentType":5123,"count":6,"type":"VEC4"},{"bufferView":3,"componentType":5126,"count":6,"type":"VEC4"},
         {"bufferView":4,"componentType":5126,"count":2,"type":"MAT4"},{"bufferView":5,"componentType":5126,"count":2,"type":"SCALAR"},
         {"bufferView":6,"componentType":5126,"count":2,"type":"VEC4"}])";
-    return R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0,1]}],
-        "nodes":[{"mesh":0,"skin":0},{"name":"Root","children":[2]},{"name":"Tip","translation":[0,1,0]}],
-        "meshes":[{"primitives":[{"attributes":{"POSITION":1,"JOINTS_0":2,"WEIGHTS_0":3},"indices":0}]}],
+    const std::string props = R"({"name":"helmet","primitives":[{"attributes":{"POSITION":1},"indices":0}]},
+        {"name":"floor","primitives":[{"attributes":{"POSITION":1},"indices":0}]})";
+    return R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0,1)" + std::string(with_props ? ",4" : "") + R"(]}],
+        "nodes":[{"mesh":0,"skin":0},{"name":"Root","children":[2]},{"name":"Tip","translation":[0,1,0])" +
+           (with_props ? R"(,"children":[3]},{"name":"Helmet","mesh":1,"translation":[5,0,0]},{"name":"Floor","mesh":2}],)" : "}],") + R"(
+        "meshes":[{"primitives":[{"attributes":{"POSITION":1,"JOINTS_0":2,"WEIGHTS_0":3},"indices":0}]})" + (with_props ? "," + props : "") + R"(],
         "skins":[{"inverseBindMatrices":4,"joints":[1,2]}],
         "animations":[{"name":"turn","channels":[{"sampler":0,"target":{"node":2,"path":"rotation"}}],
                        "samplers":[{"input":5,"output":6,"interpolation":"LINEAR"}]}],
@@ -253,6 +259,28 @@ TEST(ModelIo, AnAnimationKeyTimeThatIsNotANumberOrOutOfOrderIsRefused) {
         EXPECT_NE(std::string(e.what()).find("rotation key 1: its time"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("precedes the key before it"), std::string::npos) << e.what();
     }
+}
+
+// A mesh no bone weighs under a node of the skeleton (a helmet) rides that node; one under none (a floor)
+// is left out, named. Both had been left out without a word.
+TEST(ModelIo, AnUnskinnedMeshUnderANodeOfTheSkeletonRidesItAndOneBesideItIsNamed) {
+    const RiggedModel model = load_rigged_model(testing::write_temp("props.gltf", skinned_gltf(1.0f, true)));
+    ASSERT_EQ(model.nodes.size(), 2u);
+    ASSERT_EQ(model.nodes[1].name, "Tip");
+    ASSERT_EQ(model.mesh.vertices.size(), 12u) << "the strip, then the helmet";
+    EXPECT_EQ(model.mesh.triangles.size(), 8u);
+    EXPECT_EQ(model.meshes_left_out, std::vector<std::string>{"floor"});
+    const float strip[6][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}, {1, 2}};
+    for (int v = 0; v < 6; ++v) {
+        const Vec3<double> helmet = model.mesh.vertices[std::size_t(6 + v)];
+        EXPECT_NEAR(norm(helmet - Vec3<double>{strip[v][0] + 5.0, strip[v][1] + 1.0, 0}), 0, 1e-6) << "vertex " << v;
+        EXPECT_EQ(model.weights[std::size_t(6 + v)], (std::vector<std::pair<int, float>>{{1, 1.0f}}));
+    }
+    // On the last frame Tip has turned 45° about z at (0, 1, 0): the helmet turned with it.
+    const Rigid<double>& tip = model.frames.back()[1];
+    const Vec3<double> moved = tip.apply(model.mesh.vertices[6]);  // the helmet's corner at (5, 1, 0)
+    const double c = std::sqrt(0.5);
+    EXPECT_NEAR(norm(moved - Vec3<double>{5 * c, 1 + 5 * c, 0}), 0, 1e-5);
 }
 
 // Debian's X/anim_test.x names a bone ("joint3") that no node of its hierarchy has: its bones cannot be
