@@ -24,7 +24,7 @@ std::vector<bool> weighted_nodes(const RiggedModel& model) {
 }
 
 // Where the end joint of a weighted node that turns no bone goes: towards the vertices it carries most of
-// (weight >= 1/2), short of the farthest of them along that way by their median distance from it, so that
+// (at least half of each vertex's weights), short of the farthest of them along that way by their median distance from it, so that
 // the end sphere's cap (its radius fitted later to about that distance) reaches the end of the limb, and at
 // least half that farthest reach from the node. None where those vertices give no clear way: none of them,
 // or their mean nearer the node than a quarter of their median distance from it (vertices all round it, an
@@ -36,9 +36,12 @@ std::vector<bool> weighted_nodes(const RiggedModel& model) {
 std::optional<Vec3<double>> end_towards_own_vertices(const RiggedModel& model, int node, double same_place) {
     const Vec3<double> at = model.nodes[std::size_t(node)].bind_position;
     std::vector<Vec3<double>> own;
-    for (std::size_t v = 0; v < model.weights.size() && v < model.mesh.vertices.size(); ++v)
+    for (std::size_t v = 0; v < model.weights.size() && v < model.mesh.vertices.size(); ++v) {
+        double total = 0;  // the file's weights need not add up to 1 (a probe's summed to 3)
+        for (const auto& vertex_weight : model.weights[v]) total += double(vertex_weight.second);
         for (const auto& [n, w] : model.weights[v])
-            if (n == node && w >= 0.5f) own.push_back(model.mesh.vertices[v]);
+            if (n == node && double(w) >= 0.5 * total) own.push_back(model.mesh.vertices[v]);
+    }
     if (own.empty()) return std::nullopt;
     Vec3<double> mean{0, 0, 0};
     std::vector<double> from_node;
@@ -57,6 +60,13 @@ std::optional<Vec3<double>> end_towards_own_vertices(const RiggedModel& model, i
     }
     return at + std::max(reach - upper_median(off_way), 0.5 * reach) * way;
 }
+
+// The way to a leaf's own vertices is not taken where it turns back from the bone arriving at the leaf by
+// more than 120° (its cosine): with weights blended linearly along each bone, a leaf's vertices of weight
+// >= 1/2 are the last half of the bone arriving at it, and the way to them put the end joint back inside
+// that bone (a probe's tube: the end 0.17 behind the leaf, a fold baseline refuses). A leg's node at the
+// hip below a sideways pelvis bone (90°) keeps its way down the leg.
+constexpr double kMostEndFoldCosine = -0.5;
 
 // The rig's joints: the model's nodes, then an end joint for every weighted node that would turn no bone
 // (a leaf, or a node whose children all sit at its place and merge into it).
@@ -84,7 +94,9 @@ std::vector<RigJoint> joints_of(const RiggedModel& model) {
         std::optional<Vec3<double>> end = end_towards_own_vertices(model, int(j), kSamePlace * scale);
         int from = n.parent;
         while (from >= 0 && !apart(int(j), from)) from = model.nodes[std::size_t(from)].parent;
-        if (!end && from >= 0) end = n.bind_position + 0.5 * (n.bind_position - model.nodes[std::size_t(from)].bind_position);
+        const Vec3<double> arriving = from >= 0 ? n.bind_position - model.nodes[std::size_t(from)].bind_position : Vec3<double>{0, 0, 0};
+        if (end && from >= 0 && dot(normalized(*end - n.bind_position), normalized(arriving)) < kMostEndFoldCosine) end.reset();
+        if (!end && from >= 0) end = n.bind_position + 0.5 * arriving;
         if (end) joints.push_back({n.name + "_end", int(j), *end});
     }
     return joints;

@@ -172,6 +172,29 @@ TEST(ModelRig, ALeafWhoseVerticesRunAcrossItsBoneGetsAnEndJointAlongThem) {
     EXPECT_LT(coverage.farthest, 0.6);
 }
 
+// Weights blended linearly along the whole bone (Base 1 − y/6, Mid y/6, Mid a leaf at the cylinder's top):
+// Mid's own vertices (half or more of their weight) are the bone's upper half, below it. The way to them
+// would fold the end joint back into the bone (a probe's tube: refused by baseline as a fold past 180°):
+// it goes on along the bone instead. Weights that add up to 3 give the same skeleton (the half is of each
+// vertex's own total: raw weights of 1/2 had moved it).
+TEST(ModelRig, ALeafWhoseVerticesLieBackAlongItsBoneGoesOnAlongIt) {
+    for (const float total : {1.0f, 3.0f}) {
+        RiggedModel model = cylinder_model();
+        model.nodes = {{"Base", -1, {0, 0, 0}}, {"Mid", 0, {0, 6, 0}}};
+        model.frames.clear();
+        for (std::size_t v = 0; v < model.weights.size(); ++v) {
+            const float up = float(model.mesh.vertices[v].y / 6);
+            model.weights[v].clear();
+            if (up < 1) model.weights[v].push_back({0, total * (1 - up)});
+            if (up > 0) model.weights[v].push_back({1, total * up});
+        }
+        const Skeleton& s = rig_model(model).rig.skeleton;
+        ASSERT_EQ(s.spheres.size(), 3u) << "weights adding up to " << total;
+        EXPECT_EQ(s.names[2], "Mid_end");
+        EXPECT_NEAR(norm(s.spheres[2].centre - Vec3<double>{0, 9, 0}), 0, 1e-12) << "weights adding up to " << total;
+    }
+}
+
 // The share of points beyond the spheres' mean radius outside the sphere-mesh, and the farthest: a bridge
 // holds none of them.
 TEST(ModelRig, CoverageCountsThePointsOutsideTheSphereMesh) {
