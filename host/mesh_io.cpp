@@ -248,6 +248,7 @@ TriangleMesh load_ply_mesh(const std::string& path) {
         }
     }
     if (mesh.triangles.empty()) no_polygons(path, mesh.vertices.size(), skipped);
+    mesh.faces_skipped = skipped;
     return mesh;
 }
 
@@ -281,12 +282,14 @@ double assimp_seconds(const std::string& path) {
 void put_mesh(ByteWriter& out, const TriangleMesh& mesh) {
     out.put_vector(mesh.vertices);
     out.put_vector(mesh.triangles);
+    out.put(mesh.faces_skipped);
 }
 
 TriangleMesh get_mesh(ByteReader& in) {
     TriangleMesh mesh;
     mesh.vertices = in.get_vector<Vec3<double>>();
     mesh.triangles = in.get_vector<std::array<int, 3>>();
+    mesh.faces_skipped = in.get<std::size_t>();
     return mesh;
 }
 
@@ -337,6 +340,7 @@ TriangleMesh read_assimp_mesh(const std::string& path) {
     std::vector<int> polygons_using;
     for (unsigned m = 0; m < scene->mNumMeshes; ++m) append_assimp_mesh(*scene->mMeshes[m], aiMatrix4x4(), path, mesh, skipped, polygons_using);
     if (mesh.triangles.empty()) no_polygons(path, mesh.vertices.size(), skipped);
+    mesh.faces_skipped = skipped;
     refuse_rounding_far_from_origin(mesh, path);
     // A soup (no vertex shared by two polygons) is how assimp delivers OBJ and STL: weld it. assimp keeps an
     // OFF file's own vertex list, soup or not, and a binding follows that list (README): left as it is (the

@@ -30,6 +30,7 @@ namespace bs {
 struct TriangleMesh {
     std::vector<Vec3<double>> vertices;
     std::vector<std::array<int, 3>> triangles;  // indices into vertices
+    std::size_t faces_skipped = 0;               // the file's points and lines (faces of 1 or 2 corners), left out
 };
 
 TriangleMesh load_triangle_mesh(const std::string& path);

@@ -80,7 +80,11 @@ int choose_body_component(const std::vector<int>& component, const std::vector<d
                           const ReebOptions& options, const std::string& source, SurfaceReport& report) {
     const int count = component.empty() ? 0 : *std::max_element(component.begin(), component.end()) + 1;
     std::vector<double> part_area(count, 0.0);
-    for (std::size_t v = 0; v < component.size(); ++v) part_area[component[v]] += area[v];
+    std::vector<std::size_t> part_size(count, 0);
+    for (std::size_t v = 0; v < component.size(); ++v) {
+        part_area[component[v]] += area[v];
+        ++part_size[component[v]];
+    }
     const double total = std::accumulate(part_area.begin(), part_area.end(), 0.0);
     if (!(total > 0) || !std::isfinite(total)) fail(source, "the surface has no area (every triangle is degenerate)");
     std::vector<int> significant;
@@ -97,8 +101,10 @@ int choose_body_component(const std::vector<int>& component, const std::vector<d
                          " of it); a skeleton needs one connected body (parts under " + percent(options.debris_fraction) +
                          " are ignored)");
     }
+    // A part of one vertex is an isolated vertex (counted as such); one of more has edges, whatever its
+    // area (a triangle of three collinear points beside the body had been left unbound without a word).
     for (int c = 0; c < count; ++c)
-        if (c != significant[0] && part_area[c] > 0) ++report.debris_parts;
+        if (c != significant[0] && (part_area[c] > 0 || part_size[c] > 1)) ++report.debris_parts;
     return significant[0];
 }
 
@@ -165,6 +171,7 @@ Body mesh_body(const TriangleMesh& mesh, const ReebOptions& options, const std::
     check_triangle_indices(mesh, source);
     WeldedPositions welded = weld_identical_positions(mesh.vertices);
     report.coincident_samples = mesh.vertices.size() - welded.positions.size();
+    report.faces_skipped = mesh.faces_skipped;
     std::vector<std::array<int, 3>> triangles = welded_triangles(mesh, welded.index_of, report);
     if (triangles.empty()) fail(source, "the mesh has no area: it has no triangle with three distinct vertices");
     const MeshEdges edges = mesh_edges(triangles);

@@ -74,6 +74,7 @@ struct ReebNode {
 struct SurfaceReport {
     double area = 0;                         // of the body the graph describes (units²)
     std::size_t coincident_samples = 0;      // vertices or points at the position of an earlier one
+    std::size_t faces_skipped = 0;           // the mesh file's points and lines (TriangleMesh::faces_skipped)
     std::size_t degenerate_triangles = 0;    // triangles skipped for a repeated vertex
     std::size_t isolated_vertices = 0;       // in no triangle, or (points) 100× the median spacing from any other: unbound
     std::size_t debris_parts = 0;            // small connected parts left unbound

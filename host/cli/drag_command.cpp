@@ -45,6 +45,9 @@ DragInput read_input(const DragOptions& o) {
         return {std::move(set), format, o.points};
     }
     TriangleMesh mesh = load_triangle_mesh(o.mesh);
+    if (mesh.faces_skipped > 0)
+        report("note: %zu points or lines of %s (faces of fewer than 3 corners) are not written: the output's faces are triangles\n",
+               mesh.faces_skipped, o.mesh.c_str());
     PointSet set = make_point_set(mesh.vertices);
     set.file.elements.push_back({"face", mesh.triangles.size(), {triangle_list(mesh.triangles)}});
     return {std::move(set), PlyFormat::BinaryLittleEndian, o.mesh};

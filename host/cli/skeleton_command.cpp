@@ -57,6 +57,7 @@ std::string notes(const SurfaceReport& r) {
     auto add = [&](std::size_t count, const char* what) {
         if (count > 0) text += (text.empty() ? "" : ", ") + std::to_string(count) + " " + what;
     };
+    add(r.faces_skipped, "points or lines of the file skipped (faces of fewer than 3 corners)");
     add(r.coincident_samples, "coincident samples merged");
     add(r.degenerate_triangles, "degenerate triangles skipped");
     add(r.isolated_vertices, "isolated vertices left unbound");

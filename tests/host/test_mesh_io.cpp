@@ -189,6 +189,19 @@ TEST(MeshIo, AConcaveFaceOfAFileIsCutIntoTrianglesThatTileIt) {
     EXPECT_NEAR(total_area(load_triangle_mesh(testing::write_temp("u.ply", ply))), 7.0, 1e-12);
 }
 
+// Faces of 1 or 2 corners (points, lines) are skipped and counted, through assimp and through the PLY reader.
+TEST(MeshIo, PointsAndLinesAreSkippedAndCounted) {
+    const std::string corners = "0 0 0\n1 0 0\n0 1 0\n";
+    const TriangleMesh ply = load_triangle_mesh(testing::write_temp("lines.ply",
+        "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
+        "element face 3\nproperty list uchar int vertex_indices\nend_header\n" + corners + "3 0 1 2\n2 0 1\n1 2\n"));
+    EXPECT_EQ(ply.triangles.size(), 1u);
+    EXPECT_EQ(ply.faces_skipped, 2u);
+    const TriangleMesh obj = load_triangle_mesh(testing::write_temp("lines.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nl 1 2\n"));
+    EXPECT_EQ(obj.triangles.size(), 1u);
+    EXPECT_EQ(obj.faces_skipped, 1u);
+}
+
 TEST(MeshIo, WeldKeepsFirstOccurrencesAndTreatsSignedZerosAlike) {
     WeldedPositions w = weld_identical_positions({{1, 2, 3}, {0, 0, 0}, {1, 2, 3}, {-0.0, 0, 0}, {4, 5, 6}});
     ASSERT_EQ(w.positions.size(), 3u);

@@ -221,6 +221,23 @@ TEST(ReebInvalid, SmallDisconnectedPartIsLeftUnbound) {
     EXPECT_EQ(g.nodes.size(), 15u);
 }
 
+// A part of no area (one triangle of three collinear points) is debris too: it had been left unbound
+// without being counted.
+TEST(ReebInvalid, APartOfNoAreaIsCountedAsDebris) {
+    TriangleMesh mesh = with_extra_triangle(capsule(), {{{10, 0, 0}, {11, 0, 0}, {12, 0, 0}}});
+    ReebGraph g = extract_reeb_graph(mesh, {}, "flat debris");
+    EXPECT_EQ(g.report.debris_parts, 1u);
+    EXPECT_EQ(g.report.isolated_vertices, 0u);
+    for (std::size_t v = mesh.vertices.size() - 3; v < mesh.vertices.size(); ++v) EXPECT_EQ(g.node_of_vertex[v], -1);
+}
+
+// The file's points and lines, skipped by the reader, are counted in the report.
+TEST(ReebInvalid, AMeshFilesPointsAndLinesAreCounted) {
+    TriangleMesh mesh = capsule();
+    mesh.faces_skipped = 2;
+    EXPECT_EQ(extract_reeb_graph(mesh, {}, "lines").report.faces_skipped, 2u);
+}
+
 TEST(ReebInvalid, IsolatedVertexIsLeftUnbound) {
     TriangleMesh mesh = capsule();
     mesh.vertices.push_back({0, 0, 0});
