@@ -34,9 +34,11 @@ void refuse_rounding_far_from_origin(const TriangleMesh& mesh, const std::string
 void refuse_skeleton_meshes(Assimp::Importer& importer);
 
 // assimp's error string for the file at `path` it could not read (its quoting of the path, which the
-// caller's message names already, read as "it"; "no reader for this file's format" for its "No suitable
-// reader found for the file format of file <path>"), or out_of_memory_reason where its allocation failed at
-// the child's cap (it catches std::bad_alloc itself and says "std::bad_alloc").
+// caller's message names already, read as "it"), with two replacements: for its "No suitable reader found
+// for the file format of file <path>", "no reader for this file's format" where assimp knows no format of
+// the file's extension, and that its reader for the extension does not take the file where it knows one (a
+// .gltf cut short); out_of_memory_reason where its allocation failed at the child's cap (it catches
+// std::bad_alloc itself and says "std::bad_alloc").
 std::string assimp_failure(const Assimp::Importer& importer, const std::string& path);
 
 // assimp runs in a child process (host/child_process.hpp), given this long: BASESKIN_ASSIMP_SECONDS from the

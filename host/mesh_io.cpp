@@ -258,7 +258,14 @@ void refuse_skeleton_meshes(Assimp::Importer& importer) { importer.SetPropertyBo
 std::string assimp_failure(const Assimp::Importer& importer, const std::string& path) {
     std::string error = importer.GetErrorString();
     if (error.find("bad_alloc") != std::string::npos) return out_of_memory_reason("assimp");
-    if (error.rfind("No suitable reader found", 0) == 0) return "assimp has no reader for this file's format";
+    if (error.rfind("No suitable reader found", 0) == 0) {
+        // assimp says so too where its reader for the file's extension looked and refused it (a .gltf whose
+        // JSON was cut short): the format is known then, and the file is what is wrong.
+        const std::string extension = lower_extension(path);
+        if (!extension.empty() && importer.IsExtensionSupported(extension))
+            return "assimp's reader for " + extension + " files does not take it (malformed or truncated?)";
+        return "assimp has no reader for this file's format";
+    }
     // The message names the file already (`path: cannot read ...`): assimp's own quoting of it goes.
     const std::string quoted = "\"" + path + "\"";
     for (std::size_t at = error.find(quoted); at != std::string::npos; at = error.find(quoted, at)) error.replace(at, quoted.size(), "it");

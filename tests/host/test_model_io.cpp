@@ -324,6 +324,27 @@ TEST(ModelIo, ATruncatedModelIsRefusedNamingTheFile) {
     }
 }
 
+// assimp answers a .gltf cut short as it answers a format it has no reader for: the message says that its
+// glTF reader did not take the file (it had said the format was not supported); an unknown extension is
+// still "no reader for this file's format".
+TEST(ModelIo, AGltfCutShortIsRefusedAsMalformedNotAsAnUnknownFormat) {
+    const std::string whole = skinned_gltf(1.0f);
+    const std::string path = testing::write_temp("cut.gltf", whole.substr(0, whole.size() / 2));
+    try {
+        load_rigged_model(path);
+        ADD_FAILURE() << "a glTF cut short was read";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()), path + ": cannot read as a model: assimp's reader for .gltf files does not take it (malformed or truncated?)");
+    }
+    const std::string unknown = testing::write_temp("cut.zzz", whole.substr(0, whole.size() / 2));
+    try {
+        load_rigged_model(unknown);
+        ADD_FAILURE() << "a file of no known extension was read";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("assimp has no reader for this file's format"), std::string::npos) << e.what();
+    }
+}
+
 TEST(ModelIo, AFileThatIsNoModelIsRefused) {
     const std::string path = testing::write_temp("notes.fbx", "these are not the polygons you are looking for\n");
     EXPECT_THROW(load_rigged_model(path), InputError);
