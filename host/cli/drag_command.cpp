@@ -105,7 +105,7 @@ std::optional<Skeleton> dragged_skeleton(const DragOptions& o, const Skeleton& s
         check_skeleton(moved, "--out-skeleton " + o.out_skeleton);
     } catch (const InputError& e) {
         throw InputError(std::string(e.what()) + " (the dragged skeleton; nothing written" +
-                         (o.keep_lengths ? ")" : ": --keep-lengths keeps its bones' lengths)"));
+                         (o.keep_lengths ? ")" : "; add --keep-lengths to keep the bones' lengths)"));
     }
     return moved;
 }

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -19,28 +20,37 @@
 
 namespace bs::cli {
 
-// "x,y,z" as three numbers; CLI::ValidationError naming `option` where malformed (whether they are finite,
-// or within a bound, is the caller's check).
+// Whether `text` is a real number written in decimal: an optional sign, digits with an optional point (or
+// a point and digits), an optional exponent ("-1.5", "+2", ".5", "3e-2"). strtod alone also reads
+// hexadecimal ("0x1p3" as 8), "inf", "nan" and leading spaces, which a coordinate or coefficient given on
+// the command line is not written with (a probe's --to 0x1p3,0,9 dragged to (8, 0, 9)).
+inline bool decimal_real(const std::string& text) {
+    static const std::regex decimal("[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?");
+    return std::regex_match(text, decimal);
+}
+
+// "x,y,z" as three decimal numbers (decimal_real); CLI::ValidationError naming `option` where malformed
+// (whether they are finite, or within a bound, is the caller's check).
 inline Vec3<double> parse_xyz(const char* option, const std::string& text) {
     double xyz[3];
-    const char* p = text.c_str();
+    std::size_t start = 0;
     for (int i = 0; i < 3; ++i) {
-        char* end = nullptr;
-        xyz[i] = std::strtod(p, &end);
-        const bool separator_ok = i < 2 ? *end == ',' : *end == '\0';
-        if (end == p || !separator_ok) throw CLI::ValidationError(option, "expected x,y,z (three numbers), got \"" + text + "\"");
-        p = end + 1;
+        const std::size_t comma = text.find(',', start);
+        const std::string part = text.substr(start, i < 2 ? comma - start : std::string::npos);
+        if ((i < 2 && comma == std::string::npos) || !decimal_real(part))
+            throw CLI::ValidationError(option, "expected x,y,z (three decimal numbers), got \"" + text + "\"");
+        xyz[i] = std::strtod(part.c_str(), nullptr);
+        start = comma + 1;
     }
     return {xyz[0], xyz[1], xyz[2]};
 }
 
-// A check that an option's number is finite (CLI::Range lets NaN through: no comparison fails for it).
+// A check that an option's number is a decimal number (decimal_real) and finite (CLI::Range lets NaN
+// through: no comparison fails for it).
 inline CLI::Validator finite_number() {
     return CLI::Validator(
         [](std::string& text) {
-            char* end = nullptr;
-            const double value = std::strtod(text.c_str(), &end);
-            const bool finite = end != text.c_str() && *end == '\0' && std::isfinite(value);
+            const bool finite = decimal_real(text) && std::isfinite(std::strtod(text.c_str(), nullptr));
             return finite ? std::string() : "expected a finite number, got " + text;
         },
         "FINITE");

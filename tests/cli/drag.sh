@@ -60,7 +60,7 @@ grep -qF '[10.0,4.0,0.0,0.5]' <<<"$dragged_spheres" && grep -qF '[7.0,2.0,0.0,0.
 expect 3 "$tmp/no_folder/s.json" -- "${drag[@]}" --joint 3 --to 10,4,0 --out "$tmp/alone.ply" --out-skeleton "$tmp/no_folder/s.json"
 [ ! -e "$tmp/alone.ply" ] || fail "the points were written without their dragged skeleton"
 # A dragged skeleton the rules refuse (two joints met) stops the run before anything is written.
-expect 2 "(the dragged skeleton; nothing written: --keep-lengths keeps its bones' lengths)" -- \
+expect 2 "(the dragged skeleton; nothing written; add --keep-lengths to keep the bones' lengths)" -- \
     "${drag[@]}" --joint 3 --to 7,0,0 --chain 2 --out "$tmp/met_points.ply" --out-skeleton "$tmp/met_skeleton.json"
 [ ! -e "$tmp/met_points.ply" ] && [ ! -e "$tmp/met_skeleton.json" ] || fail "a refused dragged skeleton left files behind"
 expect 1 "--out-skeleton: names the same file as --out" -- "${drag[@]}" --joint 3 --to 10,4,0 --out "$tmp/o.ply" --out-skeleton "$tmp/o.ply"
@@ -148,8 +148,13 @@ expect 1 "--chain: expected a whole number (1e6 notation allowed), got  3" -- "$
 expect 1 "--chain: expected 2 to 4097, got 1" -- "${drag[@]}" --joint 3 --to 1,2,3 --chain 1 --out "$tmp/o.ply"
 expect 0 "dragged joint 3 along 2 joints" -- "${drag[@]}" --joint 3e0 --chain 2 --to 10,4,0 --out "$tmp/o.ply"
 rm -f "$tmp/o.ply"
-expect 2 "--joint 3 --to nan,0,0 (skeleton $tmp/skeleton.json): drag: the target position must be finite and within ±1e15, got (nan, 0, 0)" -- "${drag[@]}" --joint 3 --to nan,0,0 --out "$tmp/o.ply"
-expect 2 "drag: the target position must be finite and within ±1e15, got (1, inf, 0)" -- "${drag[@]}" --joint 3 --to 1,inf,0 --out "$tmp/o.ply"
+# Coordinates are decimal numbers: strtod's words and hexadecimal are refused as malformed (0x1p3 had been
+# read as 8), a decimal beyond the bound by the drag.
+expect 1 'expected x,y,z (three decimal numbers), got "nan,0,0"' -- "${drag[@]}" --joint 3 --to nan,0,0 --out "$tmp/o.ply"
+expect 1 'expected x,y,z (three decimal numbers), got "1,inf,0"' -- "${drag[@]}" --joint 3 --to 1,inf,0 --out "$tmp/o.ply"
+expect 1 'expected x,y,z (three decimal numbers), got "0x1p3,0,9"' -- "${drag[@]}" --joint 3 --to 0x1p3,0,9 --out "$tmp/o.ply"
+expect 1 'expected x,y,z (three decimal numbers), got " 1,2,3"' -- "${drag[@]}" --joint 3 --to " 1,2,3" --out "$tmp/o.ply"
+expect 2 "--joint 3 --to 1,1e999,0 (skeleton $tmp/skeleton.json): drag: the target position must be finite and within ±1e15, got (1, inf, 0)" -- "${drag[@]}" --joint 3 --to 1,1e999,0 --out "$tmp/o.ply"
 # A target too far away is refused before anything is written; a file already at --out stays as it was.
 echo OLD >"$tmp/kept.ply"
 expect 2 "got (1e+300, 0, 0)" -- "${drag[@]}" --joint 3 --to 1e300,0,0 --out "$tmp/kept.ply"
