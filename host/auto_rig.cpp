@@ -296,10 +296,23 @@ int choose_root(const SphereGraph& g, const std::vector<int>& live) {
     return root;
 }
 
+// The least radius a sphere is given: min_radius_fraction × the diagonal, for a node whose centroid lies
+// on the surface (an open, flat patch has no thickness there); but not above the nodes' median clearance
+// where that is a thickness (above 1e-9 of the diagonal, not a flat patch's rounding): a body thinner in
+// the median than that fraction of its size had every sphere at the floor (a tube of radius 0.5 and
+// length 1,000: spheres of radius 1.0; 4,000 long: 4.0).
+double radius_floor(std::vector<double> clearance, double diagonal, const AutoRigOptions& options) {
+    const double floor = options.min_radius_fraction * diagonal;
+    if (clearance.empty()) return floor;
+    const auto middle = clearance.begin() + std::ptrdiff_t(clearance.size() / 2);
+    std::nth_element(clearance.begin(), middle, clearance.end());
+    return *middle > 1e-9 * diagonal ? std::min(floor, *middle) : floor;
+}
+
 // `centres` and `clearance`: per node, its sphere's centre and the body's thickness there.
 AutoRig build(const ReebGraph& graph, const std::vector<Vec3<double>>& centres, const std::vector<double>& clearance, double diagonal,
               const std::string& source, const AutoRigOptions& options) {
-    SphereGraph g = sphere_graph(graph, centres, clearance, options.min_radius_fraction * diagonal);
+    SphereGraph g = sphere_graph(graph, centres, clearance, radius_floor(clearance, diagonal, options));
     for (auto bone = most_nested_bone(g, options.nesting_margin); bone[0] >= 0;
          bone = most_nested_bone(g, options.nesting_margin))
         collapse(g, bone);

@@ -56,6 +56,20 @@ TEST(AutoRig, CapsuleGivesChainOfSpheresWithTheTubeRadius) {
     EXPECT_EQ(rig.skeleton.root_sphere, rig.sphere_of_node[0]);  // the middle band, lowest μ
 }
 
+// A tube 4,000 times longer than its radius (0.5, 2,000 long): its spheres have the tube's radius. The
+// floor of 1e-3 of the diagonal (2.0) had made every one 4 times too thick.
+TEST(AutoRig, ALongThinTubeKeepsItsThickness) {
+    std::vector<double> xs, rs;
+    for (int i = 0; i <= 500; ++i) {
+        xs.push_back(-1000 + 4.0 * i);
+        rs.push_back(0.5);
+    }
+    const TriangleMesh tube = testing::revolution_mesh(xs, rs, -1000.5, 1000.5, 16);
+    const AutoRig rig = build_auto_rig(extract_reeb_graph(tube, {}, "tube"), tube, "tube");
+    ASSERT_GE(rig.skeleton.spheres.size(), 3u);
+    for (const Sphere<double>& sphere : rig.skeleton.spheres) EXPECT_NEAR(sphere.radius, 0.5, 0.05);
+}
+
 TEST(AutoRig, NestedSpheresOfTheRoundedEndsCollapse) {
     ReebGraph g = extract_reeb_graph(capsule(), {}, "capsule");
     AutoRigOptions options;
