@@ -350,7 +350,7 @@ RiggedModel read_assimp_model(const std::string& path) {
     const std::vector<aiMatrix4x4> bind = bind_transforms(kept, bone_bind, parents);
     for (std::size_t j = 0; j < kept.size(); ++j) {
         const aiNode* n = kept[j];
-        const Rigid<double> at = rigid_of(bind[j], path, "node " + quoted_text(n->mName.C_Str()));
+        const Rigid<double> at = rigid_of(bind[j], path, "node " + quoted_text(n->mName.C_Str()) + ", its bind transform (from the bones' inverse bind matrices)");
         const aiNode* parent = parent_in(parents, n);
         model.nodes.push_back({n->mName.C_Str(), j > 0 && index.count(parent) ? index[parent] : -1, at.translation});
     }

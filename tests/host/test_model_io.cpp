@@ -208,14 +208,16 @@ template <class T> void append(std::string& bytes, std::initializer_list<T> valu
 }
 // A two-joint skinned strip whose Tip turns 45° over one second (second_key_time: the time of its second
 // key). with_props: also a mesh "helmet" no bone weighs under Tip (5 along x from it) and one "floor" at
-// the scene's root, both the strip's triangles.
-std::string skinned_gltf(float second_key_time, bool with_props = false) {
+// the scene's root, both the strip's triangles. singular_bind: Tip's inverse bind matrix all zeros.
+std::string skinned_gltf(float second_key_time, bool with_props = false, bool singular_bind = false) {
     std::string b;
     append<std::uint16_t>(b, {0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4});                                // indices, 24 bytes
     append<float>(b, {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 2, 0, 1, 2, 0});                      // positions, 72
     for (int v = 0; v < 6; ++v) append<std::uint16_t>(b, {0, 1, 0, 0});                          // joints, 48
     for (float w : {0.0f, 0.0f, 0.5f, 0.5f, 1.0f, 1.0f}) append<float>(b, {1 - w, w, 0, 0});      // weights, 96
-    append<float>(b, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1});  // inverse binds, 128
+    append<float>(b, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1});                              // inverse binds, 128
+    if (singular_bind) append<float>(b, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+    else append<float>(b, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1});
     append<float>(b, {0, second_key_time});                                                       // key times, 8
     append<float>(b, {0, 0, 0, 1, 0, 0, 0.38268343f, 0.92387953f});                               // rotations, 32
     const std::string views = R"([{"buffer":0,"byteOffset":0,"byteLength":24},{"buffer":0,"byteOffset":24,"byteLength":72},
@@ -342,6 +344,19 @@ TEST(ModelIo, AGltfCutShortIsRefusedAsMalformedNotAsAnUnknownFormat) {
         ADD_FAILURE() << "a file of no known extension was read";
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("assimp has no reader for this file's format"), std::string::npos) << e.what();
+    }
+}
+
+// An inverse bind matrix that cannot be inverted gives no bind transform: refused, naming the node and
+// the bind matrices (it had been "a transform whose rotation is not finite" alone).
+TEST(ModelIo, ASingularInverseBindMatrixIsRefusedNamingIt) {
+    const std::string path = testing::write_temp("singular.gltf", skinned_gltf(1.0f, false, true));
+    try {
+        load_rigged_model(path);
+        ADD_FAILURE() << "a singular inverse bind matrix was accepted";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(path + ": node \"Tip\", its bind transform (from the bones' inverse bind matrices): ", 0), 0u)
+            << e.what();
     }
 }
 
