@@ -183,7 +183,7 @@ void run_drag(const DragOptions& o) {
 
     const std::vector<int> chain = drag_chain(skeleton, o.joint, length);
     report("dragged joint %d along %d joints:", o.joint, length);
-    for (int s : chain) report(" %d -> (%.6g, %.6g, %.6g)", s, centres[s].x, centres[s].y, centres[s].z);
+    for (int s : chain) report(" %d -> (%.10g, %.10g, %.10g)", s, centres[s].x, centres[s].y, centres[s].z);
     // With --keep-lengths a target the chain cannot reach is reached for (the chain stretched toward it).
     const double miss = norm(centres[std::size_t(o.joint)] - target);
     if (miss > 1e-6 * (1 + norm(target))) {
