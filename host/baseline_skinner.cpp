@@ -10,8 +10,18 @@
 
 namespace bs {
 
+namespace {
+// InputError unless there is one bone pose per bone (local_chains and the table builds read a pose per bone).
+void require_pose_per_bone(const std::vector<BaselineBone<double>>& bones, const std::vector<BaselineBonePose<double>>& poses) {
+    if (poses.size() != bones.size())
+        throw InputError("baseline tables: " + std::to_string(poses.size()) + " bone poses for " + std::to_string(bones.size()) +
+                         " bones");
+}
+}  // namespace
+
 std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones,
                                                            const Pose& given) {
+    require_joint_per_bone(skeleton, given);
     const Pose pose = with_twists_split(skeleton, given);
     std::vector<Rigid<double>> posed = posed_bones(skeleton, pose);
     std::vector<BaselineBonePose<double>> table(skeleton.bone_count());
@@ -37,6 +47,7 @@ std::size_t BaselineFrameTables::bytes() const {
 
 std::vector<LocalChain<double>> local_chains(const std::vector<BaselineBone<double>>& bones,
                                              const std::vector<BaselineBonePose<double>>& poses) {
+    require_pose_per_bone(bones, poses);
     std::vector<LocalChain<double>> locals(bones.size());
     for (std::size_t k = 0; k < bones.size(); ++k) locals[k] = posed_neighbourhood(bones.data(), poses.data(), int(k));
     return locals;
@@ -282,9 +293,7 @@ std::vector<unsigned char> tabulated_or_every(const std::vector<BaselineBone<dou
                                               const std::vector<BaselineBonePose<double>>& poses, const BaselineDeformOptions& options,
                                               const std::vector<unsigned char>& tabulated) {
     validate_deform_options(options);
-    if (poses.size() != bones.size())
-        throw InputError("baseline tables: " + std::to_string(poses.size()) + " bone poses for " + std::to_string(bones.size()) +
-                         " bones");
+    require_pose_per_bone(bones, poses);
     if (tabulated.empty()) return std::vector<unsigned char>(bones.size(), 1);
     if (tabulated.size() != bones.size())
         throw InputError("baseline tables: " + std::to_string(tabulated.size()) + " tabulation flags for " + std::to_string(bones.size()) +

@@ -42,7 +42,9 @@ constexpr double kMinRelativeRadius = 1e-10;
 
 // Per-frame table: each bone's posed frame without its own twist, that twist, and its swing with the bend's
 // continuation steps at its chain joint (BendSchedule), for `bones` = make_baseline_bones(skeleton). The pose
-// is read with its twists split from its swings (with_twists_split, host/pose.hpp).
+// is read with its twists split from its swings (with_twists_split, host/pose.hpp). InputError unless the
+// pose has a joint per bone of the skeleton (require_joint_per_bone); the rest of it is taken as it is
+// (a skinner checks it whole first: require_usable_pose).
 std::vector<BaselineBonePose<double>> baseline_pose_table(const Skeleton& skeleton, const std::vector<BaselineBone<double>>& bones,
                                                            const Pose& pose);
 // The same, making the bones (tests and one-off callers; a skinner passes its own).
@@ -122,7 +124,8 @@ struct BaselineFrameTables {
 // cos and sin of the fan grid's angles (BaselineTables::fan_angles): the same for every bone and frame.
 std::vector<CosSin> fan_grid_angles(int fan_samples);
 
-// Each bone's posed neighbourhood for a frame (one LocalChain per bone).
+// Each bone's posed neighbourhood for a frame (one LocalChain per bone). InputError unless there is one
+// bone pose per bone, as for build_frame_tables.
 std::vector<LocalChain<double>> local_chains(const std::vector<BaselineBone<double>>& bones,
                                              const std::vector<BaselineBonePose<double>>& poses);
 // `tabulated`: per bone, whether to build its tables (tabulated_bones; empty: every bone). A bone left out

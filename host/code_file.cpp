@@ -1,10 +1,10 @@
 #include "host/code_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 
 #include "host/errors.hpp"
 #include "host/fnv1a.hpp"
@@ -71,15 +71,46 @@ SavedCodes load_codes(const std::string& path, const Skeleton& skeleton) {
     return parse_codes(in, skeleton, path);
 }
 
-SavedCodes parse_codes(std::istream& in, const Skeleton& skeleton, const std::string& source) {
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+namespace {
+
+void require_readable(const std::istream& in, const std::string& source) {
     if (in.bad()) throw IoError(source + ": cannot read: " + std::strerror(errno));
+}
+
+// Appends up to `count` more bytes of `in` to `bytes`; whether all came (false: the stream ended first).
+// Read in pieces that grow with what has come, so that a count announced by a header costs no memory
+// until the stream holds it: a header of 100,000,000 points before a few bytes allocates a few bytes.
+bool append_from(std::istream& in, std::uint64_t count, std::string& bytes, const std::string& source) {
+    constexpr std::uint64_t kFirstPiece = 1 << 16;
+    while (count > 0) {
+        const std::size_t piece = std::size_t(std::min(count, std::max<std::uint64_t>(kFirstPiece, bytes.size())));
+        const std::size_t at = bytes.size();
+        bytes.resize(at + piece);
+        in.read(&bytes[at], std::streamsize(piece));
+        const std::size_t got = std::size_t(in.gcount());
+        bytes.resize(at + got);
+        require_readable(in, source);
+        if (got < piece) return false;
+        count -= piece;
+    }
+    return true;
+}
+
+}  // namespace
+
+SavedCodes parse_codes(std::istream& in, const Skeleton& skeleton, const std::string& source) {
     auto refuse = [&](const std::string& what) { throw InputError(source + ": not a usable baseskin code file: " + what); };
+    // The least a code file holds, its header and checksum, and nothing more until the header is checked: the
+    // whole stream had been read first, and 512 MiB of garbage took 964 MB before its first 8 bytes were.
+    constexpr std::size_t kFramingBytes = kHeaderBytes + 8;
+    std::string bytes;
+    const bool framed = append_from(in, kFramingBytes, bytes, source);
     if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
-        refuse("it does not start with the \"BSKCODES\" header (" + std::to_string(bytes.size()) + " bytes)");
-    if (bytes.size() < kHeaderBytes + 8)
+        refuse("it does not start with the \"BSKCODES\" header" +
+               (framed ? std::string() : " (" + std::to_string(bytes.size()) + " bytes in all)"));
+    if (!framed)
         refuse("truncated inside its header: " + std::to_string(bytes.size()) + " bytes, where the header and the checksum alone take " +
-               std::to_string(kHeaderBytes + 8));
+               std::to_string(kFramingBytes));
     std::size_t at = sizeof kMagic;
     const auto version = get<std::uint32_t>(bytes, at);
     if (version != kCodeFileVersion)
@@ -87,14 +118,18 @@ SavedCodes parse_codes(std::istream& in, const Skeleton& skeleton, const std::st
     const auto bones = get<std::uint32_t>(bytes, at);
     const auto count = get<std::uint64_t>(bytes, at);
     const auto fingerprint = get<std::uint64_t>(bytes, at);
-    const std::uint64_t per_point = sizeof(Vec3<float>) + sizeof(BaselineCode);
-    const std::uint64_t payload = bytes.size() - kHeaderBytes - 8;
     if (count > kMaxPoints)
         refuse("the header announces " + std::to_string(count) + " points, more than the " + std::to_string(kMaxPoints) +
                " a point set may have");
-    if (count > payload / per_point || count * per_point != payload)
-        refuse("the header announces " + std::to_string(count) + " points (" + std::to_string(count * per_point) +
-               " bytes) but " + std::to_string(payload) + " bytes follow it: truncated or padded");
+    // Exactly the announced points and codes: fewer, or anything after them, is refused.
+    const std::uint64_t payload = count * (sizeof(Vec3<float>) + sizeof(BaselineCode));  // count <= kMaxPoints: no overflow
+    const bool whole = append_from(in, payload, bytes, source);
+    const bool padded = whole && in.peek() != std::istream::traits_type::eof();
+    require_readable(in, source);
+    if (!whole || padded)
+        refuse("the header announces " + std::to_string(count) + " points (" + std::to_string(payload) + " bytes) but " +
+               (padded ? std::string("more") : std::to_string(bytes.size() - kFramingBytes) + " bytes") +
+               " follow it: truncated or padded");
     // The checksum before the skeleton: a damaged bone count or fingerprint is corruption, not another
     // skeleton (the version and the point count are read first: a damaged one is reported as what it says).
     Fnv1a checksum;

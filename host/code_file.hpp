@@ -9,11 +9,13 @@
 //   point count × { rest x, y, z as float32 } · point count × BaselineCode (24 bytes, engine/baseline/code.hpp) ·
 //   checksum u64 (FNV-1a over everything before it).
 // Loading checks, in order, and refuses with InputError naming the file and what was found: the magic, the
-// version, that the file's size is exactly what the header's counts imply (before anything is allocated:
-// a header cannot make the reader allocate more than the file holds), the checksum (so a damaged bone
-// count or fingerprint reads as corruption, not as another skeleton), the bone count and fingerprint
-// against the skeleton, and every code (bone index in range and no bridge, known flag bits, finite
-// φ, t, h and axis_foot, rigid_blend in [0, 1]). IoError if the file cannot be opened, read or written.
+// version and the point count, read from the file's first 40 bytes (the header and the checksum's room)
+// before anything more is read; that exactly the bytes the header's counts imply follow, no fewer and
+// none after them (read in pieces no larger than what came before them, or 64 KiB: a header announcing
+// more than the file holds costs at most twice what it holds, and a file of garbage its first 40 bytes),
+// the checksum (so a damaged bone count or fingerprint reads as corruption, not as another skeleton), the
+// bone count and fingerprint against the skeleton, and every code (bone index in range and no bridge,
+// known flag bits, finite φ, t, h and axis_foot, rigid_blend in [0, 1]). IoError if the file cannot be opened, read or written.
 // Safe from several threads at once, one path included: where a file is replaced by a rename (written
 // whole beside its place, host/output_file.hpp), a reader sees one whole file and the last writer's stays.
 #pragma once
@@ -56,7 +58,8 @@ void validate_saved_codes(const SavedCodes& saved, const Skeleton& skeleton, con
 
 void save_codes(const std::string& path, const Skeleton& skeleton, const SavedCodes& saved);
 SavedCodes load_codes(const std::string& path, const Skeleton& skeleton);
-// The same from a whole file's bytes read from `in`; `source` stands for the path in messages.
+// The same from a file's bytes read from `in`, as far as its header announces and one byte past that (a
+// longer stream is refused, as a longer file); `source` stands for the path in messages.
 SavedCodes parse_codes(std::istream& in, const Skeleton& skeleton, const std::string& source);
 
 }  // namespace bs

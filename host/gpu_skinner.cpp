@@ -183,10 +183,10 @@ void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Po
 
 void GpuBodies::deform(const std::vector<GpuSkinner*>& bodies, const std::vector<Pose>& poses, const std::vector<PointView<float>>& outs,
                        cuda::Exec exec) {
-    if (bodies.empty()) return;
     if (poses.size() != bodies.size() || outs.size() != bodies.size())
         throw InputError("GpuBodies::deform: " + std::to_string(bodies.size()) + " bodies, " + std::to_string(poses.size()) +
                          " poses and " + std::to_string(outs.size()) + " outputs");
+    if (bodies.empty()) return;  // after the sizes: no bodies but some poses or outputs had passed unrefused
     for (std::size_t b = 0; b < bodies.size(); ++b)
         if (bodies[b] == nullptr) throw InputError("GpuBodies::deform: body " + std::to_string(b) + " is a null pointer");
     const Method method = bodies[0]->method();

@@ -148,7 +148,8 @@ void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Po
 // with its own pose and output buffer. Each body uploads its frame's tables, then one kernel covers all
 // their points (a body is found per thread from the bodies' point ranges; baseline with tables: two, the
 // bodies' common paths, then the points they leave, as GpuSkinner). A GpuSkinner appears at most once per
-// call (its frame tables are its own buffers; InputError otherwise). Asynchronous on `exec`, as
+// call (its frame tables are its own buffers; InputError otherwise). InputError unless there are as many
+// poses and outputs as bodies (none of each: nothing is done). Asynchronous on `exec`, as
 // GpuSkinner::deform; the jobs array and the baseline's list of left points (4 bytes a point of all the
 // bodies) are kept between calls (they grow when more bodies or points come).
 class GpuBodies {

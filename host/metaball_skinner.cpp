@@ -155,6 +155,7 @@ std::vector<Vec3<double>> rest_centres(const Skeleton& skeleton) {
 }
 
 std::vector<Vec3<double>> posed_centres(const Skeleton& skeleton, const Pose& pose) {
+    require_joint_per_bone(skeleton, pose);
     std::vector<Rigid<double>> posed = posed_bones(skeleton, pose);
     std::vector<Vec3<double>> centres = rest_centres(skeleton);
     for (std::size_t k = 0; k < skeleton.bone_count(); ++k) {

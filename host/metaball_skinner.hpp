@@ -76,7 +76,8 @@ std::vector<double> influence_radii(const std::vector<Vec3<double>>& centres, co
                                     const MetaballBinding& binding);
 
 // Rest centres of the skeleton's spheres, and their posed centres under a pose (forward kinematics: a
-// sphere moves with the bone it ends, the root sphere with the first bone).
+// sphere moves with the bone it ends, the root sphere with the first bone). posed_centres: InputError unless
+// the pose has a joint per bone of the skeleton (require_joint_per_bone); the rest of it is taken as it is.
 std::vector<Vec3<double>> rest_centres(const Skeleton& skeleton);
 std::vector<Vec3<double>> posed_centres(const Skeleton& skeleton, const Pose& pose);
 

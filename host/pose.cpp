@@ -77,6 +77,15 @@ std::optional<double> file_twist_degrees(double radians) {
     return std::nullopt;
 }
 
+// Why a bone's whole twist (radians) is one no pose file holds, or "" where it is held: not finite, or
+// beyond file_twist_degrees' bound.
+std::string unheld_twist(double radians) {
+    if (!std::isfinite(radians)) return "the twist is not finite";
+    if (!file_twist_degrees(radians))
+        return "a twist of " + number_text(radians / kDegree) + " degrees is beyond the ±1e9 degrees a pose file holds";
+    return "";
+}
+
 Quat<double> axis_degrees(const json& entry, const Where& where) {
     double axis[3];
     json_io::number_array(json_io::member(entry, "axis", where), 3, axis, where["axis"]);
@@ -128,10 +137,14 @@ Pose Pose::rest(const Skeleton& skeleton) {
     return p;
 }
 
-void require_usable_pose(const Skeleton& skeleton, const Pose& pose) {
+void require_joint_per_bone(const Skeleton& skeleton, const Pose& pose) {
     if (pose.joints.size() != skeleton.bone_count())
         throw InputError("pose: Pose::joints has size " + std::to_string(pose.joints.size()) + ", expected " + std::to_string(skeleton.bone_count()) +
-                         " (one per bone of the skinner's skeleton: a pose is made for one skeleton, by Pose::rest or parse_pose)");
+                         " (one per bone of the skeleton: a pose is made for one skeleton, by Pose::rest or parse_pose)");
+}
+
+void require_usable_pose(const Skeleton& skeleton, const Pose& pose) {
+    require_joint_per_bone(skeleton, pose);
     auto require_rotation = [](const Quat<double>& q, const std::string& what) {
         if (!std::isfinite(q.w) || !std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z))
             throw InputError("pose: " + what + " is not finite");
@@ -197,6 +210,7 @@ Pose load_pose(const std::string& path, const Skeleton& skeleton) {
 }
 
 double max_joint_bend(const Skeleton& skeleton, const Pose& pose) {
+    require_joint_per_bone(skeleton, pose);
     double worst = 0;
     for (std::size_t k = 0; k < skeleton.bone_count(); ++k) {
         if (skeleton.parent_bone[k] < 0) continue;  // the first bone's swing moves the whole chain rigidly
@@ -206,6 +220,18 @@ double max_joint_bend(const Skeleton& skeleton, const Pose& pose) {
     }
     return worst;
 }
+
+namespace {
+// InputError, naming the frame and bone, unless every twist is one a pose file holds (unheld_twist). Checked
+// before unwrapping, which carries each frame's twist into the next: a NaN in frame 0 made frame 1's valid
+// twist NaN (the skinner then blamed frame 1), and a finite 1e300 silently turned it into 1e300.
+void require_held_twists(const std::vector<Pose>& frames) {
+    for (std::size_t f = 0; f < frames.size(); ++f)
+        for (std::size_t k = 0; k < frames[f].joints.size(); ++k)
+            if (const std::string problem = unheld_twist(frames[f].joints[k].twist_radians); !problem.empty())
+                throw InputError("motion: frame " + std::to_string(f) + ", bone " + std::to_string(k) + ": " + problem);
+}
+}  // namespace
 
 Motion::Motion(double fps, std::vector<Pose> frames) : fps_(fps), frames_(std::move(frames)) {
     if (!(std::isfinite(fps_) && fps_ > 0)) throw InputError("motion: frames per second must be finite and > 0, got " + number_text(fps_));
@@ -217,6 +243,7 @@ Motion::Motion(double fps, std::vector<Pose> frames) : fps_(fps), frames_(std::m
         if (frames_[f].joints.size() != frames_[0].joints.size())
             throw InputError("motion: frame " + std::to_string(f) + " has " + std::to_string(frames_[f].joints.size()) +
                              " joints, frame 0 has " + std::to_string(frames_[0].joints.size()) + " (every frame poses one skeleton)");
+    require_held_twists(frames_);
     for (std::size_t f = 1; f < frames_.size(); ++f)
         for (std::size_t k = 0; k < frames_[f].joints.size(); ++k) {
             double previous = frames_[f - 1].joints[k].twist_radians;
@@ -299,11 +326,10 @@ json pose_json(const Pose& pose) {
     for (std::size_t k = 0; k < pose.joints.size(); ++k) {
         const JointRotation<double>& j = pose.joints[k];
         // The loader's bound on a bone's whole twist (a pose it read is written back; a motion's unwrapping
-        // can carry a twist beyond it, refused here).
+        // can carry a twist past it from frames within it, refused here).
+        if (const std::string problem = unheld_twist(j.twist_radians); !problem.empty())
+            throw InputError("pose: bone " + std::to_string(k) + ": " + problem);
         const std::optional<double> twist_degrees = file_twist_degrees(j.twist_radians);
-        if (!twist_degrees)
-            throw InputError("pose: bone " + std::to_string(k) + "'s twist of " + number_text(j.twist_radians / kDegree) +
-                             " degrees is beyond the ±1e9 degrees a pose file holds");
         // The swing as the quaternion and the whole unwrapped twist apart: read back, the swing splits
         // into itself and a zero twist, and twist_degrees restores the turns a quaternion cannot carry.
         bones.push_back({{"bone", k},

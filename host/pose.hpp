@@ -36,6 +36,9 @@ struct Pose {
 // reads (parse_pose); a pose built in code must be normalised by its maker.
 constexpr double kUnitQuaternionTolerance = 1e-6;
 void require_usable_pose(const Skeleton& skeleton, const Pose& pose);
+// Its first check alone: InputError unless the pose has one joint per bone of the skeleton. Every public
+// helper that reads a pose's joint per bone makes it (a pose one bone short had them read past its joints).
+void require_joint_per_bone(const Skeleton& skeleton, const Pose& pose);
 
 // The same rotations with each swing's turn about its bone's rest axis moved into the twist
 // (split_swing_twist): swing × turn(rest axis, twist) is unchanged, and the swing turns the bone's axis
@@ -56,7 +59,8 @@ Pose load_pose(const std::string& path, const Skeleton& skeleton);
 
 // Largest bend over the joints of a pose (radians): how far a bone's local swing turns its axis away
 // from its rest direction in the parent's frame, over all bones but the first (whose swing moves the
-// whole chain rigidly). A pure twist bends nothing.
+// whole chain rigidly). A pure twist bends nothing. InputError unless the pose has a joint per bone
+// (require_joint_per_bone); its swings are taken as they are.
 double max_joint_bend(const Skeleton& skeleton, const Pose& pose);
 
 class Motion {
@@ -65,8 +69,10 @@ public:
     // the quaternion's share so that consecutive frames differ by at most 180° (a larger jump between
     // two frames is read as the shorter way round; a step of exactly 180° is kept as it is written, and
     // one of 180° and whole turns keeps its direction). InputError unless fps is finite and > 0, there is a
-    // frame, and every frame has as many joints as the first (each frame is checked against a skeleton
-    // when a skinner deforms it: require_usable_pose). The frames' swings are taken as holding no turn
+    // frame, every frame has as many joints as the first, and every twist is finite and within the ±1e9
+    // degrees a pose file holds (the message names the frame and bone; checked before unwrapping, which
+    // carries a frame's twist into the next); the rest of each frame is checked against a skeleton when a
+    // skinner deforms it (require_usable_pose). The frames' swings are taken as holding no turn
     // about their bones' axes, as the pose files', captures' and models' loaders give them: a turn inside a
     // swing is read the shorter way round in each frame (with_twists_split), not unwrapped.
     Motion(double fps, std::vector<Pose> frames);

@@ -187,11 +187,20 @@ SparseInfluences to_sparse(const std::vector<Influences>& influences) {
     return out;
 }
 
+namespace {
+// n + 1 as text, where n + 1 may not fit a size_t.
+std::string successor_text(std::size_t n) {
+    return n < std::numeric_limits<std::size_t>::max() ? std::to_string(n + 1) : std::to_string(n) + " + 1";
+}
+}  // namespace
+
 void validate_influences(const SparseInfluences& influences, std::size_t point_count, std::size_t bone_count,
                          const std::string& source) {
     const auto& offsets = influences.offsets;
-    if (offsets.size() != point_count + 1)
-        throw InputError(source + ": " + std::to_string(point_count) + " points need " + std::to_string(point_count + 1) +
+    // Compared as offsets.size() - 1, which cannot wrap once offsets holds one: point_count + 1 wrapped to 0
+    // for a count of SIZE_MAX, which an empty set then matched, and offsets[0] was read from it.
+    if (offsets.empty() || offsets.size() - 1 != point_count)
+        throw InputError(source + ": " + std::to_string(point_count) + " points need " + successor_text(point_count) +
                          " influence offsets (a first 0, then one end per point), got " + std::to_string(offsets.size()));
     if (offsets[0] != 0) throw InputError(source + ": influence offsets must start at 0, got " + std::to_string(offsets[0]));
     if (influences.bones.size() != influences.weights.size() || offsets.back() != influences.bones.size())

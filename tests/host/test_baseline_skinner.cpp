@@ -9,6 +9,7 @@
 #include "host/demo_body.hpp"
 #include "host/errors.hpp"
 #include "tests/support/chains.hpp"
+#include "tests/support/message_of.hpp"
 #include "tests/support/points.hpp"
 
 namespace bs {
@@ -272,6 +273,26 @@ TEST(BaselineSkinner, AJointsNameInAMessageShowsNoControlCharacters) {
                   std::string::npos)
             << message;
     }
+}
+
+// The public pose helpers refuse a pose of another size, as the skinners and build_frame_tables do: one
+// bone short, they had read past its joints (an empty pose crashed).
+TEST(BaselineSkinner, ThePoseTablesOfAPoseOfAnotherSizeAreRefused) {
+    const Skeleton s = testing::straight_chain();
+    const std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
+    for (Pose pose : {Pose::rest(s), Pose{}}) {
+        if (!pose.joints.empty()) pose.joints.pop_back();
+        const std::string expected = "pose: Pose::joints has size " + std::to_string(pose.joints.size()) + ", expected " +
+                                     std::to_string(s.bone_count());
+        EXPECT_NE(testing::message_of<InputError>([&] { baseline_pose_table(s, pose); }).find(expected), std::string::npos);
+        EXPECT_NE(testing::message_of<InputError>([&] { baseline_pose_table(s, bones, pose); }).find(expected), std::string::npos);
+    }
+    std::vector<BaselineBonePose<double>> poses = baseline_pose_table(s, Pose::rest(s));
+    poses.pop_back();
+    EXPECT_NE(testing::message_of<InputError>([&] { local_chains(bones, poses); }).find("baseline tables: 2 bone poses for 3 bones"),
+              std::string::npos);
+    EXPECT_NE(testing::message_of<InputError>([&] { local_chains(bones, {}); }).find("baseline tables: 0 bone poses for 3 bones"),
+              std::string::npos);
 }
 
 }  // namespace

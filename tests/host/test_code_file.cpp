@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <sstream>
 #include <utility>
 
 #include "host/baseline_skinner.hpp"
@@ -143,6 +144,25 @@ TEST_F(CodeFileTest, RefusesAHeaderThatAnnouncesMorePointsThanThePointLimit) {
         bytes.replace(16, 8, reinterpret_cast<const char*>(&count), 8);
         expect_refused(bytes, "more than the 100000000 a point set may have");
     }
+}
+
+// The header is checked before anything more is read, and no more is read than it announces and one byte:
+// the whole stream had been read first, so 512 MiB of garbage took 964 MB to be refused for its first 8
+// bytes. How far the parser read shows where the stream stands when it refuses.
+TEST_F(CodeFileTest, ReadsNoFurtherThanTheHeaderAnnouncesAndOneByte) {
+    auto read_so_far = [](std::istringstream& in) { return std::size_t(in.rdbuf()->pubseekoff(0, std::ios::cur, std::ios::in)); };
+    auto expect_refused_after = [&](const std::string& bytes, std::size_t most, const std::string& fragment) {
+        std::istringstream in(bytes);
+        const std::string message = testing::message_of<InputError>([&] { parse_codes(in, skeleton, "stream"); });
+        EXPECT_NE(message.find(fragment), std::string::npos) << message;
+        EXPECT_LE(read_so_far(in), most) << message;
+    };
+    const std::string garbage(1 << 20, 'x'), file = read_bytes(path);
+    expect_refused_after(garbage, 40, "stream: not a usable baseskin code file: it does not start with the \"BSKCODES\" header");
+    expect_refused_after(file + garbage, file.size() + 1, "but more follow it: truncated or padded");
+    std::string future = file;
+    future[8] = 9;  // another version, followed by its points and codes
+    expect_refused_after(future + garbage, 40, "version 9, this build reads version");
 }
 
 TEST_F(CodeFileTest, RefusesCodesOfAnotherSkeleton) {

@@ -65,6 +65,20 @@ TEST(GpuBodies, ANullBodyIsRefused) {
     }
 }
 
+// No bodies with some poses or outputs is a mismatch like any other (it returned, refusing nothing).
+TEST(GpuBodies, NoBodiesWithPosesOrOutputsIsRefused) {
+    const Skeleton s = testing::bent_chain();
+    GpuBodies bodies;
+    EXPECT_NO_THROW(bodies.deform({}, {}, {}));
+    try {
+        bodies.deform({}, {Pose::rest(s)}, {PointView<float>{nullptr, 3}});
+        ADD_FAILURE() << "a pose and an output for no body were taken";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("GpuBodies::deform: 0 bodies, 1 poses and 1 outputs"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(bodies.deform({}, {}, {PointView<float>{nullptr, 3}}), InputError);
+}
+
 TEST(GpuSkinnerCuda, MatchesTheCpuIntoAPoisonedStridedBufferOnItsStream) {
     if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
 #if defined(BASESKIN_HAVE_CUDA)

@@ -81,6 +81,18 @@ TEST(MetaballSkinner, PosedCentresOfATreeMoveEveryBranch) {
     }
 }
 
+// A pose of another size is refused as the skinners refuse it: one bone short, it was read past its
+// joints (an empty pose crashed).
+TEST(MetaballSkinner, PosedCentresOfAPoseOfAnotherSizeAreRefused) {
+    const Skeleton s = testing::straight_chain();
+    Pose short_pose = Pose::rest(s);
+    short_pose.joints.pop_back();
+    EXPECT_NE(testing::message_of<InputError>([&] { posed_centres(s, short_pose); }).find("pose: Pose::joints has size 2, expected 3"),
+              std::string::npos);
+    EXPECT_NE(testing::message_of<InputError>([&] { posed_centres(s, Pose{}); }).find("pose: Pose::joints has size 0, expected 3"),
+              std::string::npos);
+}
+
 TEST(MetaballSkinner, RestPoseMovesNothing) {
     Skeleton s = testing::straight_chain();
     auto points = testing::points_around(s, 3000, 1);

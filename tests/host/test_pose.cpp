@@ -121,6 +121,18 @@ TEST(Pose, MaxJointBendIgnoresTwistAndTheFirstBone) {
     EXPECT_NEAR(max_joint_bend(s, p), 0.4, 1e-12);
 }
 
+// A pose of another skeleton's size is refused as the skinners refuse it (one bone short, it was read past
+// its joints; an empty one crashed).
+TEST(PoseInvalid, MaxJointBendOfAPoseOfAnotherSize) {
+    const Skeleton s = testing::straight_chain();
+    Pose short_pose = Pose::rest(s);
+    short_pose.joints.pop_back();
+    EXPECT_NE(testing::message_of<InputError>([&] { max_joint_bend(s, short_pose); }).find("pose: Pose::joints has size 2, expected 3"),
+              std::string::npos);
+    EXPECT_NE(testing::message_of<InputError>([&] { max_joint_bend(s, Pose{}); }).find("pose: Pose::joints has size 0, expected 3"),
+              std::string::npos);
+}
+
 TEST(PoseInvalid, RootTranslationBeyondTheInputMagnitude) {
     expect_pose_error(R"({"root": {"translation": [0, 1e308, 0]}, "bones": []})", "translation: expected coordinates finite and within ±1e15");
 }
@@ -340,13 +352,18 @@ TEST(Motion, ItsFileBytesAreCountedWithoutWritingThem) {
 // input magnitude. Within the bound it is written and read back.
 TEST(MotionInvalid, APoseItsFileCannotHoldIsNotWritten) {
     const Skeleton s = testing::straight_chain();
-    Pose far_turned = Pose::rest(s), far_moved = Pose::rest(s), at_bound = Pose::rest(s);
-    far_turned.joints[1].twist_radians = 1e10;
+    Pose at_limit = Pose::rest(s), quarter = Pose::rest(s), far_moved = Pose::rest(s), at_bound = Pose::rest(s);
+    // Motion refuses a twist given beyond the bound; unwrapping carries one past it from twists within:
+    // 1e9 degrees (280° and whole turns), then 90°, 170° further round.
+    at_limit.joints[1].twist_radians = 1e9 * kPi / 180;
+    quarter.joints[1].twist_radians = kPi / 2;
+    const Motion far_turned(24, {at_limit, quarter});
+    ASSERT_NEAR(far_turned.frame(1).joints[1].twist_radians * 180 / kPi, 1e9 + 170, 1e-3);
     far_moved.root.translation.x = 2e15;
     at_bound.joints[1].twist_radians = 0.999e9 * kPi / 180;
-    for (const Pose& beyond : {far_turned, far_moved}) {
+    for (const Motion& beyond : {far_turned, Motion(24, {far_moved})}) {
         const std::string path = testing::temp_path("beyond.json");
-        EXPECT_THROW(save_motion(path, Motion(24, {beyond})), InputError);  // one frame: nothing unwrapped
+        EXPECT_THROW(save_motion(path, beyond), InputError);
         EXPECT_FALSE(std::filesystem::exists(path));
     }
     const std::string path = testing::temp_path("at_bound.json");
@@ -395,6 +412,33 @@ TEST(MotionInvalid, BuiltInCodeIsChecked) {
     longer.joints.push_back(longer.joints.back());
     expect_refused(30, {Pose::rest(chain), longer}, "frame 1 has " + std::to_string(longer.joints.size()) + " joints, frame 0 has");
     EXPECT_NO_THROW(Motion(30, {Pose::rest(tree), Pose::rest(tree)}));
+}
+
+// Unwrapping carries each frame's twist into the next: a NaN or infinite twist in frame 0 made frame 1's
+// valid one NaN or infinite (the skinner then blamed frame 1), and a finite 1e300 silently made it 1e300.
+// Such twists are refused, naming their frame and bone, as is one past the pose files' ±1e9 degrees; one at
+// that bound is taken.
+TEST(MotionInvalid, ATwistThatIsNotFiniteOrBeyondAPoseFilesBoundIsRefusedBeforeUnwrapping) {
+    const Skeleton s = testing::straight_chain();
+    auto frames_with_twist = [&](double radians) {
+        Pose odd = Pose::rest(s), valid = Pose::rest(s);
+        odd.joints[2].twist_radians = radians;
+        valid.joints[2].twist_radians = 0.5;
+        return std::vector<Pose>{valid, odd, valid};
+    };
+    const std::pair<double, std::string> refused[] = {
+        {std::nan(""), "motion: frame 1, bone 2: the twist is not finite"},
+        {-INFINITY, "motion: frame 1, bone 2: the twist is not finite"},
+        {1e300, "motion: frame 1, bone 2: a twist of 5.72957795"},
+        {-1.01e9 * kPi / 180, "motion: frame 1, bone 2: a twist of -10"}};
+    for (const auto& [radians, fragment] : refused) {
+        const std::string message = testing::message_of<InputError>([&] { Motion(30, frames_with_twist(radians)); });
+        EXPECT_NE(message.find(fragment), std::string::npos) << message;
+        if (std::isfinite(radians)) {
+            EXPECT_NE(message.find(" degrees is beyond the ±1e9 degrees a pose file holds"), std::string::npos) << message;
+        }
+    }
+    for (const double degrees : {1e9, -1e9}) EXPECT_NO_THROW(Motion(30, frames_with_twist(degrees * kPi / 180)));
 }
 
 }  // namespace

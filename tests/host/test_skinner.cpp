@@ -225,7 +225,7 @@ TEST(Skinner, EveryMethodRefusesAPoseWhoseQuaternionsAreNoRotations) {
         {[](Pose& p) { p.root.translation.y = std::nan(""); }, "pose: the root translation must be finite and within ±1e15, got (0.3, nan, 0.1)"},
         {[](Pose& p) { p.root.translation.x = 1e39; }, "pose: the root translation must be finite and within ±1e15, got (1e+39, -0.2, 0.1)"},
         {[](Pose& p) { p.joints[1].swing = 1.000002 * p.joints[1].swing; }, "the swing has norm 1.000002"},
-        {[](Pose& p) { p.joints.pop_back(); }, "pose: Pose::joints has size 1, expected 2 (one per bone of the skinner's skeleton"},
+        {[](Pose& p) { p.joints.pop_back(); }, "pose: Pose::joints has size 1, expected 2 (one per bone of the skeleton"},
     };
     for (const Skinner& skinner : skinners) {
         const std::string method = skinner.sparse() ? "lbs (any influences)" : method_name(skinner.method());

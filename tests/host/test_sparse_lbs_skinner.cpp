@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "host/classic_skinner.hpp"
@@ -265,6 +266,21 @@ TEST_F(SparseInvalid, WrongPointCount) {
         ADD_FAILURE() << "empty offsets were taken";
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("0 points need 1 influence offsets"), std::string::npos) << e.what();
+    }
+}
+
+// A point count of SIZE_MAX: point_count + 1 wrapped to 0, which empty offsets matched, and offsets[0] was
+// then read from them.
+TEST_F(SparseInvalid, APointCountWhoseSuccessorWrapsIsRefused) {
+    SparseInfluences none{{}, {}, {}};
+    try {
+        validate_influences(none, SIZE_MAX, s.bone_count(), "pts");
+        ADD_FAILURE() << "empty offsets were taken for SIZE_MAX points";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("pts: 18446744073709551615 points need 18446744073709551615 + 1 influence offsets (a first 0, "
+                                             "then one end per point), got 0"),
+                  std::string::npos)
+            << e.what();
     }
 }
 
