@@ -36,12 +36,14 @@ struct TriangleMesh {
 TriangleMesh load_triangle_mesh(const std::string& path);
 
 // Splits one polygon — `corners`, 3 or more indices into `vertices`, in order round it — into triangles
-// appended to `out`, each turning as the polygon does. A polygon convex in the plane of its Newell normal
-// is fanned from its first corner. A concave one is cut by ear clipping, so that no triangle covers a
-// notch (fanned, a probe's U-shaped face of area 5 came out covering 7, and `drag --mesh` wrote those
-// triangles). Where ear clipping finds no ear (a polygon that crosses itself), past kMostClippedCorners
-// corners (clipping takes up to the cube of the count), or where the polygon has no area in any plane, the
-// rest is fanned: no corner is dropped. Indices are not checked.
+// appended to `out`, each turning as the polygon does. A corner repeated in a row (or the first again at
+// the end) counts once: it adds no triangle. A polygon convex in the plane of its Newell normal is fanned
+// from its first corner. A concave one is cut by ear clipping, so that no triangle covers a notch (fanned,
+// a probe's U-shaped face of area 5 came out covering 7, and `drag --mesh` wrote those triangles). Where
+// ear clipping finds no ear (a polygon that crosses itself), past kMostClippedCorners corners (clipping
+// takes up to the cube of the count), or where the polygon has no area in any plane (fewer than 3
+// distinct corners included, then fanned whole), the rest is fanned: no corner is dropped. Indices are
+// not checked.
 constexpr std::size_t kMostClippedCorners = 1024;
 void triangulate_polygon(const std::vector<Vec3<double>>& vertices, const std::vector<int>& corners,
                          std::vector<std::array<int, 3>>& out);

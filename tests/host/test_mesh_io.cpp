@@ -156,13 +156,29 @@ TEST(MeshIo, AConvexPolygonIsFannedFromItsFirstCorner) {
     EXPECT_EQ(triangles, (std::vector<std::array<int, 3>>{{0, 1, 2}, {0, 2, 3}, {0, 3, 4}}));
 }
 
+// A corner repeated in a row, or the first again at the end (as OBJ writers do), counts once: its turns
+// against an edge of no length are 0, which made the U look convex, and fanned it covered more than 7.
+TEST(MeshIo, ARepeatedCornerDoesNotHideAConcavity) {
+    const std::vector<Vec3<double>> corners = tilted_u();
+    for (const std::vector<int>& order : {std::vector<int>{0, 1, 2, 3, 4, 4, 5, 6, 7}, std::vector<int>{4, 5, 5, 6, 7, 0, 1, 2, 3, 4},
+                                          std::vector<int>{5, 6, 7, 0, 1, 2, 3, 4, 5}}) {
+        std::vector<std::array<int, 3>> triangles;
+        triangulate_polygon(corners, order, triangles);
+        EXPECT_EQ(triangles.size(), 6u);
+        EXPECT_NEAR(total_area(TriangleMesh{corners, triangles}), 7.0, 1e-12);
+    }
+}
+
 // A polygon that crosses itself has no tiling: what ear clipping leaves is fanned, every corner kept.
 TEST(MeshIo, APolygonThatCrossesItselfKeepsEveryCorner) {
     const double pi = 3.14159265358979323846;
     std::vector<Vec3<double>> star;  // a pentagram: each corner joined to the one two along
     for (int k = 0; k < 5; ++k) star.push_back({std::cos(4 * pi * k / 5), std::sin(4 * pi * k / 5), 0});
     const std::vector<Vec3<double>> bowtie{{0, 0, 0}, {1, 1, 0}, {1, 0, 0}, {0, 1, 0}};  // no area in any plane
-    for (const auto& polygon : {star, bowtie}) {
+    // Concave, and crossing itself: a loop whose tail turns back through it (a figure eight). Ear clipping
+    // runs out of ears with four corners left, which are fanned.
+    const std::vector<Vec3<double>> crossed{{0, 0, 0}, {4, 0, 0}, {4, 4, 0}, {2, 4, 0}, {2, -2, 0}, {1, -2, 0}, {1, 1, 0}, {0, 1, 0}};
+    for (const auto& polygon : {star, bowtie, crossed}) {
         std::vector<int> order(polygon.size());
         std::iota(order.begin(), order.end(), 0);
         std::vector<std::array<int, 3>> triangles;
@@ -280,6 +296,8 @@ TEST(MeshIoInvalid, AMeshRoundedByAssimpsSinglePrecisionIsRefused) {
                             "element face 1\nproperty list uchar int vertex_indices\nend_header\n"
                             "10000000 10000000 0\n10000001 10000000 0\n10000000 10000001 0\n3 0 1 2\n";
     EXPECT_NEAR(total_area(load_triangle_mesh(testing::write_temp("far.ply", ply))), 0.5, 1e-9);
+    // A mesh of no size has no rounding to speak of: read (its users refuse it), not blamed on the origin.
+    EXPECT_EQ(load_triangle_mesh(testing::write_temp("point.obj", "v 0 0 0\nv 0 0 0\nv 0 0 0\nf 1 2 3\n")).triangles.size(), 1u);
 }
 
 TEST(MeshIoInvalid, TruncatedOff) {
