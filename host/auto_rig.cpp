@@ -298,15 +298,17 @@ int choose_root(const SphereGraph& g, const std::vector<int>& live) {
 
 // The least radius a sphere is given: min_radius_fraction × the diagonal, for a node whose centroid lies
 // on the surface (an open, flat patch has no thickness there); but not above the nodes' median clearance
-// where that is a thickness (above 1e-9 of the diagonal, not a flat patch's rounding): a body thinner in
-// the median than that fraction of its size had every sphere at the floor (a tube of radius 0.5 and
-// length 1,000: spheres of radius 1.0; 4,000 long: 4.0).
+// where that is a thickness: above 1e-4 of the diagonal, beyond a flat patch's rounding (assimp reads in
+// float, and a mesh rounded by up to 1e-4 of its size is taken: host/assimp_mesh.hpp; a tilted flat strip
+// read as OBJ had clearances of 8e-9 to 5e-8 of the diagonal). A body thinner in the median than that
+// fraction of its size had every sphere at the floor (a tube of radius 0.5 and length 1,000: spheres of
+// radius 1.0; 4,000 long: 4.0).
 double radius_floor(std::vector<double> clearance, double diagonal, const AutoRigOptions& options) {
     const double floor = options.min_radius_fraction * diagonal;
     if (clearance.empty()) return floor;
     const auto middle = clearance.begin() + std::ptrdiff_t(clearance.size() / 2);
     std::nth_element(clearance.begin(), middle, clearance.end());
-    return *middle > 1e-9 * diagonal ? std::min(floor, *middle) : floor;
+    return *middle > 1e-4 * diagonal ? std::min(floor, *middle) : floor;
 }
 
 // `centres` and `clearance`: per node, its sphere's centre and the body's thickness there.

@@ -8,7 +8,7 @@
 //     ball there that holds no surface: the local thickness. Floor: min_radius_fraction × the bounding-box
 //     diagonal of the vertices the graph binds (an open, flat patch has its centroid on the surface;
 //     isolated vertices and debris left unbound do not widen it), or the nodes' median clearance where that
-//     is smaller and above 1e-9 of the diagonal (a body longer than a thousand times its thickness).
+//     is smaller and above 1e-4 of the diagonal (a body longer than a thousand times its thickness).
 //   - Nesting: a bone whose spheres (nearly) nest, |C1 − C2| − |r1 − r2| < nesting_margin × max(r1, r2),
 //     has no usable tangent cone: the smaller sphere is removed and its node (vertices) given to the larger,
 //     which keeps its centre and radius (the union of the two balls is about the larger one). Bones are

@@ -8,6 +8,7 @@
 
 #include "host/errors.hpp"
 #include "host/json_io.hpp"
+#include "host/mesh_io.hpp"
 #include "tests/support/shapes.hpp"
 #include "tests/support/temp_file.hpp"
 
@@ -68,6 +69,28 @@ TEST(AutoRig, ALongThinTubeKeepsItsThickness) {
     const AutoRig rig = build_auto_rig(extract_reeb_graph(tube, {}, "tube"), tube, "tube");
     ASSERT_GE(rig.skeleton.spheres.size(), 3u);
     for (const Sphere<double>& sphere : rig.skeleton.spheres) EXPECT_NEAR(sphere.radius, 0.5, 0.05);
+}
+
+// A flat strip (4 × 1, tilted) read through assimp: its nodes' clearances are float's rounding, not a
+// thickness, so its spheres keep the floor of 1e-3 of the diagonal (a floor of the median clearance above
+// 1e-9 of it had made them 1e-8 across).
+TEST(AutoRig, AFlatStripReadInFloatKeepsTheRadiusFloor) {
+    const Vec3<double> along = normalized(Vec3<double>{3, 1, 2}), across = normalized(cross(along, Vec3<double>{0, 0, 1}));
+    std::string obj;
+    for (int i = 0; i <= 40; ++i)
+        for (int j = 0; j <= 10; ++j) {
+            const Vec3<double> v = (0.1 * i) * along + (0.1 * j) * across + Vec3<double>{0.3, -0.2, 0.7};
+            obj += "v " + number_text(v.x) + " " + number_text(v.y) + " " + number_text(v.z) + "\n";
+        }
+    for (int i = 0; i < 40; ++i)
+        for (int j = 0; j < 10; ++j) {
+            const int a = 1 + i * 11 + j, b = a + 11;
+            obj += "f " + std::to_string(a) + " " + std::to_string(b) + " " + std::to_string(b + 1) + " " + std::to_string(a + 1) + "\n";
+        }
+    const TriangleMesh strip = load_triangle_mesh(testing::write_temp("strip.obj", obj));
+    const AutoRig rig = build_auto_rig(extract_reeb_graph(strip, {}, "strip"), strip, "strip");
+    const double floor = 1e-3 * std::sqrt(4.0 * 4.0 + 1.0);
+    for (const Sphere<double>& sphere : rig.skeleton.spheres) EXPECT_GE(sphere.radius, floor * (1 - 1e-6));
 }
 
 TEST(AutoRig, NestedSpheresOfTheRoundedEndsCollapse) {
