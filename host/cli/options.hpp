@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <cstdlib>
 #include <filesystem>
-#include <regex>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -24,9 +23,29 @@ namespace bs::cli {
 // a point and digits), an optional exponent ("-1.5", "+2", ".5", "3e-2"). strtod alone also reads
 // hexadecimal ("0x1p3" as 8), "inf", "nan" and leading spaces, which a coordinate or coefficient given on
 // the command line is not written with (a probe's --to 0x1p3,0,9 dragged to (8, 0, 9)).
+// (Scanned by hand: libstdc++'s std::regex recurses once a character, and an argument of 130,000 digits
+// overflowed the stack.)
 inline bool decimal_real(const std::string& text) {
-    static const std::regex decimal("[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?");
-    return std::regex_match(text, decimal);
+    std::size_t i = 0;
+    auto sign = [&] { i += i < text.size() && (text[i] == '+' || text[i] == '-'); };
+    auto digits = [&] {
+        const std::size_t start = i;
+        while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+        return i - start;
+    };
+    sign();
+    std::size_t mantissa = digits();
+    if (i < text.size() && text[i] == '.') {
+        ++i;
+        mantissa += digits();
+    }
+    if (mantissa == 0) return false;
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        sign();
+        if (digits() == 0) return false;
+    }
+    return i == text.size();
 }
 
 // "x,y,z" as three decimal numbers (decimal_real); CLI::ValidationError naming `option` where malformed

@@ -32,8 +32,9 @@ expect 1 "--pick-point: expected 0 to 99999999, got -1" -- --demo-points 100 --p
 expect 1 "--pick-point: expected 0 to 99999999, got 99999999999999999999" -- --demo-points 100 --pick-point 99999999999999999999 --screenshot "$tmp/o.png"
 # The camera's options: a point of three numbers within the coordinate bound, a zoom within its range, a
 # pitch short of the poles.
-expect 1 '--look-at: expected x,y,z (three numbers), got "1,2"' -- --demo-points 100 --look-at 1,2 --screenshot "$tmp/o.png"
-expect 1 "--look-at: a point beyond ±1e15 or not finite" -- --demo-points 100 --look-at 1,2,nan --screenshot "$tmp/o.png"
+expect 1 '--look-at: expected x,y,z (three decimal numbers), got "1,2"' -- --demo-points 100 --look-at 1,2 --screenshot "$tmp/o.png"
+expect 1 '--look-at: expected x,y,z (three decimal numbers), got "1,2,nan"' -- --demo-points 100 --look-at 1,2,nan --screenshot "$tmp/o.png"
+expect 1 "--look-at: a point beyond ±1e15 or not finite" -- --demo-points 100 --look-at 1,2,1e16 --screenshot "$tmp/o.png"
 expect 1 "--zoom" -- --demo-points 100 --zoom 0 --screenshot "$tmp/o.png"
 expect 1 "--pitch" -- --demo-points 100 --pitch 90 --screenshot "$tmp/o.png"
 # NaN passed the ranges (no comparison fails for it) and gave a blank image.
