@@ -24,7 +24,9 @@ void append_assimp_mesh(const aiMesh& in, const aiMatrix4x4& to_scene, const std
 // (a probe's cylinder 1 across at 1e7 collapsed onto 11 points, exit 0). Where that rounding may exceed
 // kMostSinglePrecisionRounding of the mesh's bounding-box diagonal (a mesh farther than about 1,700 times
 // its size from the origin), InputError naming `path`, the distance, the size and the rounding: the file's
-// shape is lost by then (a body 2 m tall rounded by 0.2 mm), and below, kept to within that.
+// shape is lost by then (a body 2 m tall rounded by 0.2 mm), and below, kept to within that. Measured on
+// the positions as assimp gives them, node transforms applied: a mesh far out in its own coordinates that
+// a node's transform brings near is not seen (its rounding happened before the transform).
 constexpr double kMostSinglePrecisionRounding = 1e-4;
 void refuse_rounding_far_from_origin(const TriangleMesh& mesh, const std::string& path);
 

@@ -259,11 +259,12 @@ void read_animation(const aiScene& scene, const std::vector<const aiNode*>& kept
 
 using Weights = std::vector<std::vector<std::pair<const aiNode*, float>>>;  // per vertex: (node, weight > 0)
 
-// What a prop is placed by: the scene's default transforms, its hierarchy, the kept nodes and their binds.
+// What a prop is placed by: the scene's default transforms, its hierarchy, the kept nodes (by their index
+// in the kept order) and their binds.
 struct Attachments {
     const Globals& globals;
     const Parents& parents;
-    const std::vector<const aiNode*>& kept;
+    const std::map<const aiNode*, int>& kept_index;
     const std::vector<aiMatrix4x4>& bind;
 };
 
@@ -275,9 +276,9 @@ struct Attachments {
 bool attach_prop(const aiMesh& mesh, const aiNode* node, const Attachments& at, const std::string& path, TriangleMesh& out,
                  Weights& weights, std::size_t& skipped, std::vector<int>& polygons_using) {
     const aiNode* carrier = node;
-    while (carrier && std::find(at.kept.begin(), at.kept.end(), carrier) == at.kept.end()) carrier = parent_in(at.parents, carrier);
+    while (carrier && !at.kept_index.count(carrier)) carrier = parent_in(at.parents, carrier);
     if (!carrier) return false;
-    const std::size_t j = std::size_t(std::find(at.kept.begin(), at.kept.end(), carrier) - at.kept.begin());
+    const std::size_t j = std::size_t(at.kept_index.at(carrier));
     const aiMatrix4x4 about_carrier = aiMatrix4x4(at.globals.at(carrier)).Inverse() * at.globals.at(node);
     append_assimp_mesh(mesh, at.bind[j] * about_carrier, path, out, skipped, polygons_using);
     weights.resize(out.vertices.size(), {{carrier, 1.0f}});
@@ -332,6 +333,7 @@ RiggedModel read_assimp_model(const std::string& path) {
     }
     auto checked = [&]() -> RiggedModel& {
         if (model.mesh.triangles.empty()) throw InputError(path + ": no polygons to sample");
+        model.mesh.faces_skipped = skipped;
         refuse_rounding_far_from_origin(model.mesh, path);
         return model;
     };
@@ -354,11 +356,11 @@ RiggedModel read_assimp_model(const std::string& path) {
         const aiNode* parent = parent_in(parents, n);
         model.nodes.push_back({n->mName.C_Str(), j > 0 && index.count(parent) ? index[parent] : -1, at.translation});
     }
-    const Attachments attachments{globals, parents, kept, bind};
+    const Attachments attachments{globals, parents, index, bind};
     for (const auto& [m, node] : props) {
         const aiMesh& mesh = *scene->mMeshes[m];
         if (!attach_prop(mesh, node, attachments, path, model.mesh, weights, skipped, polygons_using))
-            model.meshes_left_out.push_back(mesh.mName.C_Str());
+            model.meshes_left_out.push_back(mesh.mName.length > 0 ? mesh.mName.C_Str() : node->mName.C_Str());
     }
     checked();
     for (const auto& vertex : weights) {

@@ -45,8 +45,9 @@ struct RiggedModel {
     // Why the file's bones were dropped (a bone naming no node of the hierarchy): the model is then a mesh
     // without bones, which can still be sampled into points. Empty otherwise.
     std::string bones_dropped;
-    // The names of the meshes of a skinned model left out: not skinned, and under no node of the skeleton
-    // (a floor, a second figure). Such a mesh under a node of the skeleton rides it rigidly instead.
+    // The names of the meshes of a skinned model left out (a mesh without a name: its node's): not skinned,
+    // and under no node of the skeleton (a floor, a second figure). Such a mesh under a node of the
+    // skeleton rides it rigidly instead.
     std::vector<std::string> meshes_left_out;
 };
 

@@ -122,6 +122,15 @@ constexpr double kUncoveredNoted = 0.05;
 // rig's peak memory a point (2026-12-06, CMU 01_01 at 1e6 points: 204 MB).
 constexpr double kRigBytesPerPoint = 210;
 
+// The model's meshes that no bone weighs and no node of its skeleton carries, named in a note.
+void note_meshes_left_out(const RiggedModel& model) {
+    if (model.meshes_left_out.empty()) return;
+    std::string names;
+    for (const std::string& name : model.meshes_left_out) names += (names.empty() ? "" : ", ") + quoted_text(name);
+    report("note: %zu mesh%s left out (%s): not skinned, and under no node of the skeleton (a mesh under one rides it)\n",
+           model.meshes_left_out.size(), model.meshes_left_out.size() == 1 ? "" : "es", names.c_str());
+}
+
 void rig_model_file(const RigOptions& o) {
     RiggedModel model = load_rigged_model(o.model);
     // A model whose bones give no skeleton (none, or all at one place) can still be sampled into points.
@@ -138,6 +147,7 @@ void rig_model_file(const RigOptions& o) {
         why_no_skeleton = "its bones give no skeleton (" + reason + ")";
     }
     if (!why_no_skeleton.empty()) {
+        note_meshes_left_out(model);
         ModelPoints points = sample_model(model, nullptr, o.points, o.seed);
         require_readable_body(points.positions, o.model);
         const std::filesystem::path folder = prepare_folder(o.out);
@@ -154,12 +164,7 @@ void rig_model_file(const RigOptions& o) {
     report("rig: %s: %zu vertices, %zu triangles, %zu nodes (%zu merged: at zero length from a parent or a sibling), %zu spheres, %zu bones (%zu bridges), %d junctions\n",
                 o.model.c_str(), model.mesh.vertices.size(), model.mesh.triangles.size(), model.nodes.size(), rig.rig.merged.size(),
                 rig.rig.skeleton.spheres.size(), rig.rig.skeleton.bone_count(), rig.rig.skeleton.bridges.size(), junction_count(rig.rig.skeleton));
-    if (!model.meshes_left_out.empty()) {
-        std::string names;
-        for (const std::string& name : model.meshes_left_out) names += (names.empty() ? "" : ", ") + quoted_text(name);
-        report("note: %zu mesh%s left out (%s): not skinned, and under no node of the skeleton (a mesh under one rides it)\n",
-               model.meshes_left_out.size(), model.meshes_left_out.size() == 1 ? "" : "es", names.c_str());
-    }
+    note_meshes_left_out(model);
     // A skeleton that leaves part of its mesh out (a limb without a bone): baseline skinning moves such
     // points with the rigid field of the nearest bones, which is no limb's motion.
     const SphereMeshCoverage coverage = sphere_mesh_coverage(rig.rig.skeleton, points.positions);

@@ -207,8 +207,9 @@ template <class T> void append(std::string& bytes, std::initializer_list<T> valu
     for (T v : values) bytes.append(reinterpret_cast<const char*>(&v), sizeof v);
 }
 // A two-joint skinned strip whose Tip turns 45° over one second (second_key_time: the time of its second
-// key). with_props: also a mesh "helmet" no bone weighs under Tip (5 along x from it) and one "floor" at
-// the scene's root, both the strip's triangles. singular_bind: Tip's inverse bind matrix all zeros.
+// key). with_props: also a mesh "helmet" no bone weighs under Tip (5 along Tip's x from it) and one
+// "floor" at the scene's root, both the strip's triangles, and Tip turned 90° about z by default (its
+// default transform is then not its bind's: the inverse bind matrices hold no turn). singular_bind: Tip's inverse bind matrix all zeros.
 std::string skinned_gltf(float second_key_time, bool with_props = false, bool singular_bind = false) {
     std::string b;
     append<std::uint16_t>(b, {0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4});                                // indices, 24 bytes
@@ -232,7 +233,7 @@ std::string skinned_gltf(float second_key_time, bool with_props = false, bool si
         {"name":"floor","primitives":[{"attributes":{"POSITION":1},"indices":0}]})";
     return R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0,1)" + std::string(with_props ? ",4" : "") + R"(]}],
         "nodes":[{"mesh":0,"skin":0},{"name":"Root","children":[2]},{"name":"Tip","translation":[0,1,0])" +
-           (with_props ? R"(,"children":[3]},{"name":"Helmet","mesh":1,"translation":[5,0,0]},{"name":"Floor","mesh":2}],)" : "}],") + R"(
+           (with_props ? R"(,"rotation":[0,0,0.70710678,0.70710678],"children":[3]},{"name":"Helmet","mesh":1,"translation":[5,0,0]},{"name":"Floor","mesh":2}],)" : "}],") + R"(
         "meshes":[{"primitives":[{"attributes":{"POSITION":1,"JOINTS_0":2,"WEIGHTS_0":3},"indices":0}]})" + (with_props ? "," + props : "") + R"(],
         "skins":[{"inverseBindMatrices":4,"joints":[1,2]}],
         "animations":[{"name":"turn","channels":[{"sampler":0,"target":{"node":2,"path":"rotation"}}],
@@ -263,8 +264,10 @@ TEST(ModelIo, AnAnimationKeyTimeThatIsNotANumberOrOutOfOrderIsRefused) {
     }
 }
 
-// A mesh no bone weighs under a node of the skeleton (a helmet) rides that node; one under none (a floor)
-// is left out, named. Both had been left out without a word.
+// A mesh no bone weighs under a node of the skeleton (a helmet) rides that node, placed about the node's
+// bind as the default pose places it about the node (Tip is turned 90° by default, not in its bind: the
+// helmet's corner lies at (5, 1, 0), not at the default pose's (0, 6, 0)); one under none (a floor) is left
+// out, named. Both had been left out without a word.
 TEST(ModelIo, AnUnskinnedMeshUnderANodeOfTheSkeletonRidesItAndOneBesideItIsNamed) {
     const RiggedModel model = load_rigged_model(testing::write_temp("props.gltf", skinned_gltf(1.0f, true)));
     ASSERT_EQ(model.nodes.size(), 2u);
