@@ -154,6 +154,10 @@ SavedCodes parse_codes(std::istream& in, const Skeleton& skeleton, const std::st
 
 namespace {
 
+// The farthest two points within the coordinate bound (±kMaxInputMagnitude a coordinate) lie apart,
+// rounded up: 2√3 × 1e15 = 3.46e15.
+constexpr double kMostCodeDistance = 4 * kMaxInputMagnitude;
+
 // What is wrong with one saved code and its rest point, or "" (validate_saved_codes' checks, in order).
 std::string code_fault(const BaselineCode& c, const Vec3<float>& p, const Skeleton& skeleton) {
     constexpr float kPi = pi_value<float>();
@@ -163,9 +167,16 @@ std::string code_fault(const BaselineCode& c, const Vec3<float>& p, const Skelet
     if (skeleton.is_bridge(c.bone)) return "bone " + std::to_string(c.bone) + " is a bridge, which codes no point";
     if ((c.flags & ~kAllCodeFlags) != 0) return "unknown flag bits in " + std::to_string(c.flags);
     if (!std::isfinite(c.phi)) return "phi is not finite";
+    // The encoder's φ is an atan2, in (−π, π]: one beyond made the tables and the exact construction
+    // disagree at rest (a probe's forged 3.4e38).
+    if (!(std::fabs(c.phi) <= kPi)) return "phi " + number_text(c.phi, 7) + " is not an angle in [-pi, pi]";
     if (!(c.t >= 0.0f && c.t <= (cap ? kPi : 1.0f)))
         return "t " + number_text(c.t, 7) + (cap ? " is not a polar angle in [0, pi]" : " is not a ratio in [0, 1]");
     if (!std::isfinite(c.h) || !std::isfinite(c.axis_foot)) return "h or axis_foot is not finite";
+    // A height and an axis foot are distances between points within the coordinate bound (the rest point,
+    // its base-point, a sphere's centre): a forged h of 3.4e38 gave outputs of 2.5e38.
+    if (!(std::fabs(c.h) <= kMostCodeDistance && std::fabs(c.axis_foot) <= kMostCodeDistance))
+        return "h " + number_text(c.h, 7) + " or axis_foot " + number_text(c.axis_foot, 7) + " is beyond ±4e15 (no distance between points within ±1e15 is)";
     if (!(c.rigid_blend >= 0.0f && c.rigid_blend <= 1.0f)) return "rigid_blend " + number_text(c.rigid_blend, 7) + " is not in [0, 1]";
     if (!within_input_magnitude(Vec3<double>(p))) return std::string("its rest position is ") + outside_input_magnitude_text();
     // A deep code lies below its surface, and only a deep code has a side of its foot.

@@ -216,7 +216,11 @@ TEST_F(CodeFileTest, RefusesEachFieldOutOfItsRange) {
         {[](BaselineCode& c, float x) { c.axis_foot = x; }, "point 5: h or axis_foot is not finite"},
         {[](BaselineCode& c, float) { c.rigid_blend = 2; }, "point 5: rigid_blend 2 is not in [0, 1]"},
         {[](BaselineCode& c, float) { c.rigid_blend = -0.25f; }, "point 5: rigid_blend -0.25 is not in [0, 1]"},
-        {[](BaselineCode& c, float x) { c.rigid_blend = x; }, "point 5: rigid_blend nan is not in [0, 1]"}};
+        {[](BaselineCode& c, float x) { c.rigid_blend = x; }, "point 5: rigid_blend nan is not in [0, 1]"},
+        // Finite but beyond what an encoder gives (a probe's forged file, its checksum recomputed).
+        {[](BaselineCode& c, float) { c.phi = 3.2f; }, "point 5: phi 3.2 is not an angle in [-pi, pi]"},
+        {[](BaselineCode& c, float) { c.h = 3.4e38f; }, "point 5: h 3.4e+38 or axis_foot"},
+        {[](BaselineCode& c, float) { c.axis_foot = -5e15f; }, "or axis_foot -5e+15 is beyond ±4e15"}};
     for (const auto& [damage, message] : cases) {
         SavedCodes saved = skinner.saved_codes();
         damage(saved.codes[5], nan);
