@@ -11,6 +11,7 @@
 #include "host/cli/options.hpp"
 #include "host/errors.hpp"
 #include "host/input_limits.hpp"
+#include "host/output_file.hpp"
 #include "viewer/gl/app.hpp"
 
 namespace {
@@ -96,7 +97,7 @@ void add_options(CLI::App& app, Options& o) {
         if (!o.source.skeleton.empty() && o.source.motion.empty())
             for (const char* option : {"--sheet", "--play"})
                 if (app.count(option) > 0) throw CLI::ValidationError(option, "the body has no motion to go through (give --motion)");
-        if (!o.look_at.empty()) {
+        if (app.count("--look-at") > 0) {  // an empty value is malformed, not "not given"
             o.look_at_point = bs::cli::parse_xyz("--look-at", o.look_at);
             if (!bs::within_input_magnitude(*o.look_at_point))
                 throw CLI::ValidationError("--look-at", std::string("a point ") + bs::outside_input_magnitude_text() + ": \"" + o.look_at + "\"");
@@ -109,11 +110,16 @@ void add_options(CLI::App& app, Options& o) {
     });
 }
 
+// WIDTHxHEIGHT, each written in digits alone (sscanf's %d had wrapped 4294967360 to 64, and taken " 64x+48").
 std::pair<int, int> parse_size(const std::string& text) {
-    int width = 0, height = 0;
-    char x = 0, extra = 0;
-    if (std::sscanf(text.c_str(), "%d%c%d%c", &width, &x, &height, &extra) != 3 || x != 'x' || width < 16 || height < 16 ||
-        width > 8192 || height > 8192)
+    auto dimension = [](const std::string& digits) {
+        const bool usable = !digits.empty() && digits.size() <= 5 && digits.find_first_not_of("0123456789") == std::string::npos;
+        return usable ? std::stoi(digits) : -1;
+    };
+    const std::size_t x = text.find('x');
+    const int width = x == std::string::npos ? -1 : dimension(text.substr(0, x));
+    const int height = x == std::string::npos ? -1 : dimension(text.substr(x + 1));
+    if (width < 16 || height < 16 || width > 8192 || height > 8192)
         throw CLI::ValidationError("--size", "expected WIDTHxHEIGHT, each in [16, 8192], got \"" + text + "\"");
     return {width, height};
 }
@@ -182,6 +188,7 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    bs::remove_temporaries_on_signals();  // a screenshot stopped part way leaves no temporary (host/output_file.hpp)
     CLI::App app{"baseskin-view: see, pose and play a skinned point set (the built-in demo by default)"};
     Options options;
     add_options(app, options);

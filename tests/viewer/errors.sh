@@ -14,6 +14,10 @@ echo '{"bones": [{"bone": 1, "axis": [0,0,1], "degrees": 178}]}' >"$tmp/folded.j
 expect 0 "--screenshot" -- --help
 expect 1 "--size" -- --screenshot "$tmp/o.png" --size 12x9000
 expect 1 "--size" -- --screenshot "$tmp/o.png" --size wide
+# Digits alone: a width past int's range had wrapped (4294967360 read as 64), and signs and spaces were taken.
+for size in 4294967360x48 " 64x48" 64x+48 64x48x; do
+    expect 1 "--size: expected WIDTHxHEIGHT, each in [16, 8192], got \"$size\"" -- --screenshot "$tmp/o.png" --size "$size"
+done
 expect 1 "--screenshot: expected a path, got an empty one" -- --screenshot ""
 expect 1 "--sheet: 64 tiles of 8192x8192 make 4294967296 pixels" -- --screenshot "$tmp/o.png" --size 8192x8192 --sheet 64
 expect 1 "requires --points" -- --skeleton "$tmp/skeleton.json"
@@ -32,6 +36,7 @@ expect 1 "--pick-point: expected 0 to 99999999, got -1" -- --demo-points 100 --p
 expect 1 "--pick-point: expected 0 to 99999999, got 99999999999999999999" -- --demo-points 100 --pick-point 99999999999999999999 --screenshot "$tmp/o.png"
 # The camera's options: a point of three numbers within the coordinate bound, a zoom within its range, a
 # pitch short of the poles.
+expect 1 '--look-at: expected x,y,z (three decimal numbers), got ""' -- --demo-points 100 --look-at "" --screenshot "$tmp/o.png"
 expect 1 '--look-at: expected x,y,z (three decimal numbers), got "1,2"' -- --demo-points 100 --look-at 1,2 --screenshot "$tmp/o.png"
 expect 1 '--look-at: expected x,y,z (three decimal numbers), got "1,2,nan"' -- --demo-points 100 --look-at 1,2,nan --screenshot "$tmp/o.png"
 expect 1 "--look-at: a point beyond ±1e15 or not finite" -- --demo-points 100 --look-at 1,2,1e16 --screenshot "$tmp/o.png"
