@@ -851,8 +851,9 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"lbs", "lbs-sparse", "dqs", "baseline", "baseline-exact", "metaball"}))->capture_default_str();
     app.add_option("--repeats", o.repeats, "timed frames per size (median reported)")->transform(bs::cli::count_in_range(std::size_t(1), std::size_t(1000)))->capture_default_str();
     bs::cli::add_threads_option(&app, o.threads, "CPU threads of the CPU rows and of encoding (0: all cores)");
-    app.add_option("--json", o.json_path, "write the rows as JSON");
-    app.add_option("--csv", o.csv_path, "write the rows as CSV");
+    // An empty path (an unset shell variable) is refused, not taken as "not given".
+    app.add_option("--json", o.json_path, "write the rows as JSON")->check(bs::cli::non_empty_path());
+    app.add_option("--csv", o.csv_path, "write the rows as CSV")->check(bs::cli::non_empty_path());
     app.add_option("--peer-python", o.peer_python, "a Python with libigl 2.5 (pip install libigl==2.5.1 'numpy<2'): "
                                                    "adds libigl's LBS and DQS as peer rows on the CPU");
     app.add_option("--gpu-tables", o.gpu_tables, "where the GPU rows build baseline's per-frame tables: host (uploaded) or device "
@@ -869,7 +870,9 @@ int main(int argc, char** argv) {
     app.add_option("--body", o.body_name, "chain: the demo's three bones; human: the human demo's humanoid on its capture")
         ->check(CLI::IsMember({"chain", "human"}))
         ->capture_default_str();
-    app.add_option("--capture", o.capture, "the human's motion capture (BVH; with --body human)")->capture_default_str();
+    app.add_option("--capture", o.capture, "the human's motion capture (BVH; with --body human)")
+        ->check(bs::cli::non_empty_path())
+        ->capture_default_str();
     CLI::Option* quality = app.add_flag("--quality", o.quality, "instead of throughput: deformation quality of baseline, LBS and DQS "
                                                                "(benchmarks/quality.hpp), a markdown table on stdout");
     app.add_option("--quality-points", o.quality_points, "points per quality scenario (with --quality)")

@@ -265,10 +265,13 @@ BvhFile parse_bvh(std::istream& in, const std::string& source) {
     file.source = source;
     const std::string first = t.next();
     if (first != "HIERARCHY") {
-        // A motion is read as a capture by its name (is_bvh_path): a JSON motion saved as .bvh came here.
+        // A motion is read as a capture by its name (is_bvh_path): a JSON motion saved as .bvh came here. An
+        // option that takes only captures (--capture) reads any name as one: JSON there is no capture at all.
         const bool json = !first.empty() && (first[0] == '{' || first[0] == '[');
-        t.fail(Tokens::mismatch("HIERARCHY", first) +
-               (json ? " (the file looks like JSON: a JSON motion is read from a name that does not end in .bvh)" : ""));
+        const char* hint = !json                ? ""
+                           : is_bvh_path(source) ? " (the file looks like JSON: a JSON motion is read from a name that does not end in .bvh)"
+                                                 : " (the file looks like JSON, not a BVH capture)";
+        t.fail(Tokens::mismatch("HIERARCHY", first) + hint);
     }
     t.expect("ROOT");
     std::string root = t.next();

@@ -127,6 +127,15 @@ TEST(Bvh, RefusesAJsonFileSayingItLooksLikeJson) {
     } catch (const InputError& e) {
         EXPECT_EQ(std::string(e.what()).find("JSON"), std::string::npos) << e.what();
     }
+    // Read as a capture under another name (--capture takes any): no word of JSON motions, which a
+    // capture option never reads.
+    std::istringstream motion("{\"fps\": 30}");
+    try {
+        parse_bvh(motion, "walk.json");
+        ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("(the file looks like JSON, not a BVH capture)"), std::string::npos) << e.what();
+    }
 }
 
 TEST(Bvh, RefusesAnUnknownChannel) {
