@@ -132,15 +132,19 @@ Motion capture_motion(const BvhFile& file, const Skeleton& skeleton) {
     const std::string& path = file.source;
     BvhRig rig = rig_bvh(file);
     const Skeleton& own = rig.skeleton;
-    bool same = own.bones == skeleton.bones && own.spheres.size() == skeleton.spheres.size();
-    const double tolerance = 1e-6 * norm(bounds(own)[1] - bounds(own)[0]);
-    for (std::size_t s = 0; same && s < own.spheres.size(); ++s)
-        same = norm(own.spheres[s].centre - skeleton.spheres[s].centre) <= tolerance;
-    if (!same)
+    const std::string use_its_own = ": use the skeleton `baseskin rig --model " + path + "` writes";
+    if (own.bones != skeleton.bones || own.spheres.size() != skeleton.spheres.size())
         throw InputError(path + ": the capture's hierarchy gives " + std::to_string(own.spheres.size()) + " spheres and " +
                          std::to_string(own.bone_count()) + " bones that do not match the skeleton's (" +
                          std::to_string(skeleton.spheres.size()) + " spheres, " + std::to_string(skeleton.bone_count()) +
-                         " bones): use the skeleton `baseskin rig --model " + path + "` writes");
+                         " bones" + (own.spheres.size() == skeleton.spheres.size() ? ", joined otherwise" : "") + ")" + use_its_own);
+    // The same hierarchy elsewhere: the first sphere out of place is named (the counts alone, equal, had
+    // been given as the mismatch).
+    const double tolerance = 1e-6 * norm(bounds(own)[1] - bounds(own)[0]);
+    for (std::size_t s = 0; s < own.spheres.size(); ++s)
+        if (const double off = norm(own.spheres[s].centre - skeleton.spheres[s].centre); !(off <= tolerance))
+            throw InputError(path + ": the capture's hierarchy matches the skeleton's bones, but its sphere " + std::to_string(s) + " lies " +
+                             number_text(off, 4) + " from the skeleton's (more than 1e-6 of the capture's size)" + use_its_own);
     rig.skeleton = skeleton;  // its radii are the caller's
     return bvh_motion(rig, file);
 }

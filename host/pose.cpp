@@ -311,7 +311,13 @@ Motion parse_motion(const json& doc, const Skeleton& skeleton, const Where& wher
     std::vector<Pose> poses;
     poses.reserve(frames.size());
     for (std::size_t f = 0; f < frames.size(); ++f) poses.push_back(parse_pose(frames[f], skeleton, where["frames"][f]));
-    return Motion(fps, std::move(poses));
+    try {
+        return Motion(fps, std::move(poses));
+    } catch (const InputError& e) {  // named by the file, as the checks above are (it had said "motion: …")
+        std::string problem = e.what();
+        if (problem.rfind("motion: ", 0) == 0) problem.erase(0, std::string("motion: ").size());
+        throw InputError(where.file + ": " + problem);
+    }
 }
 
 Motion load_motion(const std::string& path, const Skeleton& skeleton) {

@@ -127,7 +127,7 @@ expect 2 "--frames 5:9" -- animate --skeleton "$tmp/body/skeleton.json" --points
 expect 1 "--frames: 2-3: expected A:B" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/walk.bvh" --frames 2-3 --out "$tmp/x"
 # A capture that is not the skeleton's.
 sed 's/OFFSET 0 -4 0$/OFFSET 0 -5 0/' "$tmp/walk.bvh" >"$tmp/other.bvh"
-expect 2 "do not match the skeleton" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/other.bvh" --out "$tmp/x"
+expect 2 "matches the skeleton's bones, but its sphere" -- animate --skeleton "$tmp/body/skeleton.json" --points "$tmp/body/points.ply" --motion "$tmp/other.bvh" --out "$tmp/x"
 
 [ "$failures" -eq 0 ] && echo "all rig checks passed"
 exit "$failures"

@@ -296,6 +296,10 @@ TEST(MotionInvalid, APoseIsNotAMotionNorAMotionAPose) {
 }
 TEST(MotionInvalid, MissingFps) { expect_motion_error(R"({"frames": [{}]})", "missing required member \"fps\""); }
 TEST(MotionInvalid, ZeroFps) { expect_motion_error(R"({"fps": 0, "frames": [{}]})", "fps: frames per second must be > 0"); }
+// What Motion itself refuses is named by the file (it had said "motion: 2 frames at 5e-324 …").
+TEST(MotionInvalid, AFileWhoseFramesLastLongerThanADoubleHoldsIsNamed) {
+    expect_motion_error(R"({"fps": 5e-324, "frames": [{}, {}]})", "motion_under_test.json: 2 frames at 5e-324 frames per second last longer than a double holds");
+}
 TEST(MotionInvalid, NoFrames) { expect_motion_error(R"({"fps": 30, "frames": []})", "frames: a motion needs at least one frame"); }
 TEST(MotionInvalid, FramesNotArray) { expect_motion_error(R"({"fps": 30, "frames": 3})", "frames: expected an array"); }
 TEST(MotionInvalid, AMotionForAnotherBoneCount) {
