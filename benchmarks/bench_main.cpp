@@ -54,6 +54,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 #include "benchmarks/heap_counter.hpp"
@@ -324,6 +325,20 @@ PeerResult peer_result(const nlohmann::json& j) {
                              number("lbs_max_difference", false), number("dqs_max_difference", false)};
     if (std::any_of(std::begin(values), std::end(values), [](double v) { return std::isnan(v); })) return r;
     return {true, values[0], values[1], values[2], values[3], values[4], ""};
+}
+
+// The file the shell runs for `program`: the program itself where it names a path (holds a '/'), else the
+// first executable of that name in PATH's folders; "" where there is none. For the output-over-input check:
+// a --peer-python found through PATH had been replaced by the --csv of the same path.
+std::string program_file(const std::string& program) {
+    if (program.find('/') != std::string::npos) return program;
+    const char* path = std::getenv("PATH");
+    std::stringstream folders(path ? path : "");
+    for (std::string folder; std::getline(folders, folder, ':');) {
+        const std::filesystem::path candidate = std::filesystem::path(folder.empty() ? "." : folder) / program;
+        if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) return candidate.string();
+    }
+    return "";
 }
 
 PeerResult run_libigl_peer(const std::string& python, const bs::Skeleton& skeleton, const bs::Pose& pose,
@@ -898,7 +913,8 @@ int main(int argc, char** argv) {
         if (app.count("--gpu-tables") > 0 && !listed(o.backends, "cuda"))
             throw CLI::ValidationError("--gpu-tables", "applies to the GPU rows (--backend cuda), which this run has not");
         for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--json", o.json_path}, {"--csv", o.csv_path}})
-            if (!path.empty()) bs::cli::refuse_output_over_input(option, path, {{"--capture", o.capture}, {"--peer-python", o.peer_python}});
+            if (!path.empty())
+                bs::cli::refuse_output_over_input(option, path, {{"--capture", o.capture}, {"--peer-python", program_file(o.peer_python)}});
         if (!o.json_path.empty() && !o.csv_path.empty() && bs::cli::same_output_file(o.json_path, o.csv_path))
             throw CLI::ValidationError("--csv", o.csv_path + " is the same file as --json (" + o.json_path + "): one would replace the other");
     });

@@ -17,6 +17,18 @@ if [ "$rc" -ne 1 ] || ! grep -qF -- "--csv: $tmp/results.csv is the --capture fi
     exit 1
 fi
 echo "an output that is the capture is refused"
+# The --peer-python the shell finds through PATH is an input too (the CSV had replaced it).
+mkdir "$tmp/bin"
+printf '#!/bin/sh\nexit 1\n' >"$tmp/bin/mypython"
+chmod +x "$tmp/bin/mypython"
+cp "$tmp/bin/mypython" "$tmp/before_python"
+out=$(PATH="$tmp/bin:$PATH" "$bench" --sizes 1000 --repeats 1 --methods lbs --peer-python mypython --csv "$tmp/bin/mypython" 2>&1)
+rc=$?
+if [ "$rc" -ne 1 ] || ! grep -qF -- "--csv: $tmp/bin/mypython is the --peer-python file" <<<"$out" || ! cmp -s "$tmp/bin/mypython" "$tmp/before_python"; then
+    echo "FAIL: --csv over the --peer-python found through PATH: exit $rc (want 1, the program untouched): $out"
+    exit 1
+fi
+echo "an output that is the peer's python, found through PATH, is refused"
 mkdir "$tmp/out"
 for spelling in "$tmp/out/../out/results" "./results"; do
     out=$(cd "$tmp/out" && "$bench" --sizes 1000 --repeats 1 --methods lbs --json "$tmp/out/results" --csv "$spelling" 2>&1)
