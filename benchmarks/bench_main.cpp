@@ -481,11 +481,14 @@ nlohmann::json to_json(const Row& r, const RunContext& run) {
             {"device_bytes_per_point", r.device_bytes_per_point}};
 }
 
-// The CSV's columns are the JSON's members but body_description, cpu and gpu (free text: commas, quotes).
+// The CSV's columns are the JSON's members but body_description, cpu and gpu (free text: commas, quotes),
+// in the JSON's order but for baseline's three table settings, last (added after the others: columns read
+// by position keep their places); a member that is null in the JSON is an empty field.
 void write_csv(std::ostream& out, const std::vector<Row>& rows, const RunContext& run) {
     out << "body,threads,repeats,points,method,backend,encode_points_per_s,deform_seconds,deform_seconds_fastest,deform_seconds_slowest,"
            "deform_ns_per_point,deform_points_per_s,bytes_per_point,gb_per_s,copy_gb_per_s,fraction_of_copy,time_over_lbs,frame_table_bytes,"
-           "frame_table_seconds,host_resident_bytes_per_point,host_encode_peak_bytes_per_point,host_frame_peak_bytes,device_bytes_per_point\n";
+           "frame_table_seconds,host_resident_bytes_per_point,host_encode_peak_bytes_per_point,host_frame_peak_bytes,device_bytes_per_point,"
+           "baseline_table_samples,baseline_fan_samples,baseline_min_tabulated_points\n";
     for (const Row& r : rows) {
         out << r.body << ',' << run.threads << ',' << run.repeats << ',' << r.points << ',' << r.method << ',' << r.backend;
         for (double value : {r.encode_points_per_s, r.deform.median, r.deform.fastest, r.deform.slowest, r.ns_per_point(), r.points_per_s(), r.bytes_per_point, r.gb_per_s(),
@@ -494,6 +497,10 @@ void write_csv(std::ostream& out, const std::vector<Row>& rows, const RunContext
             out << ',';
             if (!std::isnan(value)) out << value;
         }
+        if (r.method == "baseline")
+            out << ',' << run.table_samples << ',' << bs::fan_samples_for(run.table_samples) << ',' << run.min_tabulated_points;
+        else
+            out << ",,,";
         out << '\n';
     }
 }

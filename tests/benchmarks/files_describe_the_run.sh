@@ -24,7 +24,12 @@ grep -q '"baseline_table_samples": null,' "$tmp/b.json" || fail "rows without ta
 grep -q "Baseline's tables" "$tmp/out.txt" && fail "a run without baseline rows describes its tables"
 # Baseline's tables as the run built them (the defaults are 128 φ and 256 fan samples, bones of 700 points).
 "$bench" --sizes 2000 --repeats 1 --threads 1 --methods lbs baseline baseline-exact --table-samples 64 --min-tabulated-points 5 \
-    --json "$tmp/t.json" >"$tmp/t.txt" 2>&1 || fail "the bench failed: $(cat "$tmp/t.txt")"
+    --json "$tmp/t.json" --csv "$tmp/t.csv" >"$tmp/t.txt" 2>&1 || fail "the bench failed: $(cat "$tmp/t.txt")"
+# The CSV has them too, last, for the baseline row alone (they had been in the JSON only).
+awk -F, 'NR == 1 { if ($24 != "baseline_table_samples" || $26 != "baseline_min_tabulated_points" || NF != 26) exit 1; next }
+         NF != 26 { exit 1 }
+         $5 == "baseline" && !($24 == 64 && $25 == 128 && $26 == 5) { exit 1 }
+         $5 != "baseline" && ($24 != "" || $25 != "" || $26 != "") { exit 1 }' "$tmp/t.csv" || fail "the CSV's table settings: $(cat "$tmp/t.csv")"
 grep -qF "Baseline's tables: 64 φ and 128 fan samples a bone, for the bones read by at least 5 points." "$tmp/t.txt" ||
     fail "the table does not say baseline's tables: $(head -4 "$tmp/t.txt")"
 [ "$(grep -c '"baseline_table_samples": 64,' "$tmp/t.json")" -eq 1 ] && [ "$(grep -c '"baseline_fan_samples": 128,' "$tmp/t.json")" -eq 1 ] && [ "$(grep -c '"baseline_min_tabulated_points": 5,' "$tmp/t.json")" -eq 1 ] ||
