@@ -59,7 +59,7 @@ void add_options(CLI::App& app, Options& o) {
         ->check(CLI::IsMember({"hidden", "translucent", "wireframe"}))
         ->capture_default_str();
     app.add_option("--point-size", o.point_size, "splat size factor")
-        ->check(bs::cli::finite_number() & CLI::Range(0.05f, 20.0f))
+        ->check(bs::cli::finite_in_range(0.05, 20.0))
         ->capture_default_str();
     // An index as the counts are written (1e2 too); beyond the most points a body may have, refused as
     // written (a number past `long` was clamped, and named so).
@@ -84,10 +84,10 @@ void add_options(CLI::App& app, Options& o) {
     // The view after framing (and after each reset, R): close-ups of a joint, a side view.
     app.add_option("--look-at", o.look_at, "look at this point x,y,z (default: the framed body's centre)");
     app.add_option("--zoom", o.zoom, "come closer by this factor than the framed view (0.001 to 1000)")
-        ->check(bs::cli::finite_number() & CLI::Range(1e-3f, 1e3f))  // a range alone passes NaN (a blank image)
+        ->check(bs::cli::finite_in_range(1e-3, 1e3))  // a range alone passed NaN (a blank image)
         ->capture_default_str();
-    app.add_option("--yaw", o.yaw, "view direction about the vertical, degrees (default 28.6)")->check(bs::cli::finite_number() & CLI::Range(-3600.0f, 3600.0f));
-    app.add_option("--pitch", o.pitch, "view direction above the horizontal, degrees (-88 to 88; default 20)")->check(bs::cli::finite_number() & CLI::Range(-88.0f, 88.0f));
+    app.add_option("--yaw", o.yaw, "view direction about the vertical, degrees (default 28.6)")->check(bs::cli::finite_in_range(-3600.0, 3600.0));
+    app.add_option("--pitch", o.pitch, "view direction above the horizontal, degrees (-88 to 88; default 20)")->check(bs::cli::finite_in_range(-88.0, 88.0));
     app.callback([&o, &app] {
         o.yaw_given = app.count("--yaw") > 0;
         o.sphere_mesh_given = app.count("--sphere-mesh") > 0;

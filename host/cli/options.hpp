@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/vec.hpp"
+#include "host/errors.hpp"
 #include "host/output_file.hpp"
 #include "kernels/passes.hpp"
 
@@ -64,15 +65,17 @@ inline Vec3<double> parse_xyz(const char* option, const std::string& text) {
     return {xyz[0], xyz[1], xyz[2]};
 }
 
-// A check that an option's number is a decimal number (decimal_real) and finite (CLI::Range lets NaN
-// through: no comparison fails for it).
-inline CLI::Validator finite_number() {
+// A check that an option's number is a decimal number (decimal_real) from `low` to `high`, in one message:
+// CLI::Range alone lets NaN through (no comparison fails for it), and the two checks joined by & had said
+// "(expected a finite number, got ) AND (Value  not in range …)" for an empty value.
+inline CLI::Validator finite_in_range(double low, double high) {
     return CLI::Validator(
-        [](std::string& text) {
-            const bool finite = decimal_real(text) && std::isfinite(std::strtod(text.c_str(), nullptr));
-            return finite ? std::string() : "expected a finite number, got " + text;
+        [low, high](std::string& text) {
+            const double value = decimal_real(text) ? std::strtod(text.c_str(), nullptr) : std::nan("");
+            if (value >= low && value <= high) return std::string();
+            return "expected a finite number from " + number_text(low) + " to " + number_text(high) + ", got " + text;
         },
-        "FINITE");
+        "FINITE in [" + number_text(low) + ", " + number_text(high) + "]");
 }
 
 // Whether `text` is written in decimal: a digit first (after a minus, which the range then refuses by

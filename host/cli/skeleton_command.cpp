@@ -79,7 +79,7 @@ void add_skeleton_command(CLI::App& app, SkeletonOptions& o) {
         ->transform(count_in_range(std::size_t(kMinIntervals), std::size_t(kMaxIntervals)))
         ->capture_default_str();
     c->add_option("--radius-coeff", o.radius_coefficient, "c: base-vertex radius r = sqrt(c * area)")
-        ->check(finite_number() & CLI::Range(kMinRadiusCoefficient, kMaxRadiusCoefficient))
+        ->check(finite_in_range(kMinRadiusCoefficient, kMaxRadiusCoefficient))
         ->capture_default_str();
     add_threads_option(c, o.threads);
     c->add_option("--out", o.out, "skeleton JSON; the binding goes to OUT with .json replaced by .binding.json (other names: .binding.json appended) unless --out-binding names it")

@@ -110,7 +110,7 @@ expect 1 "--threads: expected 0 to 1024, got -1" -- demo --body chain --threads 
 expect 1 "--threads: expected a whole number (1e6 notation allowed), got 2.5" -- demo --body chain --threads 2.5 --out "$tmp/demo"
 expect 1 "--table-samples: expected 32 to 65536, got 1e6" -- demo --body chain --table-samples 1e6 --out "$tmp/demo"
 expect 1 "--threads: expected 0 to 1024, got 4096" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --threads 4096
-expect 1 "--radius-coeff: expected a finite number, got nan" -- skeleton --points "$tmp/points.ply" --radius-coeff nan --out "$tmp/s.json"
+expect 1 "--radius-coeff: expected a finite number from" -- skeleton --points "$tmp/points.ply" --radius-coeff nan --out "$tmp/s.json"
 expect 1 "--frames: abc: expected A:B" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames abc --out "$tmp/o"
 expect 1 "--frames: 3:2: expected A:B" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/motion.json" --frames 3:2 --out "$tmp/o"
 

@@ -93,8 +93,8 @@ expect 1 "--intervals" -- skeleton --mesh "$tmp/capsule.off" --intervals 1 --out
 expect 1 "--radius-coeff" -- skeleton --mesh "$tmp/capsule.off" --radius-coeff 0 --out "$tmp/x.json"
 # Numbers are decimal: hexadecimal is refused, and so is a number of 130,000 digits, as beyond the range
 # (a std::regex check had overflowed the stack on it).
-expect 1 "expected a finite number, got 0x1p-3" -- skeleton --mesh "$tmp/capsule.off" --radius-coeff 0x1p-3 --out "$tmp/x.json"
-expect 1 "expected a finite number, got 1111" -- skeleton --mesh "$tmp/capsule.off" --radius-coeff "$(head -c 130000 /dev/zero | tr '\0' 1)" --out "$tmp/x.json"
+expect 1 "got 0x1p-3" -- skeleton --mesh "$tmp/capsule.off" --radius-coeff 0x1p-3 --out "$tmp/x.json"
+expect 1 "--radius-coeff: expected a finite number from 1e-04 to 1, got 1111" -- skeleton --mesh "$tmp/capsule.off" --radius-coeff "$(head -c 130000 /dev/zero | tr '\0' 1)" --out "$tmp/x.json"
 expect 1 "File does not exist" -- skeleton --mesh "$tmp/none.obj" --out "$tmp/x.json"
 echo "not a mesh" >"$tmp/garbage.obj"
 expect 2 "garbage.obj: cannot read as a mesh" -- skeleton --mesh "$tmp/garbage.obj" --out "$tmp/x.json"

@@ -44,7 +44,7 @@ expect 1 "--zoom" -- --demo-points 100 --zoom 0 --screenshot "$tmp/o.png"
 expect 1 "--pitch" -- --demo-points 100 --pitch 90 --screenshot "$tmp/o.png"
 # NaN passed the ranges (no comparison fails for it) and gave a blank image.
 for option in --zoom --yaw --pitch; do
-    expect 1 "$option: expected a finite number, got nan" -- --demo-points 100 "$option" nan --screenshot "$tmp/o.png"
+    expect 1 "$option: expected a finite number from" -- --demo-points 100 "$option" nan --screenshot "$tmp/o.png"
 done
 # A screenshot over an input (a PNG was written into the skeleton file).
 cp "$tmp/skeleton.json" "$tmp/kept.json"
