@@ -382,11 +382,6 @@ void render_headless(ViewerState& state, const DrawSettings& settings, BackendCh
         renderer.draw(state.camera, settings, state.overlay());
         glFinish();
     };
-    // Opened before the frames are drawn: an image that cannot be written is said at once, not after them
-    // (4 s of frames had gone by before "nosuch/x.png" was refused). Written whole or not at all
-    // (host/output_file.hpp), from an image encoded in memory: stb's own file writer checks none of its
-    // writes, so a full disk gave a truncated PNG and "wrote".
-    OutputFile file(options.image);
     const auto start = SteadyClock::now();
     int rendered = options.frames, image_width = options.width, image_height = options.height;
     std::vector<unsigned char> image;
@@ -411,6 +406,9 @@ void render_headless(ViewerState& state, const DrawSettings& settings, BackendCh
         image = target.read_rgb();
     }
     const double total = seconds_since(start);
+    // Encoded in memory, then written whole or not at all (host/output_file.hpp): stb's own file writer
+    // checks none of its writes, so a full disk gave a truncated PNG and "wrote".
+    OutputFile file(options.image);
     file.write(encode_image(options.image, image_width, image_height, image));
     file.commit();
     // The summary goes to stderr where the image itself went to stdout (--screenshot /dev/stdout > f.png):
