@@ -332,13 +332,24 @@ PeerResult peer_result(const nlohmann::json& j) {
 // a --peer-python found through PATH had been replaced by the --csv of the same path.
 std::string program_file(const std::string& program) {
     if (program.find('/') != std::string::npos) return program;
-    const char* path = std::getenv("PATH");
-    std::stringstream folders(path ? path : "");
-    for (std::string folder; std::getline(folders, folder, ':');) {
+    // Split by hand: every empty piece, a trailing one included, is the current folder (getline drops a
+    // trailing one); without PATH the shell searches the system's default path.
+    std::string folders;
+    if (const char* path = std::getenv("PATH")) {
+        folders = path;
+    } else {
+        folders.resize(::confstr(_CS_PATH, nullptr, 0));
+        if (!folders.empty()) ::confstr(_CS_PATH, folders.data(), folders.size());
+        folders = folders.c_str();
+    }
+    for (std::size_t start = 0;;) {
+        const std::size_t end = std::min(folders.find(':', start), folders.size());
+        const std::string folder = folders.substr(start, end - start);
         const std::filesystem::path candidate = std::filesystem::path(folder.empty() ? "." : folder) / program;
         if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) return candidate.string();
+        if (end == folders.size()) return "";
+        start = end + 1;
     }
-    return "";
 }
 
 PeerResult run_libigl_peer(const std::string& python, const bs::Skeleton& skeleton, const bs::Pose& pose,

@@ -15,7 +15,7 @@
 // more than the file holds costs at most twice what it holds, and a file of garbage its first 40 bytes),
 // the checksum (so a damaged bone count or fingerprint reads as corruption, not as another skeleton), the
 // bone count and fingerprint against the skeleton, and every code (bone index in range and no bridge,
-// known flag bits, finite φ, t, h and axis_foot, rigid_blend in [0, 1]). IoError if the file cannot be opened, read or written.
+// known flag bits, φ in [−π, π], t in its range, h and axis_foot within ±4e15, rigid_blend in [0, 1]). IoError if the file cannot be opened, read or written.
 // Safe from several threads at once, one path included: where a file is replaced by a rename (written
 // whole beside its place, host/output_file.hpp), a reader sees one whole file and the last writer's stays.
 #pragma once
@@ -50,8 +50,8 @@ struct SavedCodes {
 std::uint64_t skeleton_fingerprint(const Skeleton& skeleton);
 
 // The checks load_codes makes of the content (also made by skinners built from SavedCodes, and by save_codes
-// before it writes): the skeleton fingerprint, as many rest points as codes, each code's bone one of the skeleton's and no bridge, known flag bits, finite φ, t, h, axis_foot and rest
-// position, rigid_blend in [0, 1], t in [0, 1] (a ratio) or [0, π] for a cap code (a polar angle), h < 0
+// before it writes): the skeleton fingerprint, as many rest points as codes, each code's bone one of the skeleton's and no bridge, known flag bits, φ in [−π, π], h and axis_foot within ±4e15, a rest position
+// within ±1e15, rigid_blend in [0, 1], t in [0, 1] (a ratio) or [0, π] for a cap code (a polar angle), h < 0
 // for a deep code and kCodePastAxisFoot only with kCodeDeep. InputError
 // beginning with `source`, naming the first bad point and what is wrong with it.
 void validate_saved_codes(const SavedCodes& saved, const Skeleton& skeleton, const std::string& source);

@@ -101,7 +101,10 @@ bool clip_ears(const std::vector<std::array<double, 2>>& q, std::vector<std::siz
 // fanned, covered 0.51).
 std::vector<std::size_t> distinct_corners(const std::vector<Vec3<double>>& vertices, const std::vector<int>& corners) {
     auto place = [&](std::size_t c) { return vertices[std::size_t(corners[c])]; };
-    auto same = [&](std::size_t a, std::size_t b) { return norm(place(a) - place(b)) == 0; };
+    auto same = [&](std::size_t a, std::size_t b) {
+        const Vec3<double> p = place(a), q = place(b);
+        return p.x == q.x && p.y == q.y && p.z == q.z;  // (a norm of the difference underflows near 1e-170)
+    };
     std::vector<std::size_t> ring;
     for (std::size_t c = 0; c < corners.size(); ++c)
         if (ring.empty() || !same(ring.back(), c)) ring.push_back(c);

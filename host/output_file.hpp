@@ -66,7 +66,7 @@ private:
 
 // Installs handlers for SIGINT, SIGTERM and SIGHUP that remove the temporaries of the OutputFiles open
 // at that moment, then end the process by the signal as before (a run stopped with Ctrl-C left hidden
-// ".NAME.PID-N.part" files of megabytes behind). For programs (the CLI and the bench call it first);
+// ".NAME.PID-N.part" files of megabytes behind). For programs (the CLI, the bench and the viewer call it first);
 // a library embedding the project keeps its own handlers.
 void remove_temporaries_on_signals();
 

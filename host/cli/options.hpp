@@ -73,7 +73,8 @@ inline CLI::Validator finite_in_range(double low, double high) {
         [low, high](std::string& text) {
             const double value = decimal_real(text) ? std::strtod(text.c_str(), nullptr) : std::nan("");
             if (value >= low && value <= high) return std::string();
-            return "expected a finite number from " + number_text(low) + " to " + number_text(high) + ", got " + text;
+            return "expected a finite number from " + number_text(low) + " to " + number_text(high) + ", got " +
+                   (text.empty() ? std::string("an empty value") : text);
         },
         "FINITE in [" + number_text(low) + ", " + number_text(high) + "]");
 }
