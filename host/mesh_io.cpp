@@ -116,6 +116,10 @@ std::vector<std::size_t> distinct_corners(const std::vector<Vec3<double>>& verti
 
 void triangulate_polygon(const std::vector<Vec3<double>>& vertices, const std::vector<int>& corners,
                          std::vector<std::array<int, 3>>& out) {
+    if (corners.size() == 3) {  // most faces: as they are, without the rings below
+        out.push_back({corners[0], corners[1], corners[2]});
+        return;
+    }
     auto fan = [&](const std::vector<std::size_t>& ring) {  // ring: places in `corners`
         for (std::size_t c = 1; c + 1 < ring.size(); ++c) out.push_back({corners[ring[0]], corners[ring[c]], corners[ring[c + 1]]});
     };

@@ -79,15 +79,11 @@ inline CLI::Validator finite_in_range(double low, double high) {
         "FINITE in [" + number_text(low) + ", " + number_text(high) + "]");
 }
 
-// Whether `text` is written in decimal: a digit first (after a minus, which the range then refuses by
-// name), then digits, a point or an exponent ("1e6", "2.5e5"). strtod alone also reads hexadecimal ("0x10"
-// as 16) and leading spaces, which a count is not written with.
+// Whether `text` is a count's decimal writing: a decimal_real with a digit first (after a minus, which the
+// range then refuses by name): "1e6", "2.5e5"; not "+3" or ".5e1".
 inline bool decimal_notation(const std::string& text) {
     const std::size_t first = !text.empty() && text[0] == '-' ? 1 : 0;
-    if (text.size() <= first || text[first] < '0' || text[first] > '9') return false;
-    for (char c : text.substr(first))
-        if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-')) return false;
-    return true;
+    return decimal_real(text) && text[first] >= '0' && text[first] <= '9';
 }
 
 // A count from `low` to `high`, written as a whole number or in scientific notation ("1e6", "2.5e5"):
@@ -102,9 +98,8 @@ inline CLI::Validator count_in_range(std::size_t low, std::size_t high) {
     const std::string range = std::to_string(low) + " to " + std::to_string(high);
     return CLI::Validator(
         [low, high, range](std::string& text) {
-            char* end = nullptr;
-            const double value = std::strtod(text.c_str(), &end);
-            const bool number = decimal_notation(text) && *end == '\0' && std::isfinite(value);
+            const double value = std::strtod(text.c_str(), nullptr);
+            const bool number = decimal_notation(text) && std::isfinite(value);
             if (!number || value != std::floor(value))
                 return "expected a whole number (1e6 notation allowed), got " + (text.empty() ? "an empty value" : text);
             if (!(value >= double(low) && value <= double(high))) return "expected " + range + ", got " + text;

@@ -11,6 +11,7 @@
 #include "tests/support/chains.hpp"
 #include "tests/support/message_of.hpp"
 #include "tests/support/points.hpp"
+#include "tests/support/pose_sizes.hpp"
 
 namespace bs {
 namespace {
@@ -280,13 +281,8 @@ TEST(BaselineSkinner, AJointsNameInAMessageShowsNoControlCharacters) {
 TEST(BaselineSkinner, ThePoseTablesOfAPoseOfAnotherSizeAreRefused) {
     const Skeleton s = testing::straight_chain();
     const std::vector<BaselineBone<double>> bones = make_baseline_bones(s);
-    for (Pose pose : {Pose::rest(s), Pose{}}) {
-        if (!pose.joints.empty()) pose.joints.pop_back();
-        const std::string expected = "pose: Pose::joints has size " + std::to_string(pose.joints.size()) + ", expected " +
-                                     std::to_string(s.bone_count());
-        EXPECT_NE(testing::message_of<InputError>([&] { baseline_pose_table(s, pose); }).find(expected), std::string::npos);
-        EXPECT_NE(testing::message_of<InputError>([&] { baseline_pose_table(s, bones, pose); }).find(expected), std::string::npos);
-    }
+    testing::expect_poses_of_another_size_refused(s, [&](const Pose& pose) { baseline_pose_table(s, pose); });
+    testing::expect_poses_of_another_size_refused(s, [&](const Pose& pose) { baseline_pose_table(s, bones, pose); });
     std::vector<BaselineBonePose<double>> poses = baseline_pose_table(s, Pose::rest(s));
     poses.pop_back();
     EXPECT_NE(testing::message_of<InputError>([&] { local_chains(bones, poses); }).find("baseline tables: 2 bone poses for 3 bones"),

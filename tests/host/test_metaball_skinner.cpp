@@ -12,6 +12,7 @@
 #include "tests/support/message_of.hpp"
 #include "tests/support/geometry_expect.hpp"
 #include "tests/support/points.hpp"
+#include "tests/support/pose_sizes.hpp"
 #include "tests/support/temp_file.hpp"
 
 namespace bs {
@@ -85,12 +86,7 @@ TEST(MetaballSkinner, PosedCentresOfATreeMoveEveryBranch) {
 // joints (an empty pose crashed).
 TEST(MetaballSkinner, PosedCentresOfAPoseOfAnotherSizeAreRefused) {
     const Skeleton s = testing::straight_chain();
-    Pose short_pose = Pose::rest(s);
-    short_pose.joints.pop_back();
-    EXPECT_NE(testing::message_of<InputError>([&] { posed_centres(s, short_pose); }).find("pose: Pose::joints has size 2, expected 3"),
-              std::string::npos);
-    EXPECT_NE(testing::message_of<InputError>([&] { posed_centres(s, Pose{}); }).find("pose: Pose::joints has size 0, expected 3"),
-              std::string::npos);
+    testing::expect_poses_of_another_size_refused(s, [&](const Pose& pose) { posed_centres(s, pose); });
 }
 
 TEST(MetaballSkinner, RestPoseMovesNothing) {

@@ -11,6 +11,7 @@
 #include "host/json_io.hpp"
 #include "tests/support/chains.hpp"
 #include "tests/support/message_of.hpp"
+#include "tests/support/pose_sizes.hpp"
 #include "tests/support/temp_file.hpp"
 
 namespace bs {
@@ -125,12 +126,7 @@ TEST(Pose, MaxJointBendIgnoresTwistAndTheFirstBone) {
 // its joints; an empty one crashed).
 TEST(PoseInvalid, MaxJointBendOfAPoseOfAnotherSize) {
     const Skeleton s = testing::straight_chain();
-    Pose short_pose = Pose::rest(s);
-    short_pose.joints.pop_back();
-    EXPECT_NE(testing::message_of<InputError>([&] { max_joint_bend(s, short_pose); }).find("pose: Pose::joints has size 2, expected 3"),
-              std::string::npos);
-    EXPECT_NE(testing::message_of<InputError>([&] { max_joint_bend(s, Pose{}); }).find("pose: Pose::joints has size 0, expected 3"),
-              std::string::npos);
+    testing::expect_poses_of_another_size_refused(s, [&](const Pose& pose) { max_joint_bend(s, pose); });
 }
 
 TEST(PoseInvalid, RootTranslationBeyondTheInputMagnitude) {
