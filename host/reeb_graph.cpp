@@ -261,11 +261,21 @@ Bases spread_bases(const SurfaceGraph& graph, double radius) {
 
 // μ(v) = Σ_i g(v, b_i) · area(b_i). Bases run in parallel, 16 at a time; each vertex sums them in base
 // order, so the result does not depend on the thread count.
-std::vector<double> integrated_geodesics(const SurfaceGraph& graph, const Bases& bases, int threads) {
+//
+// The searches run over a copy of the graph renumbered along a Morton curve: on 10⁵–10⁶ samples in input
+// order nearly every edge a search relaxes lands in another cache line, and the μ pass took 2.5× its time
+// a doubling of the samples. A shortest path's length does not depend on the order vertices are numbered
+// or settled in (each distance is the least of its neighbours' sums, computed in the same floating point),
+// so μ is the same to the bit (tests/host/test_reeb_graph.cpp).
+std::vector<double> integrated_geodesics(const SurfaceGraph& input_graph, const Bases& bases, int threads) {
     constexpr int kChunk = 16;
+    const std::vector<int> order = morton_order(input_graph.positions);
+    const SurfaceGraph graph = renumbered(input_graph, order);
     const std::ptrdiff_t n = std::ptrdiff_t(graph.vertex_count());
+    std::vector<int> number_of(n);
+    for (std::ptrdiff_t i = 0; i < n; ++i) number_of[order[i]] = int(i);
     const int base_count = int(bases.vertices.size());
-    std::vector<double> mu(n, 0.0), rows(std::size_t(kChunk) * n);
+    std::vector<double> mu_in_order(n, 0.0), rows(std::size_t(kChunk) * n);
 #pragma omp parallel num_threads(extraction_team(threads))
     {
         GeodesicSearch search(graph);
@@ -273,14 +283,16 @@ std::vector<double> integrated_geodesics(const SurfaceGraph& graph, const Bases&
             const int count = std::min(kChunk, base_count - start);
 #pragma omp for schedule(dynamic, 1)
             for (int j = 0; j < count; ++j) {
-                search.run({bases.vertices[start + j]});
+                search.run({number_of[bases.vertices[start + j]]});
                 for (std::ptrdiff_t v = 0; v < n; ++v) rows[j * n + v] = search.distance(int(v));
             }
 #pragma omp for schedule(static)
             for (std::ptrdiff_t v = 0; v < n; ++v)
-                for (int j = 0; j < count; ++j) mu[v] += bases.area[start + j] * rows[j * n + v];
+                for (int j = 0; j < count; ++j) mu_in_order[v] += bases.area[start + j] * rows[j * n + v];
         }
     }
+    std::vector<double> mu(n);
+    for (std::ptrdiff_t i = 0; i < n; ++i) mu[order[i]] = mu_in_order[i];
     return mu;
 }
 

@@ -63,6 +63,74 @@ SurfaceGraph make_surface_graph(std::vector<Vec3<double>> positions, std::vector
     return g;
 }
 
+namespace {
+
+// Every third bit of `value`'s low 21 bits, spread to bit 3k (the Morton code's share of one axis).
+std::uint64_t spread_bits(std::uint64_t value) {
+    value &= 0x1fffff;
+    value = (value | value << 32) & 0x1f00000000ffffULL;
+    value = (value | value << 16) & 0x1f0000ff0000ffULL;
+    value = (value | value << 8) & 0x100f00f00f00f00fULL;
+    value = (value | value << 4) & 0x10c30c30c30c30c3ULL;
+    value = (value | value << 2) & 0x1249249249249249ULL;
+    return value;
+}
+
+}  // namespace
+
+std::vector<int> morton_order(const std::vector<Vec3<double>>& positions) {
+    Vec3<double> lo{0, 0, 0}, hi{0, 0, 0};
+    if (!positions.empty()) lo = hi = positions[0];
+    for (const auto& p : positions)
+        for (int a = 0; a < 3; ++a) {
+            lo[a] = std::min(lo[a], p[a]);
+            hi[a] = std::max(hi[a], p[a]);
+        }
+    constexpr double kCells = double(1 << 21) - 1;
+    std::vector<std::pair<std::uint64_t, int>> keyed(positions.size());
+    for (std::size_t v = 0; v < positions.size(); ++v) {
+        std::uint64_t code = 0;
+        for (int a = 0; a < 3; ++a) {
+            const double extent = hi[a] - lo[a];
+            const double cell = extent > 0 ? std::floor((positions[v][a] - lo[a]) / extent * kCells) : 0.0;
+            code |= spread_bits(std::uint64_t(std::clamp(cell, 0.0, kCells))) << a;
+        }
+        keyed[v] = {code, int(v)};
+    }
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<int> order(positions.size());
+    for (std::size_t i = 0; i < keyed.size(); ++i) order[i] = keyed[i].second;
+    return order;
+}
+
+SurfaceGraph renumbered(const SurfaceGraph& graph, const std::vector<int>& order) {
+    const std::size_t n = graph.vertex_count();
+    std::vector<int> number_of(n);
+    for (std::size_t i = 0; i < n; ++i) number_of[order[i]] = int(i);
+    SurfaceGraph g;
+    g.positions.resize(n);
+    g.vertex_area.resize(n);
+    g.first_edge.assign(n + 1, 0);
+    g.edge_target.reserve(graph.edge_target.size());
+    g.edge_length.reserve(graph.edge_length.size());
+    std::vector<std::pair<int, double>> row;
+    for (std::size_t i = 0; i < n; ++i) {
+        const int v = order[i];
+        g.positions[i] = graph.positions[v];
+        g.vertex_area[i] = graph.vertex_area[v];
+        row.clear();
+        for (int e = graph.first_edge[v]; e < graph.first_edge[v + 1]; ++e)
+            row.push_back({number_of[graph.edge_target[e]], graph.edge_length[e]});
+        std::sort(row.begin(), row.end());
+        for (const auto& [target, length] : row) {
+            g.edge_target.push_back(target);
+            g.edge_length.push_back(length);
+        }
+        g.first_edge[i + 1] = int(g.edge_target.size());
+    }
+    return g;
+}
+
 MeshEdges mesh_edges(const std::vector<std::array<int, 3>>& triangles) {
     struct Use {
         int a, b, triangle;

@@ -31,6 +31,15 @@ struct SurfaceGraph {
 SurfaceGraph make_surface_graph(std::vector<Vec3<double>> positions, std::vector<double> vertex_area,
                                 const std::vector<std::array<int, 2>>& edges);
 
+// The vertices in the order of a Z-order (Morton) curve through their bounding box, 21 bits an axis:
+// order[i] is the vertex to number i. Neighbours on a surface then mostly lie in nearby memory, where input
+// order (random samples, scan lines) scatters them.
+std::vector<int> morton_order(const std::vector<Vec3<double>>& positions);
+
+// The same graph with vertex order[i] numbered i (order: a permutation of the vertices): positions, areas
+// and each row carried over, edge lengths copied as they are, each row's targets ascending again.
+SurfaceGraph renumbered(const SurfaceGraph& graph, const std::vector<int>& order);
+
 // Unique edges of a triangle mesh, each with the triangles that use it.
 struct MeshEdges {
     std::vector<std::array<int, 2>> edges;  // (a < b), ascending
