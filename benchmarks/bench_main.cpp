@@ -352,6 +352,16 @@ std::string program_file(const std::string& program) {
     }
 }
 
+// A check that --peer-python names a program: an empty one (an unset shell variable) had been taken as not
+// given, the run going on without its peer, as an empty --json or --csv had gone without its file.
+CLI::Validator non_empty_program() {
+    return CLI::Validator(
+        [](std::string& text) {
+            return text.empty() ? std::string("expected a program (a path, or a name found through PATH), got an empty one") : std::string();
+        },
+        "PROGRAM");
+}
+
 PeerResult run_libigl_peer(const std::string& python, const bs::Skeleton& skeleton, const bs::Pose& pose,
                            const std::vector<bs::Vec3<double>>& rest, const std::vector<bs::Influences>& influences,
                            const std::vector<bs::Vec3<float>>& ours_lbs, const std::vector<bs::Vec3<float>>& ours_dqs, int repeats,
@@ -888,7 +898,8 @@ int main(int argc, char** argv) {
     app.add_option("--json", o.json_path, "write the rows as JSON")->check(bs::cli::non_empty_path());
     app.add_option("--csv", o.csv_path, "write the rows as CSV")->check(bs::cli::non_empty_path());
     app.add_option("--peer-python", o.peer_python, "a Python with libigl 2.5 (pip install libigl==2.5.1 'numpy<2'): "
-                                                   "adds libigl's LBS and DQS as peer rows on the CPU");
+                                                   "adds libigl's LBS and DQS as peer rows on the CPU")
+        ->check(non_empty_program());
     app.add_option("--gpu-tables", o.gpu_tables, "where the GPU rows build baseline's per-frame tables: host (uploaded) or device "
                                                  "(their rows are labelled cuda-device-tables)")
         ->check(CLI::IsMember({"host", "device"}))
