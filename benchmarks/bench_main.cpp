@@ -680,8 +680,27 @@ Row measure_row(const BenchOptions& o, const BenchBody& body, SizeRun& size, con
             frame_peak, device};
 }
 
+// The first of a row's figures its files hold (by the JSON's name) that is infinite; null where none is. A
+// peer's times, finite and positive, can still overflow one (1,000 points over 1e-320 s): the CSV had
+// written "inf", and the JSON null, as if the figure were not measured.
+const char* infinite_figure(const Row& r) {
+    const std::pair<const char*, double> figures[] = {{"encode_points_per_s", r.encode_points_per_s}, {"deform_ns_per_point", r.ns_per_point()},
+                                                      {"deform_points_per_s", r.points_per_s()},      {"gb_per_s", r.gb_per_s()},
+                                                      {"fraction_of_copy", r.copy_fraction()},         {"time_over_lbs", r.time_over_lbs()}};
+    for (const auto& [name, value] : figures)
+        if (std::isinf(value)) return name;
+    return nullptr;
+}
+
+// Goes on without the peer from `n` points on, saying why in the tables' notes.
+void skip_peer(BenchOptions& o, std::size_t n, const std::string& why, std::vector<std::string>& peer_notes) {
+    peer_notes.push_back("libigl at " + std::to_string(n) + " points and beyond: skipped (" + why + ")");
+    o.peer_python.clear();
+}
+
 // libigl's rows at this size, beside ours on the same points, weights and pose (a note where it did not
-// run; then it is not tried again at the larger sizes: each writes its data set out first, 1.2 GB at 1e7).
+// run or its result is not usable; then it is not tried again at the larger sizes: each writes its data set
+// out first, 1.2 GB at 1e7).
 void add_peer_rows(BenchOptions& o, const BenchBody& body, const SizeRun& size, std::vector<Row>& rows,
                    std::vector<std::string>& peer_notes) {
     if (o.peer_python.empty() || size.influences.empty() || size.lbs_seconds[0] == 0) return;
@@ -694,11 +713,7 @@ void add_peer_rows(BenchOptions& o, const BenchBody& body, const SizeRun& size, 
     // The peer gets the weights our skinners use: the given ones scaled to sum to 1 (normalize_weights).
     PeerResult peer = run_libigl_peer(o.peer_python, skeleton, body.pose, size.rest, lbs.classic()->influences(), ours_lbs, ours_dqs,
                                       o.repeats, o.threads);
-    if (!peer.ran) {
-        peer_notes.push_back("libigl at " + std::to_string(n) + " points and beyond: skipped (" + peer.skipped + ")");
-        o.peer_python.clear();
-        return;
-    }
+    if (!peer.ran) return skip_peer(o, n, peer.skipped, peer_notes);
     // What libigl's own passes move a point, in its float64 dense layout (m bones): the product M·T reads
     // the point's row of lbs_matrix (4m doubles) and writes 3; dqs reads the point (3) and its row of the
     // dense weights (m) and writes 3. Each row's copy reference moves as many bytes.
@@ -707,9 +722,20 @@ void add_peer_rows(BenchOptions& o, const BenchBody& body, const SizeRun& size, 
     const double dqs_copy = cpu_copy_bandwidth(std::size_t(dqs_bytes * double(n) / 2), o.repeats, o.threads);
     const double x = kNotMeasured;  // libigl's tables, heap and device are not measured; dqs has no encode
     // The peer reports medians alone: its range is not measured.
-    rows.push_back({o.body_name, n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, {peer.lbs_seconds, x, x}, lbs_bytes, lbs_copy,
-                    size.lbs_seconds[0], x, x, x, x, x, x});
-    rows.push_back({o.body_name, n, "libigl-dqs", "cpu", x, {peer.dqs_seconds, x, x}, dqs_bytes, dqs_copy, size.lbs_seconds[0], x, x, x, x, x, x});
+    const Row peer_rows[] = {{o.body_name, n, "libigl-lbs", "cpu", double(n) / peer.matrix_seconds, {peer.lbs_seconds, x, x}, lbs_bytes,
+                              lbs_copy, size.lbs_seconds[0], x, x, x, x, x, x},
+                             {o.body_name, n, "libigl-dqs", "cpu", x, {peer.dqs_seconds, x, x}, dqs_bytes, dqs_copy, size.lbs_seconds[0],
+                              x, x, x, x, x, x}};
+    // Its times are finite and positive (peer_result), but a figure made of them can still overflow.
+    for (const Row& row : peer_rows)
+        if (const char* figure = infinite_figure(row)) {
+            const std::string why = "its times give " + row.method + " an infinite " + figure + " at " + std::to_string(n) +
+                                    " points: lbs_matrix_seconds " + bs::number_text(peer.matrix_seconds) + ", lbs_seconds " +
+                                    bs::number_text(peer.lbs_seconds) + ", dqs_seconds " + bs::number_text(peer.dqs_seconds);
+            std::fprintf(stderr, "baseskin-bench: the libigl peer's result is not usable (%s): skipped\n", why.c_str());
+            return skip_peer(o, n, why, peer_notes);
+        }
+    rows.insert(rows.end(), std::begin(peer_rows), std::end(peer_rows));
     char note[160];
     std::snprintf(note, sizeof note, "libigl at %zu points: largest distance from our LBS %.3g, from our DQS %.3g", n, peer.lbs_difference,
                   peer.dqs_difference);
