@@ -259,18 +259,19 @@ Quat<double> channel_rotation(BvhChannel c, double degrees) {
 
 }  // namespace
 
-BvhFile parse_bvh(std::istream& in, const std::string& source) {
+BvhFile parse_bvh(std::istream& in, const std::string& source, BvhReadAs read_as) {
     Tokens t(in, source);
     BvhFile file;
     file.source = source;
     const std::string first = t.next();
     if (first != "HIERARCHY") {
         // A motion is read as a capture by its name (is_bvh_path): a JSON motion saved as .bvh came here. An
-        // option that takes only captures (--capture) reads any name as one: JSON there is no capture at all.
+        // option that takes only captures (--capture) reads any name as one: JSON there is no capture at all,
+        // whatever the name (judged by it, a .bvh or .BVH one had given the motions' hint there).
         const bool json = !first.empty() && (first[0] == '{' || first[0] == '[');
-        const char* hint = !json                ? ""
-                           : is_bvh_path(source) ? " (the file looks like JSON: a JSON motion is read from a name that does not end in .bvh)"
-                                                 : " (the file looks like JSON, not a BVH capture)";
+        const char* hint = !json                          ? ""
+                           : read_as == BvhReadAs::motion ? " (the file looks like JSON: a JSON motion is read from a name that does not end in .bvh)"
+                                                          : " (the file looks like JSON, not a BVH capture)";
         t.fail(Tokens::mismatch("HIERARCHY", first) + hint);
     }
     t.expect("ROOT");
@@ -303,9 +304,9 @@ bool is_bvh_path(const std::string& path) {
     return first_word == "HIERARCHY";
 }
 
-BvhFile load_bvh(const std::string& path) {
+BvhFile load_bvh(const std::string& path, BvhReadAs read_as) {
     std::ifstream in = open_input_file(path, kMaxBvhFileBytes, "BVH");
-    return parse_bvh(in, path);
+    return parse_bvh(in, path, read_as);
 }
 
 std::vector<BvhJointPose> bvh_pose(const BvhFile& file, std::size_t f) {

@@ -61,8 +61,14 @@ struct BvhFile {
 // `animate --motion` to the JSON parser). A file that cannot be read is judged by its name alone.
 bool is_bvh_path(const std::string& path);
 
-BvhFile parse_bvh(std::istream& in, const std::string& source);
-BvhFile load_bvh(const std::string& path);  // IoError when it cannot be read
+// What a file is read as, for the hint where it holds JSON: a motion (`animate --motion`, load_motion),
+// read as a capture by its name (is_bvh_path) and as a JSON motion otherwise, or a capture (--capture,
+// rig's --model), read as one whatever its name: a hint about JSON motions' names misled there, under
+// a .bvh name as under any other (--capture walk.BVH).
+enum class BvhReadAs { motion, capture };
+
+BvhFile parse_bvh(std::istream& in, const std::string& source, BvhReadAs read_as = BvhReadAs::capture);
+BvhFile load_bvh(const std::string& path, BvhReadAs read_as = BvhReadAs::capture);  // IoError when it cannot be read
 
 // World position and rotation of every joint (end sites included) at frame `f`; with `f` = npos, at rest
 // (all channels 0 and offsets as written: rotations identity, positions the summed offsets).

@@ -126,7 +126,7 @@ std::vector<std::string> capture_notes(const BvhFile& file) {
     return notes;
 }
 
-Motion load_bvh_motion(const std::string& path, const Skeleton& skeleton) { return capture_motion(load_bvh(path), skeleton); }
+Motion load_bvh_motion(const std::string& path, const Skeleton& skeleton) { return capture_motion(load_bvh(path, BvhReadAs::motion), skeleton); }
 
 Motion capture_motion(const BvhFile& file, const Skeleton& skeleton) {
     const std::string& path = file.source;

@@ -300,7 +300,7 @@ void run_animate(const AnimateOptions& o) {
     }
     // A capture is read once: its notes (what its motion leaves out, as rig says them) and its motion.
     std::optional<BvhFile> capture;
-    if (is_bvh_path(o.motion)) capture = load_bvh(o.motion);
+    if (is_bvh_path(o.motion)) capture = load_bvh(o.motion, BvhReadAs::motion);
     Motion motion = capture ? capture_motion(*capture, skeleton) : load_motion(o.motion, skeleton);
     if (capture)
         for (const std::string& note : capture_notes(*capture)) report("%s\n", note.c_str());

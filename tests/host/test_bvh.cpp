@@ -118,16 +118,26 @@ TEST(Bvh, RefusesAFileWithoutAHierarchy) { expect_refused("MOTION\nFrames: 1\n",
 // A JSON motion saved under a .bvh name (read as a capture by its name) is told apart: it had been refused
 // as 'expected "HIERARCHY", got "{"' alone.
 TEST(Bvh, RefusesAJsonFileSayingItLooksLikeJson) {
-    for (const char* text : {"{\"fps\": 30, \"frames\": [{}]}", "[1, 2]", "{}"})
-        expect_refused(text, "(the file looks like JSON: a JSON motion is read from a name that does not end in .bvh)");
+    for (const char* text : {"{\"fps\": 30, \"frames\": [{}]}", "[1, 2]", "{}"}) {
+        std::istringstream in(text);
+        const std::string motion = testing::message_of<InputError>([&] { parse_bvh(in, "damaged.bvh", BvhReadAs::motion); });
+        EXPECT_NE(motion.find("(the file looks like JSON: a JSON motion is read from a name that does not end in .bvh)"), std::string::npos) << motion;
+    }
     std::istringstream plain("MOTION\n");
-    const std::string damaged = testing::message_of<InputError>([&] { parse_bvh(plain, "damaged.bvh"); });
+    const std::string damaged = testing::message_of<InputError>([&] { parse_bvh(plain, "damaged.bvh", BvhReadAs::motion); });
     EXPECT_EQ(damaged.find("JSON"), std::string::npos) << damaged;
-    // Read as a capture under another name (--capture takes any): no word of JSON motions, which a
-    // capture option never reads.
-    std::istringstream motion("{\"fps\": 30}");
-    const std::string json = testing::message_of<InputError>([&] { parse_bvh(motion, "walk.json"); });
-    EXPECT_NE(json.find("(the file looks like JSON, not a BVH capture)"), std::string::npos) << json;
+}
+
+// Read as a capture (--capture, rig's --model: any name is read as one), JSON is no capture, under any
+// name: no word of JSON motions, which a capture option never reads (under a .bvh or .BVH name the hint had
+// said "a JSON motion is read from a name that does not end in .bvh").
+TEST(Bvh, AJsonCaptureSaysItIsNoCaptureUnderAnyName) {
+    for (const char* name : {"walk.json", "walk.bvh", "walk.BVH"}) {
+        const std::string path = testing::write_temp(name, "{\"fps\": 30}");
+        const std::string json = testing::message_of<InputError>([&] { load_bvh(path); });
+        EXPECT_NE(json.find(path + ":1: expected \"HIERARCHY\", got \"{\" (the file looks like JSON, not a BVH capture)"), std::string::npos) << json;
+        EXPECT_EQ(json.find("JSON motion"), std::string::npos) << json;
+    }
 }
 
 TEST(Bvh, RefusesAnUnknownChannel) {

@@ -184,6 +184,20 @@ TEST(BvhRig, ACaptureLoadsAsAMotionOfItsOwnRigOnly) {
               std::string::npos);
 }
 
+// A JSON file under a .bvh name, in any case, read as a motion (load_motion reads it as a capture by its
+// name) says a JSON motion is read from another name; read as a capture, that it is no capture (BVH's own test).
+TEST(BvhRig, AJsonMotionUnderABvhNameSaysSo) {
+    const Skeleton skeleton = rig_bvh(random_capture(5, 5)).skeleton;
+    for (const char* name : {"walk.bvh", "walk.BVH"}) {
+        const std::string path = testing::write_temp(name, "{\"fps\": 30, \"frames\": []}");
+        const std::string message = testing::message_of<InputError>([&] { load_motion(path, skeleton); });
+        EXPECT_NE(message.find(path + ":1: expected \"HIERARCHY\", got \"{\" (the file looks like JSON: a JSON motion is read "
+                               "from a name that does not end in .bvh)"),
+                  std::string::npos)
+            << message;
+    }
+}
+
 // Joints without channels make bones without values: a 293 kB file of 4,000 such joints and 20,000 frames
 // of one value took 3.1 GB and wrote a motion file of 5 GB. The motion's joint rotations are bounded before
 // any pose is made, as a JSON motion's are.
