@@ -1,6 +1,8 @@
 #include "host/gpu_skinner.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <utility>
 
 #include "host/errors.hpp"
 #include "kernels/coherent_order.hpp"
@@ -181,6 +183,35 @@ void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Po
     buffer.unmap(exec);
 }
 
+namespace {
+
+// The bytes from the first point's x to the last point's z of `size` points at `out` (size > 0), as
+// integers: pointers into different buffers are not ordered by <.
+std::pair<std::uintptr_t, std::uintptr_t> output_span(PointView<float> out, std::size_t size) {
+    const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(out.data);
+    return {first, first + ((size - 1) * out.stride + 3) * sizeof(float)};
+}
+
+}  // namespace
+
+void require_separate_outputs(const std::vector<std::size_t>& sizes, const std::vector<PointView<float>>& outs, const std::string& who) {
+    std::vector<std::size_t> order;
+    for (std::size_t b = 0; b < outs.size(); ++b)
+        if (sizes[b] > 0) order.push_back(b);
+    // In the order of their first bytes, a span that meets any later one meets the next one.
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return output_span(outs[a], sizes[a]) < output_span(outs[b], sizes[b]); });
+    for (std::size_t k = 1; k < order.size(); ++k) {
+        const std::size_t a = order[k - 1], b = order[k];
+        const auto [a_first, a_end] = output_span(outs[a], sizes[a]);
+        const std::uintptr_t b_first = output_span(outs[b], sizes[b]).first;
+        if (b_first < a_end)
+            throw InputError(who + ": the outputs of bodies " + std::to_string(std::min(a, b)) + " and " + std::to_string(std::max(a, b)) +
+                             " overlap: body " + std::to_string(b) + "'s begins " + std::to_string(b_first - a_first) + " bytes into body " +
+                             std::to_string(a) + "'s " + std::to_string(a_end - a_first) + " (" + std::to_string(sizes[a]) +
+                             " points at a stride of " + std::to_string(outs[a].stride) + " floats); each body needs memory of its own");
+    }
+}
+
 void GpuBodies::deform(const std::vector<GpuSkinner*>& bodies, const std::vector<Pose>& poses, const std::vector<PointView<float>>& outs,
                        cuda::Exec exec) {
     if (poses.size() != bodies.size() || outs.size() != bodies.size())
@@ -206,6 +237,9 @@ void GpuBodies::deform(const std::vector<GpuSkinner*>& bodies, const std::vector
         body->require_writable(outs[b]);
         starts.push_back(starts.back() + body->size());
     }
+    std::vector<std::size_t> sizes;
+    for (const GpuSkinner* body : bodies) sizes.push_back(body->size());
+    require_separate_outputs(sizes, outs, "GpuBodies::deform");
     require_not_capturing(exec, "GpuBodies::deform");
     const int count = int(bodies.size());
     // Each body uploads its frame's tables through its own FrameUploads, then this call's frame the jobs.

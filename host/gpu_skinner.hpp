@@ -149,9 +149,18 @@ void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Po
 // their points (a body is found per thread from the bodies' point ranges; baseline with tables: two, the
 // bodies' common paths, then the points they leave, as GpuSkinner). A GpuSkinner appears at most once per
 // call (its frame tables are its own buffers; InputError otherwise). InputError unless there are as many
-// poses and outputs as bodies (none of each: nothing is done). Asynchronous on `exec`, as
+// poses and outputs as bodies (none of each: nothing is done), and where two bodies' outputs overlap
+// (require_separate_outputs), before anything is queued. Asynchronous on `exec`, as
 // GpuSkinner::deform; the jobs array and the baseline's list of left points (4 bytes a point of all the
 // bodies) are kept between calls (they grow when more bodies or points come).
+// GpuBodies::deform's check that no two bodies write the same memory (`sizes[b]` points at `outs[b]`, each
+// already checked by require_output): InputError naming `who` and both bodies where the spans of two outputs,
+// from a body's first x to its last z, meet (the one launch writes all bodies at once: a point of each
+// would race for the floats they share). Bodies of no points write nothing; bodies interleaved in one buffer
+// (each at a stride past the other's xyz) span each other and are refused too. A function of its own, not a
+// member, so that it runs without a device (a GpuSkinner needs one).
+void require_separate_outputs(const std::vector<std::size_t>& sizes, const std::vector<PointView<float>>& outs, const std::string& who);
+
 class GpuBodies {
 public:
     void deform(const std::vector<GpuSkinner*>& bodies, const std::vector<Pose>& poses, const std::vector<PointView<float>>& outs,

@@ -13,6 +13,7 @@
 #include "tests/support/chains.hpp"
 #include "tests/support/cuda_buffers.hpp"
 #include "tests/support/junctions.hpp"
+#include "tests/support/message_of.hpp"
 #include "tests/support/points.hpp"
 #include "tests/support/random.hpp"
 #include "tests/support/tables.hpp"
@@ -77,6 +78,25 @@ TEST(GpuBodies, NoBodiesWithPosesOrOutputsIsRefused) {
         EXPECT_NE(std::string(e.what()).find("GpuBodies::deform: 0 bodies, 1 poses and 1 outputs"), std::string::npos) << e.what();
     }
     EXPECT_THROW(bodies.deform({}, {}, {PointView<float>{nullptr, 3}}), InputError);
+}
+
+// Two bodies' outputs that overlap are refused, naming both: the one launch writes every body at once, and
+// each point of the two raced for the floats they share (they had been taken). The check is GpuBodies::deform's,
+// before anything is queued; here without a device (BodiesPassCuda checks the launcher itself).
+TEST(GpuBodies, OverlappingOutputsAreRefused) {
+    std::vector<float> buffer(120);
+    float* data = buffer.data();
+    // Body 1's 10 points at a stride of 4 take floats 0 to 38 (its last z); body 2 begins on that z.
+    const std::string message = testing::message_of<InputError>(
+        [&] { require_separate_outputs({10, 10, 5}, {{data + 80, 4}, {data, 4}, {data + 38, 3}}, "GpuBodies::deform"); });
+    EXPECT_NE(message.find("GpuBodies::deform: the outputs of bodies 1 and 2 overlap: body 2's begins 152 bytes into body 1's 156 (10 "
+                           "points at a stride of 4 floats); each body needs memory of its own"),
+              std::string::npos)
+        << message;
+    // Bodies interleaved in one buffer span each other.
+    EXPECT_THROW(require_separate_outputs({5, 5}, {{data, 6}, {data + 3, 6}}, "GpuBodies::deform"), InputError);
+    // Side by side, the next beginning just past the last z, and a body of no points anywhere: taken.
+    EXPECT_NO_THROW(require_separate_outputs({10, 10, 5, 0}, {{data + 80, 4}, {data, 4}, {data + 39, 3}, {data, 3}}, "GpuBodies::deform"));
 }
 
 TEST(GpuSkinnerCuda, MatchesTheCpuIntoAPoisonedStridedBufferOnItsStream) {

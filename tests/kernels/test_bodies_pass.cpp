@@ -6,6 +6,7 @@
 #include "host/errors.hpp"
 #include "host/gpu_skinner.hpp"
 #include "tests/support/chains.hpp"
+#include "tests/support/message_of.hpp"
 #include "tests/support/points.hpp"
 #include "tests/support/random.hpp"
 #include "tests/support/tables.hpp"
@@ -113,6 +114,22 @@ TEST(BodiesPassCuda, ABodyTwiceInOneCallIsRefused) {
     cuda::DeviceArray<float> a(3 * gpu.size()), b(3 * gpu.size());
     GpuBodies launcher;
     EXPECT_THROW(launcher.deform({&gpu, &gpu}, {set[0].pose, Pose::rest(set[0].skeleton)}, {{a.data(), 3}, {b.data(), 3}}), InputError);
+}
+
+// Two bodies whose outputs overlap (the second begins on the first's last point) are refused, naming both,
+// before anything is queued (the launch wrote both at once).
+TEST(BodiesPassCuda, OverlappingOutputsAreRefused) {
+    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (or the CUDA backend is not built)";
+    std::vector<Body> set = bodies();
+    Skinner first(Method::lbs, set[0].skeleton, set[0].points, {}, "body"), second(Method::lbs, set[1].skeleton, set[1].points, {}, "body");
+    GpuSkinner a(first), b(second);
+    cuda::DeviceArray<float> out(3 * (a.size() + b.size()));
+    GpuBodies launcher;
+    const std::string message = testing::message_of<InputError>([&] {
+        launcher.deform({&a, &b}, {set[0].pose, set[1].pose}, {{out.data(), 3}, {out.data() + 3 * (a.size() - 1), 3}});
+    });
+    EXPECT_NE(message.find("GpuBodies::deform: the outputs of bodies 0 and 1 overlap"), std::string::npos) << message;
+    EXPECT_NO_THROW(launcher.deform({&a, &b}, {set[0].pose, set[1].pose}, {{out.data(), 3}, {out.data() + 3 * a.size(), 3}}));
 }
 
 }  // namespace
