@@ -400,9 +400,10 @@ std::string joint_name(const Skeleton& skeleton, const std::vector<BaselineBone<
 }  // namespace
 
 template <class T>
-BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest, const std::string& source,
+BaselineSkinner<T>::BaselineSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest, const std::string& given_source,
                                     const EncodeOptions& options)
     : skeleton_(std::move(skeleton)) {
+    const std::string source = shown_source(given_source);  // the caller's name, escaped where it must be (errors.hpp)
     check_skeleton(skeleton_, skeleton_source(source));
     bones_ = make_baseline_bones(skeleton_);
     check_rest_shape();

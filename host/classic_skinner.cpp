@@ -9,8 +9,9 @@ namespace bs {
 
 template <class T>
 ClassicSkinner<T>::ClassicSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest,
-                                  std::vector<Influences> influences, const std::string& source)
+                                  std::vector<Influences> influences, const std::string& given_source)
     : skeleton_(std::move(skeleton)), influences_(std::move(influences)) {
+    const std::string source = shown_source(given_source);  // the caller's name, escaped where it must be (errors.hpp)
     check_skeleton(skeleton_, skeleton_source(source));
     prepare_for_skinning(influences_, rest.size(), skeleton_.bone_count(), source);
     rest_ = checked_rest_points<T>(rest, source);

@@ -98,7 +98,8 @@ bool append_from(std::istream& in, std::uint64_t count, std::string& bytes, cons
 
 }  // namespace
 
-SavedCodes parse_codes(std::istream& in, const Skeleton& skeleton, const std::string& source) {
+SavedCodes parse_codes(std::istream& in, const Skeleton& skeleton, const std::string& given_source) {
+    const std::string source = shown_source(given_source);  // the caller's name, escaped where it must be (errors.hpp)
     auto refuse = [&](const std::string& what) { throw InputError(source + ": not a usable baseskin code file: " + what); };
     // The least a code file holds, its header and checksum, and nothing more until the header is checked: the
     // whole stream had been read first, and 512 MiB of garbage took 964 MB before its first 8 bytes were.
@@ -187,7 +188,8 @@ std::string code_fault(const BaselineCode& c, const Vec3<float>& p, const Skelet
 
 }  // namespace
 
-void validate_saved_codes(const SavedCodes& saved, const Skeleton& skeleton, const std::string& source) {
+void validate_saved_codes(const SavedCodes& saved, const Skeleton& skeleton, const std::string& given_source) {
+    const std::string source = shown_source(given_source);  // the caller's name, escaped where it must be (errors.hpp)
     if (saved.skeleton != skeleton_fingerprint(skeleton))
         throw InputError(source + ": the codes were made for another skeleton (fingerprint " + std::to_string(saved.skeleton) +
                          "; this one's is " + std::to_string(skeleton_fingerprint(skeleton)) +

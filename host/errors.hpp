@@ -100,6 +100,21 @@ inline std::string quoted_text(std::string_view text, char quote = '"') {
     return out + quote;
 }
 
+// The name an embedder gives its data (the API's `source`: "my points"), as the messages that begin with it
+// show it: as it is, or as quoted_text shows it where it holds bytes that are not UTF-8 or a character
+// shown_escaped names other than the quote and the backslash (a newline or an escape sequence in the name
+// had reached the message, and the terminal, as they were). The quote and the backslash pass as they are:
+// the name does not stand between quotes there, and so a name already shown is shown the same again (the
+// API's functions hand it on to one another: a skinner to its skeleton's check).
+inline std::string shown_source(std::string_view source) {
+    for (std::size_t i = 0; i < source.size();) {
+        const Utf8Char c = utf8_char_at(source, i);
+        if (c.length == 0 || (c.code != '"' && c.code != '\\' && shown_escaped(c.code, '"'))) return quoted_text(source);
+        i += c.length;
+    }
+    return std::string(source);
+}
+
 // The programs' exit codes (README): 0 success · 1 bad command line · 2 invalid input · 3 file I/O ·
 // 4 unsupported request · 5 internal error.
 enum ExitCode { kExitOk = 0, kExitUsage = 1, kExitInput = 2, kExitIo = 3, kExitUnsupported = 4, kExitInternal = 5 };

@@ -34,13 +34,15 @@ std::string motion_size_problem(std::size_t frames, std::size_t bones) {
     return "";
 }
 
-void check_point_count(std::size_t count, const std::string& source) {
+void check_point_count(std::size_t count, const std::string& given_source) {
+    const std::string source = shown_source(given_source);  // the caller's name, escaped where it must be (errors.hpp)
     if (count > kMaxPoints)
         throw InputError(source + ": " + std::to_string(count) + " points, more than the " + std::to_string(kMaxPoints) +
                          " a point set may have (README, \"Input limits\")");
 }
 
-void check_rest_points(const std::vector<Vec3<double>>& rest, const std::string& source) {
+void check_rest_points(const std::vector<Vec3<double>>& rest, const std::string& given_source) {
+    const std::string source = shown_source(given_source);  // the caller's name, escaped where it must be (errors.hpp)
     check_point_count(rest.size(), source);
     for (std::size_t i = 0; i < rest.size(); ++i)
         if (!within_input_magnitude(rest[i]))

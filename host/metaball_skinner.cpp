@@ -171,8 +171,9 @@ std::vector<Vec3<double>> posed_centres(const Skeleton& skeleton, const Pose& po
 
 template <class T>
 MetaballSkinner<T>::MetaballSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest, MetaballBinding binding,
-                                    const std::string& source)
+                                    const std::string& given_source)
     : skeleton_(std::move(skeleton)), binding_(std::move(binding)) {
+    const std::string source = shown_source(given_source);  // the caller's name, escaped where it must be (errors.hpp)
     check_skeleton(skeleton_, skeleton_source(source));
     check_binding(binding_, rest.size(), skeleton_.spheres.size(), source);
     rest_ = checked_rest_points<T>(rest, source);

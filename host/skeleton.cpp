@@ -124,7 +124,8 @@ void derive_topology(Skeleton& s, const Where& where, SkeletonRules rules) {
 }  // namespace
 
 Skeleton make_skeleton(std::vector<Sphere<double>> spheres, std::vector<std::array<int, 2>> bones,
-                       std::vector<std::string> names, const std::string& source, SkeletonRules rules) {
+                       std::vector<std::string> names, const std::string& given_source, SkeletonRules rules) {
+    const std::string source = shown_source(given_source);  // the caller's name, escaped where it must be (errors.hpp)
     Where where{source, ""};
     // Before the topology's pairwise checks, which are quadratic in the bones.
     if (bones.size() > kMaxBones)
@@ -147,7 +148,8 @@ Skeleton make_skeleton(std::vector<Sphere<double>> spheres, std::vector<std::arr
     return s;
 }
 
-void set_bridges(Skeleton& skeleton, std::vector<int> bones, const std::string& source) {
+void set_bridges(Skeleton& skeleton, std::vector<int> bones, const std::string& given_source) {
+    const std::string source = shown_source(given_source);  // the caller's name, escaped where it must be (errors.hpp)
     const Where where{source, "bridges"};
     for (std::size_t i = 0; i < bones.size(); ++i)
         if (bones[i] < 0 || std::size_t(bones[i]) >= skeleton.bone_count())
@@ -159,7 +161,8 @@ void set_bridges(Skeleton& skeleton, std::vector<int> bones, const std::string& 
     skeleton.bridges = std::move(bones);
 }
 
-void check_skeleton(const Skeleton& skeleton, const std::string& source) {
+void check_skeleton(const Skeleton& skeleton, const std::string& given_source) {
+    const std::string source = shown_source(given_source);  // the caller's name, escaped where it must be (errors.hpp)
     Skeleton derived = make_skeleton(skeleton.spheres, skeleton.bones, skeleton.names, source);
     if (!skeleton.bridges.empty()) {
         set_bridges(derived, skeleton.bridges, source);
@@ -177,7 +180,8 @@ int junction_count(const Skeleton& skeleton) {
     return int(std::count_if(degree.begin(), degree.end(), [](int d) { return d >= 3; }));
 }
 
-Skeleton parse_skeleton(const json& doc, const std::string& source, SkeletonRules rules) {
+Skeleton parse_skeleton(const json& doc, const std::string& given_source, SkeletonRules rules) {
+    const std::string source = shown_source(given_source);  // the caller's name, escaped where it must be (errors.hpp)
     Where where{source, ""};
     json_io::require_object(doc, where);
     json_io::only_members(doc, {"spheres", "bones", "names", "bridges"}, where);

@@ -32,9 +32,10 @@ SkinnerIdentity::SkinnerIdentity() {
 }
 
 Skinner::Skinner(Method method, const Skeleton& skeleton, const std::vector<Vec3<double>>& rest,
-                 std::vector<Influences> influences, const std::string& source,
+                 std::vector<Influences> influences, const std::string& given_source,
                  const BaselineDeformOptions& baseline_options)
     : method_(method) {
+    const std::string source = shown_source(given_source);  // the caller's name, escaped where it must be (errors.hpp)
     // A value outside the enumeration (a cast) was deformed as DQS.
     if (method != Method::lbs && method != Method::dqs && method != Method::baseline && method != Method::metaball)
         throw InputError("Skinner: method " + std::to_string(static_cast<int>(method)) + " is none of lbs, dqs, baseline, metaball");

@@ -51,7 +51,8 @@ public:
     // skinning encodes the points instead; metaball binds each point to its nearest joint sphere
     // (host/metaball_skinner.hpp); every method checks influences it is given (validate_influences: one
     // set per point, bones of this skeleton, weights summing to 1 within 1e-3; LBS and DQS then scale them to
-    // sum to 1: normalize_weights). `source` names the points in error messages.
+    // sum to 1: normalize_weights). `source` names the points in error messages (as it is, or quoted and
+    // escaped where it holds control characters or bytes that are not UTF-8: shown_source, host/errors.hpp).
     // `baseline_options` choose the baseline method's tables or its direct construction (InputError when
     // out of range; the other methods ignore them, unchecked). InputError for a `method` outside the enum.
     Skinner(Method method, const Skeleton& skeleton, const std::vector<Vec3<double>>& rest,

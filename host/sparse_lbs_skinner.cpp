@@ -9,8 +9,9 @@ namespace bs {
 
 template <class T>
 SparseLbsSkinner<T>::SparseLbsSkinner(Skeleton skeleton, const std::vector<Vec3<double>>& rest, SparseInfluences influences,
-                                      const std::string& source)
+                                      const std::string& given_source)
     : skeleton_(std::move(skeleton)), influences_(std::move(influences)) {
+    const std::string source = shown_source(given_source);  // the caller's name, escaped where it must be (errors.hpp)
     check_skeleton(skeleton_, skeleton_source(source));
     prepare_for_skinning(influences_, rest.size(), skeleton_.bone_count(), source);
     // Kept for the skinner's life: built pair by pair, their spare capacity was a quarter of what it held.

@@ -109,14 +109,16 @@ void validate_pairs(const std::uint32_t* bones, const float* weights, std::size_
 }  // namespace
 
 void validate_influences(const std::vector<Influences>& influences, std::size_t point_count, std::size_t bone_count,
-                         const std::string& source) {
+                         const std::string& given_source) {
+    const std::string source = shown_source(given_source);  // the caller's name, escaped where it must be (errors.hpp)
     if (influences.size() != point_count)
         throw InputError(source + ": " + std::to_string(point_count) + " points but " + std::to_string(influences.size()) + " influence sets");
     for (std::size_t i = 0; i < influences.size(); ++i)
         validate_pairs(influences[i].bone, influences[i].weight, kMaxInfluences, i, bone_count, source);
 }
 
-void validate_weights(const std::vector<Influences>& influences, const std::string& source) {
+void validate_weights(const std::vector<Influences>& influences, const std::string& given_source) {
+    const std::string source = shown_source(given_source);  // the caller's name, escaped where it must be (errors.hpp)
     const std::size_t any_bone = std::numeric_limits<std::size_t>::max();
     for (std::size_t i = 0; i < influences.size(); ++i)
         validate_pairs(influences[i].bone, influences[i].weight, kMaxInfluences, i, any_bone, source);
@@ -195,7 +197,8 @@ std::string successor_text(std::size_t n) {
 }  // namespace
 
 void validate_influences(const SparseInfluences& influences, std::size_t point_count, std::size_t bone_count,
-                         const std::string& source) {
+                         const std::string& given_source) {
+    const std::string source = shown_source(given_source);  // the caller's name, escaped where it must be (errors.hpp)
     const auto& offsets = influences.offsets;
     // Compared as offsets.size() - 1, which cannot wrap once offsets holds one: point_count + 1 wrapped to 0
     // for a count of SIZE_MAX, which an empty set then matched, and offsets[0] was read from it.

@@ -65,5 +65,36 @@ TEST(Errors, QuotedTextCutsALongTextAt40Characters) {
     EXPECT_EQ(quoted_text(std::string(39, 'a') + "\x01\x02"), "\"" + std::string(39, 'a') + "\\x01...\"");
 }
 
+// shown_source: the name an embedder gives its data, as messages begin with it. A plain name, quotes and
+// backslashes included (the name stands before a colon, not between quotes), is kept as it is; one with a
+// control character or bytes that are not UTF-8 is shown as quoted_text shows it.
+TEST(Errors, ShownSourceKeepsAPlainName) {
+    EXPECT_EQ(shown_source("my points"), "my points");
+    EXPECT_EQ(shown_source("/data/scan 3.ply"), "/data/scan 3.ply");
+    EXPECT_EQ(shown_source("the \"left\" arm"), "the \"left\" arm");
+    EXPECT_EQ(shown_source("C:\\scans\\arm"), "C:\\scans\\arm");
+    EXPECT_EQ(shown_source("Wirbelsäule 頭"), "Wirbelsäule 頭");
+    EXPECT_EQ(shown_source(std::string(300, 'a')), std::string(300, 'a'));  // not cut: a long path stays whole
+    EXPECT_EQ(shown_source(""), "");
+}
+
+TEST(Errors, ShownSourceQuotesANameWithControlCharactersOrBytesThatAreNotUtf8) {
+    EXPECT_EQ(shown_source("my\npoints\x1b[31m"), "\"my\\x0Apoints\\x1B[31m\"");
+    EXPECT_EQ(shown_source("a \"b\"\r"), "\"a \\x22b\\x22\\x0D\"");  // quoted, its quotes are escaped
+    EXPECT_EQ(shown_source("abc\u202Egpj"), "\"abc\\xE2\\x80\\xAEgpj\"");
+    EXPECT_EQ(shown_source("Wirbels\xE4ule"), "\"Wirbels\\xE4ule\"");
+    EXPECT_EQ(shown_source(std::string("e\0l", 3)), "\"e\\x00l\"");
+}
+
+// The API's functions hand a name on to one another (a skinner to its skeleton's check): shown twice, it
+// is shown once.
+TEST(Errors, ShownSourceShowsAShownNameAsItIs) {
+    for (const char* name : {"my\npoints", "a \"b\"\r", "Wirbels\xE4ule", "plain"}) {
+        const std::string once = shown_source(name);
+        EXPECT_EQ(shown_source(once), once) << name;
+        EXPECT_EQ(shown_source("the skeleton of " + once), "the skeleton of " + once) << name;
+    }
+}
+
 }  // namespace
 }  // namespace bs

@@ -264,6 +264,35 @@ TEST(Skinner, EveryMethodNamesANonFiniteRestPointAsAPosition) {
     }
 }
 
+// The name an embedder gives the points (`source`) is shown escaped where it holds control characters:
+// a newline or an escape sequence in it had reached the message as they were (a forged second line, the
+// terminal's colours changed). Shown once, not again by the checks it is handed on to (the skeleton's).
+TEST(Skinner, EveryMethodShowsAnEscapedNameWithControlCharacters) {
+    const Skeleton s = testing::bent_chain();
+    std::vector<Vec3<double>> points = testing::points_around(s, 50, 25);
+    points[7].y = std::nan("");
+    Skeleton bad_radius = s;
+    bad_radius.spheres[0].radius = -1;
+    const std::string name = "my\npoints\x1b[31m", shown = "\"my\\x0Apoints\\x1B[31m\"";
+    for (Method method : {Method::lbs, Method::dqs, Method::baseline, Method::metaball}) {
+        const std::string point = testing::message_of<InputError>([&] { Skinner(method, s, points, {}, name); });
+        EXPECT_NE(point.find(shown + ": vertex 7: a position"), std::string::npos) << method_name(method) << ": " << point;
+        const std::string skeleton = testing::message_of<InputError>([&] { Skinner(method, bad_radius, points, {}, name); });
+        EXPECT_EQ(skeleton.rfind("the skeleton of " + shown + ": spheres[0]", 0), 0u) << method_name(method) << ": " << skeleton;
+        for (const std::string& message : {point, skeleton})
+            EXPECT_EQ(message.find_first_of("\n\x1b"), std::string::npos) << method_name(method) << ": " << message;
+    }
+    // The sparse front, and weights checked on their own.
+    const std::string sparse = testing::message_of<InputError>([&] { Skinner(s, points, to_sparse(auto_influences(s, testing::points_around(s, 50, 25))), name); });
+    EXPECT_NE(sparse.find(shown + ": vertex 7"), std::string::npos) << sparse;
+    const std::vector<Influences> short_by_one(points.size() - 1, Influences{{0, 0, 0, 0}, {1, 0, 0, 0}});
+    const std::string weights = testing::message_of<InputError>([&] { validate_influences(short_by_one, points.size(), s.bone_count(), name); });
+    EXPECT_EQ(weights, shown + ": 50 points but 49 influence sets");
+    // A plain name, quotes and all, is kept as it was.
+    const std::string plain = testing::message_of<InputError>([&] { Skinner(Method::lbs, s, points, {}, "the \"left\" arm"); });
+    EXPECT_NE(plain.find("the \"left\" arm: vertex 7"), std::string::npos) << plain;
+}
+
 // Weights given with the points are checked by every method, whether it uses them or not: a bone the
 // skeleton lacks, or one set too few, is refused alike (baseline and metaball took them silently).
 TEST(Skinner, EveryMethodChecksTheInfluencesItIsGiven) {
