@@ -141,10 +141,7 @@ int run(const Options& o) {
         state.method = bs::parse_method(o.method);
     }
     if (!o.pose.empty()) state.fixed_pose = bs::load_pose(o.pose, scene.skeleton());
-    if (o.look_at_point) {
-        const bs::Vec3<double>& at = *o.look_at_point;
-        state.camera_aim.target = glm::vec3(float(at.x), float(at.y), float(at.z));
-    }
+    state.camera_aim.look_at = o.look_at_point;  // in the file's coordinates (the camera's frame is chosen at each reset)
     state.camera_aim.zoom = o.zoom;
     if (o.yaw_given) state.camera_aim.yaw_degrees = o.yaw;
     if (o.pitch_given) state.camera_aim.pitch_degrees = o.pitch;

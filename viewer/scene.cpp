@@ -53,6 +53,8 @@ Box box_of_most(const std::vector<Vec3<double>>& points) {
     return box;
 }
 
+bool is_zero(Vec3<double> v) { return v.x == 0 && v.y == 0 && v.z == 0; }
+
 }  // namespace
 
 Motion demo_motion(const Skeleton& skeleton) {
@@ -101,37 +103,56 @@ Scene::Scene(const SceneSource& source) {
     box.add(bones[0]);
     box.add(bones[1]);
     rest_bounds_ = {box.lo, box.hi};
+    origin_ = LocalOrigin::beside(skeleton_);
 }
 
 const Skinner& Scene::skinner(Method method) {
     std::unique_ptr<Skinner>& slot = skinners_[method];
-    if (!slot) slot = std::make_unique<Skinner>(method, skeleton_, rest_, influences_, name_);
+    if (slot) return *slot;
+    if (is_zero(origin_.at))  // the file's own coordinates: no copy of the points
+        slot = std::make_unique<Skinner>(method, skeleton_, rest_, influences_, name_);
+    else
+        slot = std::make_unique<Skinner>(method, origin_.to_local(skeleton_), origin_.to_local(rest_), influences_, name_);
     return *slot;
 }
 
-void Scene::deform(Method method, const Pose& pose, std::vector<Vec3<float>>& out, int threads) {
-    skinner(method).deform(pose, out, {threads}, &baseline_tables_);
+Pose Scene::pose_in(const Pose& pose, const ViewFrame& view) const {
+    // Checked as given: the local pose's root translation is no longer the one the bound applies to.
+    require_usable_pose(skeleton_, pose);
+    if (is_zero(origin_.at) && view.at_file_origin()) return pose;
+    // root(x + at) − view = R x + (root(at) − view): the rotation about the local origin, then the rest in double.
+    Pose moved = origin_.to_local(pose);
+    moved.root.translation = origin_.posed_origin(pose) - view.origin;
+    return moved;
 }
 
-void Scene::deform_into(Method method, const Pose& pose, cuda::GlBuffer& buffer, cuda::Exec exec) {
+void Scene::deform(Method method, const Pose& pose, const ViewFrame& view, std::vector<Vec3<float>>& out, int threads) {
+    skinner(method).deform(pose_in(pose, view), out, {threads}, &baseline_tables_);
+}
+
+void Scene::deform_into(Method method, const Pose& pose, const ViewFrame& view, cuda::GlBuffer& buffer, cuda::Exec exec) {
     const Skinner& cpu = skinner(method);
     std::unique_ptr<GpuSkinner>& slot = gpu_skinners_[method];
     if (!slot) slot = std::make_unique<GpuSkinner>(cpu, exec);
-    deform_into_gl_buffer(*slot, buffer, pose, 3, exec);
+    deform_into_gl_buffer(*slot, buffer, pose_in(pose, view), 3, exec);
 }
 
-DragResult Scene::drag(int joint, Vec3<double> target, int chain_length, bool keep_lengths, std::vector<Vec3<float>>& out,
-                       int threads) {
+DragResult Scene::drag(int joint, Vec3<double> target, int chain_length, bool keep_lengths, const ViewFrame& view,
+                       std::vector<Vec3<float>>& out, int threads) {
     const int length = std::min(chain_length, chain_capacity(skeleton_, joint));
     DragResult result;
     result.centres = drag_joint(skeleton_, joint, target, length, keep_lengths ? ChainMode::keep_lengths : ChainMode::paper);
     result.chain = drag_chain(skeleton_, joint, length);
+    // Displacements move the local rest points as the file's: the points come out about the local origin.
     skinner(Method::metaball).metaball()->deform(sphere_displacements(skeleton_, result.centres), out, {threads});
+    const Vec3<double> shift = origin_.at - view.origin;
+    if (!is_zero(shift))
+        for (Vec3<float>& p : out) p = Vec3<float>(Vec3<double>(p) + shift);
     return result;
 }
 
-BaselineTrace Scene::trace(std::size_t index, const Pose& pose) {
-    return trace_baseline(*skinner(Method::baseline).baseline(), index, pose);
+BaselineTrace Scene::trace(std::size_t index, const Pose& pose, const ViewFrame& view) {
+    return trace_baseline(*skinner(Method::baseline).baseline(), index, pose_in(pose, view));
 }
 
 }  // namespace bs::view

@@ -4,7 +4,13 @@
 // (host/demo_body.hpp) with its bend-and-twist motion played forth and back.
 //
 // Deformation runs on the CPU into a host array, or on the GPU into an OpenGL buffer through interop
-// (GpuSkinner, built on first use; CudaUnavailable where there is none). A joint drag (seed 001 §1.2–1.3) moves a chain of
+// (GpuSkinner, built on first use; CudaUnavailable where there is none). The skinners are built about an
+// origin beside the body (host/local_origin.hpp, as `animate` builds them: their float pass is precise for
+// a body far from the file's origin), and every frame, drag and trace comes out in the coordinates of a
+// ViewFrame (viewer/view_frame.hpp): the pose's root carries the local origin to its place less the
+// frame's origin in double, so a float point is never far from the view's origin unless it is drawn far
+// from it. A body near the file's origin, in a frame at 0, is deformed as it was (the same skinners, poses
+// and floats). A joint drag (seed 001 §1.2–1.3) moves a chain of
 // joints by Bézier propagation and deforms the points by metaballs, as `baseskin drag` does.
 #pragma once
 
@@ -18,7 +24,9 @@
 #include "host/baseline_trace.hpp"
 #include "host/bezier_chain.hpp"
 #include "host/gpu_skinner.hpp"
+#include "host/local_origin.hpp"
 #include "host/skinner.hpp"
+#include "viewer/view_frame.hpp"
 
 namespace bs::view {
 
@@ -55,24 +63,32 @@ public:
     // by. Points count but for the ⌊n/1000⌋ lowest and highest on each axis: one stray point far from the
     // body shrank it to a speck; a body of under 1,000 points counts every point.
     const std::array<Vec3<double>, 2>& rest_bounds() const { return rest_bounds_; }
+    // The skinners' local origin (their skeleton and rest points are the file's less local_origin().at).
+    const LocalOrigin& local_origin() const { return origin_; }
     const Skinner& skinner(Method method);
 
-    // One frame on the CPU, into `out` (resized). Errors of the method pass through (a pose the baseline
-    // method refuses is an UnsupportedError). Baseline keeps its tables from the frame before where a bone's
+    // One frame on the CPU, into `out` (resized), in `view`'s coordinates. Errors of the method pass
+    // through (a pose the baseline method refuses is an UnsupportedError; the pose is checked as given
+    // first, its root translation included). Baseline keeps its tables from the frame before where a bone's
     // inputs did not change (BaselineTableCache: a joint turned in the editor rebuilds its bone's and its
     // parent's).
-    void deform(Method method, const Pose& pose, std::vector<Vec3<float>>& out, int threads = 0);
+    void deform(Method method, const Pose& pose, const ViewFrame& view, std::vector<Vec3<float>>& out, int threads = 0);
     // The same frame on the GPU, written into an OpenGL buffer of size() packed xyz points through
     // interop (deform_into_gl_buffer), asynchronous on `exec`. CudaUnavailable where there is no GPU.
-    void deform_into(Method method, const Pose& pose, cuda::GlBuffer& buffer, cuda::Exec exec = {});
+    void deform_into(Method method, const Pose& pose, const ViewFrame& view, cuda::GlBuffer& buffer, cuda::Exec exec = {});
+    // The pose the skinners take for `pose` shown in `view`: its root's rotation about the local origin,
+    // its translation where the root puts that origin less view.origin (in double). `pose` itself where
+    // both origins are the file's.
+    Pose pose_in(const Pose& pose, const ViewFrame& view) const;
 
-    // Drags sphere `joint` to `target` along `chain_length` joints (clamped to what the joint's chain
-    // allows) and deforms the points by metaballs into `out`. InputError for a joint that cannot be dragged.
-    DragResult drag(int joint, Vec3<double> target, int chain_length, bool keep_lengths, std::vector<Vec3<float>>& out,
-                    int threads = 0);
+    // Drags sphere `joint` to `target` (in the file's coordinates) along `chain_length` joints (clamped to
+    // what the joint's chain allows) and deforms the points by metaballs into `out`, in `view`'s coordinates
+    // (the result's centres are the file's). InputError for a joint that cannot be dragged.
+    DragResult drag(int joint, Vec3<double> target, int chain_length, bool keep_lengths, const ViewFrame& view,
+                    std::vector<Vec3<float>>& out, int threads = 0);
 
-    // Trace of point `index` under the baseline method.
-    BaselineTrace trace(std::size_t index, const Pose& pose);
+    // Trace of point `index` under the baseline method, in `view`'s coordinates.
+    BaselineTrace trace(std::size_t index, const Pose& pose, const ViewFrame& view);
 
 private:
     std::string name_;
@@ -82,6 +98,7 @@ private:
     std::vector<std::uint32_t> point_bones_;
     std::array<Vec3<double>, 2> rest_bounds_;
     std::optional<Motion> motion_;
+    LocalOrigin origin_;
     std::map<Method, std::unique_ptr<Skinner>> skinners_;
     std::map<Method, std::unique_ptr<GpuSkinner>> gpu_skinners_;
     BaselineTableCache baseline_tables_;  // the baseline skinner's (the one skinner with tables)

@@ -8,16 +8,12 @@
 
 namespace bs::view {
 
-namespace {
-glm::vec3 to_glm(Vec3<double> v) { return {float(v.x), float(v.y), float(v.z)}; }
-}  // namespace
-
 ViewerState::ViewerState(Scene& s)
     : controls(s.skeleton()), method(Method::baseline), scene_(s) {
     if (const Motion* m = s.motion()) timeline = Timeline(m->duration_seconds(), m->fps());
-    positions_.reserve(s.size());
-    for (const Vec3<double>& p : s.rest()) positions_.push_back(Vec3<float>(p));
     reset_camera();
+    positions_.reserve(s.size());
+    for (const Vec3<double>& p : s.rest()) positions_.push_back(frame_.to_view_point(p));
 }
 
 Pose ViewerState::pose() const {
@@ -26,12 +22,17 @@ Pose ViewerState::pose() const {
 }
 
 void ViewerState::reset_camera(bool whole_pose) {
+    const Skeleton& skeleton = scene_.skeleton();
+    Skeleton shown = skeleton;
+    const std::vector<Vec3<double>> centres = shown_centres();
+    for (std::size_t j = 0; j < centres.size(); ++j) shown.spheres[j].centre = centres[j];
+    set_frame(ViewFrame::beside(shown));
     const std::array<Vec3<double>, 2> box = scene_.rest_bounds();
     const Rigid<double> root = pose().root;
     glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
     for (int corner = 0; corner < 8; ++corner) {
         Vec3<double> c{(corner & 1 ? box[1] : box[0]).x, (corner & 2 ? box[1] : box[0]).y, (corner & 4 ? box[1] : box[0]).z};
-        glm::vec3 p = to_glm(root.apply(c));
+        glm::vec3 p = frame_.to_view(root.apply(c));
         lo = glm::min(lo, p);
         hi = glm::max(hi, p);
     }
@@ -42,7 +43,18 @@ void ViewerState::reset_camera(bool whole_pose) {
             hi = glm::max(hi, s.centre + glm::vec3(reach));
         }
     camera.frame(lo, hi);
-    camera.aim(camera_aim);
+    CameraAim aim{{}, camera_aim.zoom, camera_aim.yaw_degrees, camera_aim.pitch_degrees};
+    if (camera_aim.look_at) aim.target = frame_.to_view(*camera_aim.look_at);
+    camera.aim(aim);
+}
+
+void ViewerState::set_frame(const ViewFrame& frame) {
+    const Vec3<double> shift = frame_.origin - frame.origin;
+    frame_ = frame;
+    if (shift.x == 0 && shift.y == 0 && shift.z == 0) return;
+    // Until the next deformation, the points held (and a drag's target) as they were, in the new frame.
+    for (Vec3<float>& p : positions_) p = Vec3<float>(Vec3<double>(p) + shift);
+    drag.target = glm::vec3(glm::dvec3(drag.target) + glm::dvec3(shift.x, shift.y, shift.z));
 }
 
 double ViewerState::floor_height() const {
@@ -68,10 +80,9 @@ void ViewerState::deform_on_cpu() {
     auto start = SteadyClock::now();
     try {
         if (drag.moved) {
-            drag.result = scene_.drag(drag.joint, Vec3<double>{drag.target.x, drag.target.y, drag.target.z}, drag_chain,
-                                      keep_lengths, positions_, threads);
+            drag.result = scene_.drag(drag.joint, frame_.to_file(drag.target), drag_chain, keep_lengths, frame_, positions_, threads);
         } else {
-            scene_.deform(method, pose(), positions_, threads);
+            scene_.deform(method, pose(), frame_, positions_, threads);
         }
         error_.clear();
     } catch (const std::exception& e) {  // InputError, UnsupportedError: a pose or drag the method refuses
@@ -80,12 +91,17 @@ void ViewerState::deform_on_cpu() {
     deform_seconds_ = seconds_since(start);
 }
 
-std::vector<PickSphere> ViewerState::posed_spheres() const {
+std::vector<Vec3<double>> ViewerState::shown_centres() const {
     const Skeleton& s = scene_.skeleton();
     const bool dragged = drag.moved && drag.result.centres.size() == s.spheres.size();
-    std::vector<Vec3<double>> centres = dragged ? drag.result.centres : posed_centres(s, pose());
+    return dragged ? drag.result.centres : posed_centres(s, pose());
+}
+
+std::vector<PickSphere> ViewerState::posed_spheres() const {
+    const Skeleton& s = scene_.skeleton();
+    const std::vector<Vec3<double>> centres = shown_centres();
     std::vector<PickSphere> spheres;
-    for (std::size_t j = 0; j < centres.size(); ++j) spheres.push_back({to_glm(centres[j]), float(s.spheres[j].radius)});
+    for (std::size_t j = 0; j < centres.size(); ++j) spheres.push_back({frame_.to_view(centres[j]), float(s.spheres[j].radius)});
     return spheres;
 }
 
@@ -98,7 +114,7 @@ Overlay ViewerState::overlay() {
     o.highlighted_sphere = drag.joint;
     if (picked_point >= 0 && !drag.moved && method == Method::baseline) {
         try {
-            o.trace = scene_.trace(std::size_t(picked_point), pose());
+            o.trace = scene_.trace(std::size_t(picked_point), pose(), frame_);
         } catch (const std::exception& e) {
             error_ = e.what();
         }
@@ -117,7 +133,7 @@ void ViewerState::start_drag(int joint) {
     drag = {};
     drag.method_before = before;
     drag.joint = joint;
-    drag.target = to_glm(scene_.skeleton().spheres.at(std::size_t(joint)).centre);
+    drag.target = frame_.to_view(scene_.skeleton().spheres.at(std::size_t(joint)).centre);
     method = Method::metaball;
 }
 

@@ -2,6 +2,10 @@
 // controls, picked point and dragged joint; the pose they give; the frame's deformation on the CPU and
 // what is drawn over the points. The window (viewer/gl/app.cpp, run_window) feeds it input and draws what it holds;
 // the GPU path deforms straight into the renderer's buffer instead of deform_on_cpu (viewer/gl/).
+//
+// Everything it holds in float (camera, points, overlay, drag target) is in the coordinates of frame()
+// (viewer/view_frame.hpp): the file's less an origin beside the body shown, chosen at every reset_camera,
+// so a body far from the file's origin is drawn as precisely as one near it (camera-relative rendering).
 #pragma once
 
 #include <optional>
@@ -13,6 +17,7 @@
 #include "viewer/pose_controls.hpp"
 #include "viewer/scene.hpp"
 #include "viewer/timeline.hpp"
+#include "viewer/view_frame.hpp"
 
 namespace bs::view {
 
@@ -20,7 +25,7 @@ namespace bs::view {
 struct Overlay {
     std::vector<PickSphere> spheres;        // posed joint spheres
     std::vector<std::array<int, 2>> bones;  // sphere pairs of the body's bones (bridges left out)
-    std::optional<BaselineTrace> trace;     // the picked point's baseline (baseline method)
+    std::optional<BaselineTrace> trace;     // the picked point's baseline (baseline method), in the view's frame
     int highlighted_sphere = -1;            // the dragged joint
 };
 
@@ -28,10 +33,18 @@ struct Overlay {
 // rest skeleton, as `baseskin drag` does.
 struct JointDrag {
     int joint = -1;           // -1: no drag
-    glm::vec3 target{0.0f};   // where the joint is pulled
+    glm::vec3 target{0.0f};   // where the joint is pulled (in the view's frame)
     bool moved = false;       // the points follow the drag (not the pose) once it has moved
     DragResult result;        // joints where the last drag left them
     Method method_before = Method::metaball;  // restored on release
+};
+
+// The view asked for (--look-at, --zoom, --yaw, --pitch), as CameraAim, but the point looked at is in the
+// file's coordinates: reset_camera carries it into the view's frame.
+struct ViewAim {
+    std::optional<Vec3<double>> look_at;
+    float zoom = 1;
+    std::optional<float> yaw_degrees, pitch_degrees;
 };
 
 class ViewerState {
@@ -39,8 +52,8 @@ public:
     explicit ViewerState(Scene& scene);
 
     Scene& scene() { return scene_; }
-    OrbitCamera camera;
-    CameraAim camera_aim;  // applied at every reset_camera (--look-at, --zoom, --yaw, --pitch)
+    OrbitCamera camera;  // in frame()'s coordinates
+    ViewAim camera_aim;  // applied at every reset_camera (--look-at, --zoom, --yaw, --pitch)
     Timeline timeline;
     PoseControls controls;
     Method method;
@@ -56,14 +69,18 @@ public:
     // Frames the body: the rest box carried by the current pose's root transform (a capture's subject
     // stands where the capture puts it), for the current viewport — the same view for every pose, so poses
     // compare. With `whole_pose`, the box also holds the posed spheres (a limb bent out of the rest box).
-    // Then camera_aim is applied.
+    // Then camera_aim is applied. The frame is chosen first, beside the spheres as shown (ViewFrame::beside);
+    // where it moves, the points held and a drag's target are carried into it.
     void reset_camera(bool whole_pose = false);
+    // The coordinates the camera, the points and the overlay are in.
+    const ViewFrame& frame() const { return frame_; }
     // The ground: the lowest point of the posed spheres over the motion (sampled every 10th frame; the
     // rest pose without one; fixed_pose where set), minus 2% of the body's size.
     double floor_height() const;
 
-    // The frame's points on the CPU (a metaball drag in progress, else the method under pose()). On an
-    // error of the method (a pose it refuses) the points stay as they were and error() says why.
+    // The frame's points on the CPU (a metaball drag in progress, else the method under pose()), in
+    // frame()'s coordinates. On an error of the method (a pose it refuses) the points stay as they were and
+    // error() says why.
     void deform_on_cpu();
     const std::vector<Vec3<float>>& positions() const { return positions_; }
     const std::string& error() const { return error_; }
@@ -85,11 +102,14 @@ public:
 
 private:
     Scene& scene_;
+    ViewFrame frame_;
     std::vector<Vec3<float>> positions_;
     std::string error_;
     double deform_seconds_ = 0;
 
-    std::vector<PickSphere> posed_spheres() const;
+    std::vector<Vec3<double>> shown_centres() const;  // the spheres as shown (posed or dragged), in the file's coordinates
+    std::vector<PickSphere> posed_spheres() const;    // in frame()'s
+    void set_frame(const ViewFrame& frame);
 };
 
 }  // namespace bs::view

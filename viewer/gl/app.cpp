@@ -52,7 +52,7 @@ public:
         }
         auto start = SteadyClock::now();
         try {
-            state_.scene().deform_into(state_.method, state_.pose(), *buffer_);
+            state_.scene().deform_into(state_.method, state_.pose(), state_.frame(), *buffer_);
             cuda::synchronize({});  // for the measured rate only; drawing is ordered by the unmap anyway
             state_.set_error("");
         } catch (const std::exception& e) {
@@ -269,7 +269,7 @@ double encode(ViewerState& state) {
 void run_window(ViewerState& state, const DrawSettings& initial, BackendChoice backend) {
     Window window(1280, 800, "baseskin-view: " + state.scene().name(), true);
     encode(state);
-    Renderer renderer(state.scene(), state.floor_height());
+    Renderer renderer(state.scene(), state.positions(), state.floor_height());
     Deformer deformer(state, renderer, backend);
     DrawSettings settings = initial;
     glfwSetWindowUserPointer(window.handle(), &state);
@@ -307,7 +307,7 @@ void run_window(ViewerState& state, const DrawSettings& initial, BackendChoice b
         panel(state, settings, deformer, rates, speed);
         ImGui::Render();
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
-        renderer.draw(state.camera, settings, state.overlay());
+        renderer.draw(state.camera, state.frame(), settings, state.overlay());
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         glfwSwapBuffers(window.handle());
     }
@@ -360,7 +360,7 @@ std::optional<ImageFormat> image_format_of(const std::string& path) {
 void render_headless(ViewerState& state, const DrawSettings& settings, BackendChoice backend, const Headless& options) {
     Window window(options.width, options.height, "baseskin-view (headless)", false);
     const double encode_seconds = encode(state);
-    Renderer renderer(state.scene(), state.floor_height());
+    Renderer renderer(state.scene(), state.positions(), state.floor_height());
     Deformer deformer(state, renderer, backend);
     OffscreenTarget target(options.width, options.height);
     state.camera.set_viewport(options.width, options.height);
@@ -379,7 +379,7 @@ void render_headless(ViewerState& state, const DrawSettings& settings, BackendCh
         }
         deform_seconds += state.last_deform_seconds();
         target.bind();
-        renderer.draw(state.camera, settings, state.overlay());
+        renderer.draw(state.camera, state.frame(), settings, state.overlay());
         glFinish();
     };
     const auto start = SteadyClock::now();

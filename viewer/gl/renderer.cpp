@@ -220,10 +220,10 @@ void set_view_projection(const Program& program, const OrbitCamera& camera) {
 
 }  // namespace
 
-Renderer::Renderer(const Scene& scene, double floor_height) : count_(scene.size()) {
+Renderer::Renderer(const Scene& scene, const std::vector<Vec3<float>>& points, double floor_height)
+    : count_(scene.size()), floor_height_(floor_height) {
     std::array<Vec3<double>, 2> box = scene.rest_bounds();
-    glm::vec3 lo = to_glm(box[0]), hi = to_glm(box[1]);
-    float diagonal = glm::length(hi - lo);
+    float diagonal = float(norm(box[1] - box[0]));  // in double: a body far from the origin spans float steps there
     // Splats cover the surface: the area per point of the sphere-mesh (its spheres' area, an upper
     // bound), as a disc's diameter.
     double area = 0, radius_sum = 0;
@@ -232,7 +232,6 @@ Renderer::Renderer(const Scene& scene, double floor_height) : count_(scene.size(
     height_scale_ = float(0.2 * radius_sum / double(scene.skeleton().spheres.size()));
     grid_step_ = nice_step(diagonal);
     grid_extent_ = grid_step_ * std::ceil(0.75f * diagonal / grid_step_);
-    grid_height_ = float(floor_height);
 
     splats_ = std::make_unique<Program>(kSplatVertex, kSplatFragment);
     mesh_ = std::make_unique<Program>(kMeshVertex, kMeshFragment);
@@ -244,9 +243,8 @@ Renderer::Renderer(const Scene& scene, double floor_height) : count_(scene.size(
     glBindVertexArray(points_vao_);
     glBindBuffer(GL_ARRAY_BUFFER, positions_);
     // The rest points until the first frame is written (a first frame that fails shows them, not garbage).
-    std::vector<float> rest;
-    rest.reserve(3 * count_);
-    for (const Vec3<double>& p : scene.rest()) rest.insert(rest.end(), {float(p.x), float(p.y), float(p.z)});
+    std::vector<float> rest(3 * count_, 0.0f);
+    std::copy_n(packed_scalars(points.data()), 3 * std::min(points.size(), count_), rest.begin());
     glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(rest.size() * sizeof(float)), rest.data(), GL_DYNAMIC_DRAW);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
@@ -277,13 +275,13 @@ void Renderer::upload_positions(const std::vector<Vec3<float>>& points) {
     glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(std::min(points.size(), count_) * 3 * sizeof(float)), points.data());
 }
 
-void Renderer::draw(const OrbitCamera& camera, const DrawSettings& settings, const Overlay& overlay) {
+void Renderer::draw(const OrbitCamera& camera, const ViewFrame& frame, const DrawSettings& settings, const Overlay& overlay) {
     glViewport(0, 0, camera.width(), camera.height());
     glClearColor(kBackground[0] / 255.0f, kBackground[1] / 255.0f, kBackground[2] / 255.0f, 1);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glEnable(GL_DEPTH_TEST);
     glDisable(GL_BLEND);
-    if (settings.grid) draw_lines(camera, grid_lines(camera.target()), false);
+    if (settings.grid) draw_lines(camera, grid_lines(camera.target(), frame), false);
     upload_bones(overlay);
     draw_splats(camera, settings, int(overlay.bones.size()));
     if (settings.skeleton != SkeletonStyle::hidden) draw_sphere_mesh(camera, settings, overlay);
@@ -363,13 +361,14 @@ void Renderer::draw_lines(const OrbitCamera& camera, const std::vector<float>& v
     glEnable(GL_DEPTH_TEST);
 }
 
-// Lines on whole steps of the world (they stay put as the target moves), the world's axes x = 0 and z = 0
-// in their own colour.
-std::vector<float> Renderer::grid_lines(glm::vec3 under) const {
+// Lines on whole steps of the file's coordinates (they stay put as the target moves), its axes x = 0 and
+// z = 0 in their own colour; placed in double, drawn in `frame`'s coordinates.
+std::vector<float> Renderer::grid_lines(glm::vec3 under, const ViewFrame& frame) const {
     std::vector<float> lines;
     const int half = int(std::lround(grid_extent_ / grid_step_));
-    const double centre_x = std::round(double(under.x) / grid_step_), centre_z = std::round(double(under.z) / grid_step_);
-    const glm::vec3 centre(float(centre_x * grid_step_), grid_height_, float(centre_z * grid_step_));
+    const Vec3<double> below = frame.to_file(under);
+    const double centre_x = std::round(below.x / grid_step_), centre_z = std::round(below.z / grid_step_);
+    const glm::vec3 centre = frame.to_view({centre_x * grid_step_, floor_height_, centre_z * grid_step_});
     for (int i = -half; i <= half; ++i) {
         float offset = float(i) * grid_step_;
         push_line(lines, centre + glm::vec3(offset, 0, -grid_extent_), centre + glm::vec3(offset, 0, grid_extent_),

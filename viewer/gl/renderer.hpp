@@ -35,9 +35,10 @@ struct DrawSettings {
 
 class Renderer {
 public:
-    // The grid lies at `floor_height` (y), sized by the body, under the camera's target (a root that walks
-    // or is posed far away keeps a floor under it).
-    Renderer(const Scene& scene, double floor_height);
+    // The grid lies at `floor_height` (y, in the file's coordinates), sized by the body, under the camera's
+    // target (a root that walks or is posed far away keeps a floor under it). The points' buffer starts
+    // as `points` (the rest points, in the view's frame: ViewerState::positions).
+    Renderer(const Scene& scene, const std::vector<Vec3<float>>& points, double floor_height);
     ~Renderer();
     Renderer(const Renderer&) = delete;
     Renderer& operator=(const Renderer&) = delete;
@@ -46,12 +47,15 @@ public:
     GLuint position_buffer() const { return positions_; }
     void upload_positions(const std::vector<Vec3<float>>& points);
 
-    void draw(const OrbitCamera& camera, const DrawSettings& settings, const Overlay& overlay);
+    // The camera, the points' buffer and the overlay are in `frame`'s coordinates (viewer/view_frame.hpp);
+    // the grid is laid on the file's whole steps there.
+    void draw(const OrbitCamera& camera, const ViewFrame& frame, const DrawSettings& settings, const Overlay& overlay);
 
 private:
     std::size_t count_;
     float splat_diameter_, height_scale_;
-    float grid_height_, grid_extent_, grid_step_;
+    double floor_height_;  // the file's
+    float grid_extent_, grid_step_;
     GLuint points_vao_ = 0, positions_ = 0, point_bones_ = 0;
     GLuint bone_buffer_ = 0, bone_texture_ = 0;
     GLuint mesh_vao_ = 0, mesh_buffer_ = 0, lines_vao_ = 0, lines_buffer_ = 0;
@@ -61,7 +65,7 @@ private:
     void draw_splats(const OrbitCamera& camera, const DrawSettings& settings, int bone_count);
     void draw_sphere_mesh(const OrbitCamera& camera, const DrawSettings& settings, const Overlay& overlay);
     void draw_lines(const OrbitCamera& camera, const std::vector<float>& vertices, bool on_top);
-    std::vector<float> grid_lines(glm::vec3 under) const;
+    std::vector<float> grid_lines(glm::vec3 under, const ViewFrame& frame) const;
     std::vector<float> overlay_lines(const Overlay& overlay) const;
 };
 
