@@ -7,8 +7,8 @@
 #include <CLI/CLI.hpp>
 #include <omp.h>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <random>
 #include <vector>

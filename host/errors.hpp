@@ -73,14 +73,13 @@ inline bool shown_escaped(char32_t c, char quote) {
 
 // Text from a file or an argument (a name, a word, a line) as a message shows it: between two `quote`s,
 // UTF-8 text as it is ("Wirbelsäule", "頭"), but the characters above (shown_escaped) and bytes that are
-// not UTF-8 as \xHH, one per byte ("Wirbels\xE4ule" for Latin-1). Cut after the first 40 characters (a
-// character is a code point, or one byte that is not UTF-8), marked with "..." inside the quotes, so a
-// long line cannot flood the terminal.
-inline std::string quoted_text(std::string_view text, char quote = '"') {
-    constexpr std::size_t kShownCharacters = 40;
+// not UTF-8 as \xHH, one per byte ("Wirbels\xE4ule" for Latin-1). Cut after the first `shown_characters`
+// characters (a character is a code point, or one byte that is not UTF-8), marked with "..." inside the
+// quotes, so a long line from a file cannot flood the terminal.
+inline std::string quoted_text(std::string_view text, char quote = '"', std::size_t shown_characters = 40) {
     std::string out(1, quote);
     std::size_t i = 0;
-    for (std::size_t shown = 0; i < text.size() && shown < kShownCharacters; ++shown) {
+    for (std::size_t shown = 0; i < text.size() && shown < shown_characters; ++shown) {
         const Utf8Char c = utf8_char_at(text, i);
         const std::size_t bytes = c.length == 0 ? 1 : c.length;
         if (c.length == 0 || shown_escaped(c.code, quote)) {
@@ -105,11 +104,13 @@ inline std::string quoted_text(std::string_view text, char quote = '"') {
 // shown_escaped names other than the quote and the backslash (a newline or an escape sequence in the name
 // had reached the message, and the terminal, as they were). The quote and the backslash pass as they are:
 // the name does not stand between quotes there, and so a name already shown is shown the same again (the
-// API's functions hand it on to one another: a skinner to its skeleton's check).
+// API's functions hand it on to one another: a skinner to its skeleton's check). Never cut: a name is the
+// embedder's own, and its end (a path's file name) is what tells one source from another.
 inline std::string shown_source(std::string_view source) {
     for (std::size_t i = 0; i < source.size();) {
         const Utf8Char c = utf8_char_at(source, i);
-        if (c.length == 0 || (c.code != '"' && c.code != '\\' && shown_escaped(c.code, '"'))) return quoted_text(source);
+        if (c.length == 0 || (c.code != '"' && c.code != '\\' && shown_escaped(c.code, '"')))
+            return quoted_text(source, '"', source.size());
         i += c.length;
     }
     return std::string(source);

@@ -195,6 +195,8 @@ std::pair<std::uintptr_t, std::uintptr_t> output_span(PointView<float> out, std:
 }  // namespace
 
 void require_separate_outputs(const std::vector<std::size_t>& sizes, const std::vector<PointView<float>>& outs, const std::string& who) {
+    if (sizes.size() != outs.size())
+        throw std::invalid_argument(who + ": " + std::to_string(sizes.size()) + " sizes for " + std::to_string(outs.size()) + " outputs");
     std::vector<std::size_t> order;
     for (std::size_t b = 0; b < outs.size(); ++b)
         if (sizes[b] > 0) order.push_back(b);
@@ -208,7 +210,7 @@ void require_separate_outputs(const std::vector<std::size_t>& sizes, const std::
             throw InputError(who + ": the outputs of bodies " + std::to_string(std::min(a, b)) + " and " + std::to_string(std::max(a, b)) +
                              " overlap: body " + std::to_string(b) + "'s begins " + std::to_string(b_first - a_first) + " bytes into body " +
                              std::to_string(a) + "'s " + std::to_string(a_end - a_first) + " (" + std::to_string(sizes[a]) +
-                             " points at a stride of " + std::to_string(outs[a].stride) + " floats); each body needs memory of its own");
+                             (sizes[a] == 1 ? " point" : " points") + " at a stride of " + std::to_string(outs[a].stride) + " floats); each body needs memory of its own");
     }
 }
 

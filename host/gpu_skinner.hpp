@@ -154,7 +154,7 @@ void deform_into_gl_buffer(GpuSkinner& skinner, cuda::GlBuffer& buffer, const Po
 // GpuSkinner::deform; the jobs array and the baseline's list of left points (4 bytes a point of all the
 // bodies) are kept between calls (they grow when more bodies or points come).
 // GpuBodies::deform's check that no two bodies write the same memory (`sizes[b]` points at `outs[b]`, each
-// already checked by require_output): InputError naming `who` and both bodies where the spans of two outputs,
+// already checked by require_output; std::invalid_argument unless there are as many sizes as outputs): InputError naming `who` and both bodies where the spans of two outputs,
 // from a body's first x to its last z, meet (the one launch writes all bodies at once: a point of each
 // would race for the floats they share). Bodies of no points write nothing; bodies interleaved in one buffer
 // (each at a stride past the other's xyz) span each other and are refused too. A function of its own, not a

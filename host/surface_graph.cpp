@@ -86,14 +86,17 @@ std::vector<int> morton_order(const std::vector<Vec3<double>>& positions) {
             lo[a] = std::min(lo[a], p[a]);
             hi[a] = std::max(hi[a], p[a]);
         }
-    constexpr double kCells = double(1 << 21) - 1;
+    // Cubic cells, the box's longest side cut in 2²¹: cut each axis by its own extent, a sheet's thickness
+    // noise took as many bits as its width, and neighbours on it landed half the vertex count apart.
+    const double longest = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
+    constexpr double kLastCell = double(1 << 21) - 1;
+    const double cells_per_unit = longest > 0 ? kLastCell / longest : 0.0;
     std::vector<std::pair<std::uint64_t, int>> keyed(positions.size());
     for (std::size_t v = 0; v < positions.size(); ++v) {
         std::uint64_t code = 0;
         for (int a = 0; a < 3; ++a) {
-            const double extent = hi[a] - lo[a];
-            const double cell = extent > 0 ? std::floor((positions[v][a] - lo[a]) / extent * kCells) : 0.0;
-            code |= spread_bits(std::uint64_t(std::clamp(cell, 0.0, kCells))) << a;
+            const double cell = std::floor((positions[v][a] - lo[a]) * cells_per_unit);
+            code |= spread_bits(std::uint64_t(cell >= 0 ? std::min(cell, kLastCell) : 0.0)) << a;  // NaN: cell 0
         }
         keyed[v] = {code, int(v)};
     }
@@ -103,10 +106,15 @@ std::vector<int> morton_order(const std::vector<Vec3<double>>& positions) {
     return order;
 }
 
+std::vector<int> inverse_permutation(const std::vector<int>& order) {
+    std::vector<int> number_of(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) number_of[order[i]] = int(i);
+    return number_of;
+}
+
 SurfaceGraph renumbered(const SurfaceGraph& graph, const std::vector<int>& order) {
     const std::size_t n = graph.vertex_count();
-    std::vector<int> number_of(n);
-    for (std::size_t i = 0; i < n; ++i) number_of[order[i]] = int(i);
+    const std::vector<int> number_of = inverse_permutation(order);
     SurfaceGraph g;
     g.positions.resize(n);
     g.vertex_area.resize(n);

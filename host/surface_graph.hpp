@@ -31,10 +31,15 @@ struct SurfaceGraph {
 SurfaceGraph make_surface_graph(std::vector<Vec3<double>> positions, std::vector<double> vertex_area,
                                 const std::vector<std::array<int, 2>>& edges);
 
-// The vertices in the order of a Z-order (Morton) curve through their bounding box, 21 bits an axis:
-// order[i] is the vertex to number i. Neighbours on a surface then mostly lie in nearby memory, where input
-// order (random samples, scan lines) scatters them.
+// The vertices in the order of a Z-order (Morton) curve through cubic cells of their bounding box (its
+// longest side cut in 2²¹): order[i] is the vertex to number i. Neighbours on a surface then mostly lie in
+// nearby memory, where input order (random samples, merged scans) scatters them. Positions should be
+// finite; a coordinate whose cell is not a number (extents beyond the largest double) takes cell 0 (still
+// a permutation, only a worse order). Points in one cell keep their input order.
 std::vector<int> morton_order(const std::vector<Vec3<double>>& positions);
+
+// number_of[order[i]] = i: where a renumbering by `order` (a permutation of 0 … size − 1) puts each vertex.
+std::vector<int> inverse_permutation(const std::vector<int>& order);
 
 // The same graph with vertex order[i] numbered i (order: a permutation of the vertices): positions, areas
 // and each row carried over, edge lengths copied as they are, each row's targets ascending again.

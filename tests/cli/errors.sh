@@ -20,6 +20,10 @@ expect 1 "--skeleton is required" -- animate --points "$tmp/points.ply" --pose "
 expect 1 "--pose or --motion" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --out "$tmp/o.ply"
 printf 'HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 0\n}\nMOTION\nFrames: 0\nFrame Time: 0.1\n' >"$tmp/capture.bvh"
 expect 1 "is a motion capture (BVH), not a pose: give it as --motion" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/capture.bvh" --out "$tmp/o.ply"
+# A JSON motion under a .bvh name is told how JSON motions are named (the motion's hint, not a capture's).
+cp "$tmp/motion.json" "$tmp/json_motion.bvh"
+expect 2 "json_motion.bvh:1: expected \"HIERARCHY\", got \"{\" (the file looks like JSON: a JSON motion is read from a name that does not end in .bvh)" -- \
+    animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --motion "$tmp/json_motion.bvh" --out "$tmp/o"
 expect 1 "excludes" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --motion "$tmp/motion.json" --out "$tmp/o"
 expect 1 "--method" -- animate --skeleton "$tmp/skeleton.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply" --method xyz
 expect 1 "File does not exist" -- animate --skeleton "$tmp/nope.json" --points "$tmp/points.ply" --pose "$tmp/pose.json" --out "$tmp/o.ply"

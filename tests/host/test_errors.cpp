@@ -84,6 +84,9 @@ TEST(Errors, ShownSourceQuotesANameWithControlCharactersOrBytesThatAreNotUtf8) {
     EXPECT_EQ(shown_source("abc\u202Egpj"), "\"abc\\xE2\\x80\\xAEgpj\"");
     EXPECT_EQ(shown_source("Wirbels\xE4ule"), "\"Wirbels\\xE4ule\"");
     EXPECT_EQ(shown_source(std::string("e\0l", 3)), "\"e\\x00l\"");
+    // Not cut either: the end of a long path names the file, and the character escaped may lie there.
+    const std::string path = "/data/scans/2026-12-08/session_04/subject_17/take\n3.ply";
+    EXPECT_EQ(shown_source(path), "\"/data/scans/2026-12-08/session_04/subject_17/take\\x0A3.ply\"");
 }
 
 // The API's functions hand a name on to one another (a skinner to its skeleton's check): shown twice, it

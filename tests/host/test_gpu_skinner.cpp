@@ -97,6 +97,11 @@ TEST(GpuBodies, OverlappingOutputsAreRefused) {
     EXPECT_THROW(require_separate_outputs({5, 5}, {{data, 6}, {data + 3, 6}}, "GpuBodies::deform"), InputError);
     // Side by side, the next beginning just past the last z, and a body of no points anywhere: taken.
     EXPECT_NO_THROW(require_separate_outputs({10, 10, 5, 0}, {{data + 80, 4}, {data, 4}, {data + 39, 3}, {data, 3}}, "GpuBodies::deform"));
+    // One point's span is its xyz; a size missing for an output is the caller's error, not the data's.
+    EXPECT_NE(testing::message_of<InputError>([&] { require_separate_outputs({1, 1}, {{data, 3}, {data + 2, 3}}, "deform"); })
+                  .find("(1 point at a stride of 3 floats)"),
+              std::string::npos);
+    EXPECT_THROW(require_separate_outputs({10}, {{data, 3}, {data + 40, 3}}, "deform"), std::invalid_argument);
 }
 
 TEST(GpuSkinnerCuda, MatchesTheCpuIntoAPoisonedStridedBufferOnItsStream) {
