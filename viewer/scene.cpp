@@ -53,8 +53,6 @@ Box box_of_most(const std::vector<Vec3<double>>& points) {
     return box;
 }
 
-bool is_zero(Vec3<double> v) { return v.x == 0 && v.y == 0 && v.z == 0; }
-
 }  // namespace
 
 Motion demo_motion(const Skeleton& skeleton) {
@@ -109,7 +107,7 @@ Scene::Scene(const SceneSource& source) {
 const Skinner& Scene::skinner(Method method) {
     std::unique_ptr<Skinner>& slot = skinners_[method];
     if (slot) return *slot;
-    if (is_zero(origin_.at))  // the file's own coordinates: no copy of the points
+    if (ViewFrame::is_zero(origin_.at))  // the file's own coordinates: no copy of the points
         slot = std::make_unique<Skinner>(method, skeleton_, rest_, influences_, name_);
     else
         slot = std::make_unique<Skinner>(method, origin_.to_local(skeleton_), origin_.to_local(rest_), influences_, name_);
@@ -119,7 +117,7 @@ const Skinner& Scene::skinner(Method method) {
 Pose Scene::pose_in(const Pose& pose, const ViewFrame& view) const {
     // Checked as given: the local pose's root translation is no longer the one the bound applies to.
     require_usable_pose(skeleton_, pose);
-    if (is_zero(origin_.at) && view.at_file_origin()) return pose;
+    if (ViewFrame::is_zero(origin_.at) && view.at_file_origin()) return pose;
     // root(x + at) − view = R x + (root(at) − view): the rotation about the local origin, then the rest in double.
     Pose moved = origin_.to_local(pose);
     moved.root.translation = origin_.posed_origin(pose) - view.origin;
@@ -145,9 +143,7 @@ DragResult Scene::drag(int joint, Vec3<double> target, int chain_length, bool ke
     result.chain = drag_chain(skeleton_, joint, length);
     // Displacements move the local rest points as the file's: the points come out about the local origin.
     skinner(Method::metaball).metaball()->deform(sphere_displacements(skeleton_, result.centres), out, {threads});
-    const Vec3<double> shift = origin_.at - view.origin;
-    if (!is_zero(shift))
-        for (Vec3<float>& p : out) p = Vec3<float>(Vec3<double>(p) + shift);
+    shift_points(out, origin_.at - view.origin);
     return result;
 }
 

@@ -65,6 +65,8 @@ public:
     const std::array<Vec3<double>, 2>& rest_bounds() const { return rest_bounds_; }
     // The skinners' local origin (their skeleton and rest points are the file's less local_origin().at).
     const LocalOrigin& local_origin() const { return origin_; }
+    // The method's skinner, about local_origin(): it takes poses as pose_in gives them and its points come
+    // out less local_origin().at (deform and drag below add the rest in double).
     const Skinner& skinner(Method method);
 
     // One frame on the CPU, into `out` (resized), in `view`'s coordinates. Errors of the method pass
@@ -78,7 +80,9 @@ public:
     void deform_into(Method method, const Pose& pose, const ViewFrame& view, cuda::GlBuffer& buffer, cuda::Exec exec = {});
     // The pose the skinners take for `pose` shown in `view`: its root's rotation about the local origin,
     // its translation where the root puts that origin less view.origin (in double). `pose` itself where
-    // both origins are the file's.
+    // both origins are the file's. Known limit: the skinner checks that translation against ±1e15 again,
+    // so a body near that bound whose root carries it far from where the view was last framed (9e14 turned
+    // half a turn about the file's origin) is refused until the camera is reset (R) beside it.
     Pose pose_in(const Pose& pose, const ViewFrame& view) const;
 
     // Drags sphere `joint` to `target` (in the file's coordinates) along `chain_length` joints (clamped to

@@ -51,9 +51,9 @@ void ViewerState::reset_camera(bool whole_pose) {
 void ViewerState::set_frame(const ViewFrame& frame) {
     const Vec3<double> shift = frame_.origin - frame.origin;
     frame_ = frame;
-    if (shift.x == 0 && shift.y == 0 && shift.z == 0) return;
+    if (ViewFrame::is_zero(shift)) return;
     // Until the next deformation, the points held (and a drag's target) as they were, in the new frame.
-    for (Vec3<float>& p : positions_) p = Vec3<float>(Vec3<double>(p) + shift);
+    shift_points(positions_, shift);
     drag.target = glm::vec3(glm::dvec3(drag.target) + glm::dvec3(shift.x, shift.y, shift.z));
 }
 

@@ -7,7 +7,9 @@
 #include <memory>
 #include <optional>
 
+#include "host/bezier_chain.hpp"
 #include "host/demo_body.hpp"
+#include "host/metaball_skinner.hpp"
 #include "host/ply.hpp"
 #include "host/weights.hpp"
 #include "tests/support/temp_file.hpp"
@@ -179,6 +181,73 @@ TEST(ViewerFarBody, ABodyNearTheOriginIsDeformedAsBefore) {
             ASSERT_TRUE(got.x == want[i].x && got.y == want[i].y && got.z == want[i].z) << method_name(method) << " point " << i;
         }
     }
+}
+
+// A far body turned by its root: root(x + by) = root(x) + R by, in file coordinates, to float's rounding
+// near the origin (the other tests' poses leave the root unturned: a pose_in that dropped the turn of the
+// local origin put these points 7e5 off).
+TEST(ViewerFarBody, AFarBodyTurnedByItsRootIsTheNearBodyTurnedAlike) {
+    const Vec3<double> by{1e6, -5e5, 2.5e5};
+    Shown near(demo_files({0, 0, 0})), far(demo_files(by));
+    Pose pose = demo_pose(near.scene->skeleton(), 0.6);
+    pose.root.rotation = axis_angle(Vec3<double>{0, 1, 0}, 0.7);
+    pose.root.translation = {3, 1, -2};
+    const Vec3<double> moved = rotate(pose.root.rotation, by);
+    for (Method method : {Method::baseline, Method::lbs, Method::dqs, Method::metaball}) {
+        near.show(pose, method);
+        far.show(pose, method);
+        double worst = 0;
+        for (std::size_t i = 0; i < kPoints; ++i) worst = std::max(worst, norm(far.in_file(i) - moved - near.in_file(i)));
+        EXPECT_LT(worst, 2e-5) << method_name(method);
+    }
+}
+
+// A reset that moves the frame (beside the dragged spheres now) carries the points held and the drag's
+// target: the same in file coordinates, and the next deformation gives them again (no jump).
+TEST(ViewerFarBody, AResetThatMovesTheFrameCarriesThePointsAndTheDrag) {
+    Shown far(demo_files({1e7, 0, 0}));
+    far.show({}, Method::metaball);
+    ViewerState& s = *far.state;
+    s.start_drag(3);
+    const glm::vec3 tip = s.camera.project(s.frame().to_view(far.scene->skeleton().spheres[3].centre));
+    s.move_drag(s.camera.ray({tip.x, tip.y - 150}));
+    s.deform_on_cpu();
+    ASSERT_TRUE(s.error().empty()) << s.error();
+    std::vector<Vec3<double>> before(kPoints);
+    for (std::size_t i = 0; i < kPoints; ++i) before[i] = far.in_file(i);
+    const Vec3<double> target_before = s.frame().to_file(s.drag.target), origin_before = s.frame().origin;
+    s.reset_camera();
+    ASSERT_GT(norm(s.frame().origin - origin_before), 0.01) << "the frame did not move: the test tests nothing";
+    auto worst_move = [&] {
+        double worst = 0;
+        for (std::size_t i = 0; i < kPoints; ++i) worst = std::max(worst, norm(far.in_file(i) - before[i]));
+        return worst;
+    };
+    EXPECT_LT(worst_move(), 1e-5) << "the points held";
+    EXPECT_LT(norm(s.frame().to_file(s.drag.target) - target_before), 1e-5) << "the drag's target";
+    s.deform_on_cpu();
+    EXPECT_LT(worst_move(), 1e-5) << "deformed again in the new frame";
+}
+
+// A drag where the view's origin is not the skinners' (a body at home posed 100 away: the view is framed
+// beside it, the skinners about the file's origin) gives the metaball points of the file's own data.
+TEST(ViewerFarBody, ADragWhereTheViewIsNotTheSkinnersOriginIsTheFilesDrag) {
+    Shown home(demo_files({0, 0, 0}));
+    Pose pose = Pose::rest(home.scene->skeleton());
+    pose.root.translation = {0, 100, 0};
+    home.show(pose, Method::metaball);
+    ViewerState& s = *home.state;
+    ASSERT_FALSE(s.frame().at_file_origin());
+    s.start_drag(3);
+    s.move_drag(s.camera.ray({0.5f * kWidth, 0.5f * kHeight}));
+    s.deform_on_cpu();
+    ASSERT_TRUE(s.error().empty()) << s.error();
+    const Skinner direct(Method::metaball, home.scene->skeleton(), home.scene->rest(), {}, "direct");
+    std::vector<Vec3<float>> want(kPoints);
+    direct.metaball()->deform(sphere_displacements(home.scene->skeleton(), s.drag.result.centres), want, {0});
+    double worst = 0;
+    for (std::size_t i = 0; i < kPoints; ++i) worst = std::max(worst, norm(home.in_file(i) - Vec3<double>(want[i])));
+    EXPECT_LT(worst, 1e-4);
 }
 
 }  // namespace

@@ -304,7 +304,11 @@ void run_window(ViewerState& state, const DrawSettings& initial, BackendChoice b
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();
+        const Vec3<double> deformed_in = state.frame().origin;
         panel(state, settings, deformer, rates, speed);
+        // The panel's "reset camera" may move the frame after the points went to the buffer: drawn as they
+        // are, they would stand off by the move for a frame. Deformed again in the new frame.
+        if (!ViewFrame::is_zero(state.frame().origin - deformed_in)) deformer.deform();
         ImGui::Render();
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         renderer.draw(state.camera, state.frame(), settings, state.overlay());
